@@ -1,0 +1,54 @@
+import type { CatalogModel } from '../../shared/types.js'
+import type { RequestContext } from './context.js'
+import { gatewayError } from './errors.js'
+import type { ApiKey, Registry } from './registry.js'
+import type { Store } from './store/index.js'
+import type { TokenUsage } from './upstreams/types.js'
+
+/**
+ * Spec §1/§7: refuse with 402 before any upstream call when the account balance (less what async tasks
+ * hold) or the key's quota is used up. The exact cost of a token-priced request is known only afterwards,
+ * so a request needs a positive amount left; the last request may take the balance below zero.
+ */
+export function ensureFunds(registry: Registry, key: ApiKey): void {
+  const { balanceNano, reservedNano } = registry.account
+  if (balanceNano - reservedNano <= 0) throw gatewayError('insufficient_quota', 'insufficient_balance')
+  if (key.quotaNano !== null && key.usedNano >= key.quotaNano) throw gatewayError('insufficient_quota', 'insufficient_key_quota')
+}
+
+/** Cost in nano-USD of token usage at the model's list price (prices are USD per 1M tokens). */
+export function tokenCostNano(model: CatalogModel, usage: TokenUsage): number {
+  const pricing = model.pricing
+  if (pricing.unit !== 'token') return 0
+  const cachedRate = pricing.cachedInput ?? pricing.input
+  // USD per 1M tokens = 1000 nano-USD per token
+  return Math.round(1000 * (usage.inputTokens * pricing.input + (usage.cachedInputTokens ?? 0) * cachedRate + usage.outputTokens * pricing.output))
+}
+
+/**
+ * Writes the request's ledger row and charges the account and key in one transaction, then mirrors the
+ * charge in memory. A request id is recorded once, so nothing is ever billed twice.
+ */
+export function recordRequest(store: Store, registry: Registry, ctx: RequestContext, endpoint: string, status: number): void {
+  const { outcome, key } = ctx
+  const written = store.ledger.record({
+    id: ctx.id,
+    key_id: key?.id ?? null,
+    group_id: ctx.group?.id ?? null,
+    model: ctx.model?.id ?? null,
+    endpoint,
+    status: outcome.status ?? status,
+    error_code: outcome.errorCode ?? null,
+    upstream_id: outcome.upstreamId ?? null,
+    input_tokens: outcome.usage ? outcome.usage.inputTokens + (outcome.usage.cachedInputTokens ?? 0) : null,
+    output_tokens: outcome.usage?.outputTokens ?? null,
+    usage: outcome.usage?.raw === undefined ? null : JSON.stringify(outcome.usage.raw),
+    cost_nano: outcome.costNano,
+    latency_ms: Math.round((performance.now() - ctx.startedAt) * 1000) / 1000,
+    created_at: Date.now(),
+  })
+  if (written && outcome.costNano !== 0) {
+    registry.account.balanceNano -= outcome.costNano
+    if (key) key.usedNano += outcome.costNano
+  }
+}

@@ -1,0 +1,54 @@
+import { parseArgs } from 'node:util'
+import { ConfigError, loadConfig } from './config/load-config.js'
+import { startGateway } from './gateway.js'
+
+const USAGE = 'usage: npm run gateway -- [--config FILE] [--port N] [--data-dir DIR] [--host H]'
+
+/**
+ * Headless run. Contract: exactly one stdout line, `gateway listening on http://HOST:PORT`, once it accepts
+ * connections; everything else goes to stderr. SIGTERM/SIGINT drain in-flight requests and close the store.
+ */
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      config: { type: 'string' },
+      port: { type: 'string', default: '8787' },
+      'data-dir': { type: 'string', default: '.data' },
+      host: { type: 'string', default: '127.0.0.1' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  })
+  if (values.help) {
+    process.stderr.write(`${USAGE}\n`)
+    return
+  }
+  const port = Number(values.port)
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError('--port', `"${values.port}" is not a port number`)
+  const config = values.config ? loadConfig(values.config) : undefined
+  const gateway = await startGateway({ dataDir: values['data-dir']!, config, host: values.host, port })
+  process.stdout.write(`gateway listening on ${gateway.url}\n`)
+  if (gateway.firstKey) {
+    process.stderr.write(`First start: created a key for the "default" group. It is shown only this once:\n  ${gateway.firstKey}\n`)
+  }
+  let stopping = false
+  const stop = (signal: string) => {
+    if (stopping) return
+    stopping = true
+    process.stderr.write(`${signal}: finishing in-flight requests…\n`)
+    gateway.close(10_000).then(
+      () => process.exit(0),
+      (err) => {
+        process.stderr.write(`shutdown failed: ${(err as Error).message}\n`)
+        process.exit(1)
+      },
+    )
+  }
+  process.on('SIGTERM', () => stop('SIGTERM'))
+  process.on('SIGINT', () => stop('SIGINT'))
+}
+
+main().catch((err: unknown) => {
+  const message = err instanceof ConfigError ? err.message : `gateway failed to start: ${(err as Error).message}`
+  process.stderr.write(`${message}\n`)
+  process.exit(1)
+})

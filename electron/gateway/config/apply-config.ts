@@ -1,0 +1,83 @@
+import { FAMILY_TYPE } from '../../../shared/types.js'
+import type { CatalogModel } from '../../../shared/types.js'
+import { hashKey, keyHint, keyId } from '../keys.js'
+import { usdToNano } from '../money.js'
+import type { SecretBox } from '../secrets.js'
+import type { Store } from '../store/index.js'
+import { ConfigError, type GatewayConfig } from './load-config.js'
+
+/** Checks every cross-reference of the config against itself, the store and the catalog; throws ConfigError. */
+export function checkReferences(config: GatewayConfig, store: Store, builtin: CatalogModel[]): void {
+  const models = new Set([...builtin.map((m) => m.id), ...store.modelOverrides.all().map((m) => m.id)])
+  const builtinIds = new Set(builtin.map((m) => m.id))
+  config.models?.forEach((m, i) => {
+    if (!builtinIds.has(m.id) && m.vendor === undefined) throw new ConfigError(`models[${i}].vendor`, 'is required for a model that is not in the built-in catalog')
+    models.add(m.id)
+  })
+  const upstreams = new Set(store.upstreams.all().map((u) => u.id))
+  config.upstreams?.forEach((u, i) => {
+    if (config.upstreams!.findIndex((o) => o.id === u.id) !== i) throw new ConfigError(`upstreams[${i}].id`, `duplicate id "${u.id}"`)
+    u.models?.forEach((m, j) => {
+      if (!models.has(m)) throw new ConfigError(`upstreams[${i}].models[${j}]`, `unknown model "${m}"`)
+    })
+    upstreams.add(u.id)
+  })
+  const groups = new Set(store.groups.all().map((g) => g.id))
+  config.groups?.forEach((g, i) => {
+    g.upstreams.forEach((u, j) => {
+      if (!upstreams.has(u)) throw new ConfigError(`groups[${i}].upstreams[${j}]`, `unknown upstream "${u}"`)
+    })
+    g.models.forEach((m, j) => {
+      if (!models.has(m)) throw new ConfigError(`groups[${i}].models[${j}]`, `unknown model "${m}"`)
+    })
+    groups.add(g.id)
+  })
+  config.keys?.forEach((k, i) => {
+    if (!groups.has(k.group)) throw new ConfigError(`keys[${i}].group`, `unknown group "${k.group}"`)
+  })
+}
+
+const toUnixSeconds = (value: string | number | undefined): number | null =>
+  value === undefined ? null : typeof value === 'number' ? value : Math.floor(Date.parse(value) / 1000)
+
+/** Upserts the whole config into the store in one transaction: it is applied entirely or not at all. */
+export function applyConfig(config: GatewayConfig, store: Store, secrets: SecretBox, builtin: CatalogModel[]): void {
+  checkReferences(config, store, builtin)
+  const now = Math.floor(Date.now() / 1000)
+  store.transaction(() => {
+    if (config.account?.concurrency !== undefined) store.account.setConcurrency(config.account.concurrency)
+    if (config.account?.balance !== undefined) store.account.applyConfigBalance(usdToNano(config.account.balance))
+    for (const m of config.models ?? []) {
+      const builtinEntry = builtin.find((b) => b.id === m.id)
+      store.modelOverrides.upsert({ created: builtinEntry?.created ?? now, ...m, type: FAMILY_TYPE[m.family] })
+    }
+    for (const u of config.upstreams ?? []) {
+      store.upstreams.upsert({
+        id: u.id,
+        vendor: u.vendor,
+        base_url: u.baseUrl,
+        api_key_enc: secrets.encrypt(u.apiKey),
+        models: u.models ? JSON.stringify(u.models) : null,
+        priority: u.priority ?? 0,
+      })
+    }
+    for (const g of config.groups ?? []) {
+      store.groups.upsert({ id: g.id, name: g.name ?? null, protocol: g.protocol, models: g.models, upstreams: g.upstreams })
+    }
+    for (const k of config.keys ?? []) {
+      const hash = hashKey(k.key)
+      store.apiKeys.upsert({
+        id: keyId(hash),
+        hash,
+        hint: keyHint(k.key),
+        group_id: k.group,
+        name: k.name ?? null,
+        concurrency: k.concurrency ?? null,
+        quota_nano: k.quota === undefined ? null : usdToNano(k.quota),
+        expires_at: toUnixSeconds(k.expiresAt),
+        disabled: k.disabled ? 1 : 0,
+        created_at: now,
+      })
+    }
+  })
+}

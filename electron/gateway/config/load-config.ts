@@ -1,0 +1,42 @@
+import { readFileSync } from 'node:fs'
+import { gatewayConfig } from '../../../shared/schemas/config.js'
+import type { Family, GroupProtocol, Pricing, Vendor } from '../../../shared/types.js'
+import { compileValidator } from '../validate.js'
+
+export interface GatewayConfig {
+  account?: { balance?: number; concurrency?: number }
+  upstreams?: Array<{ id: string; vendor: Vendor; baseUrl: string; apiKey: string; models?: string[]; priority?: number }>
+  groups?: Array<{ id: string; name?: string; protocol: GroupProtocol; models: string[]; upstreams: string[] }>
+  models?: Array<{ id: string; family: Family; vendor?: Exclude<Vendor, 'gateway'>; pricing: Pricing; [field: string]: unknown }>
+  keys?: Array<{ key: string; group: string; name?: string; concurrency?: number; quota?: number; expiresAt?: string | number; disabled?: boolean }>
+  timeouts?: { connectMs?: number; firstByteMs?: number; idleMs?: number }
+  allowedHosts?: string[]
+}
+
+/** A config problem, naming the field at fault. */
+export class ConfigError extends Error {
+  constructor(readonly field: string, problem: string) {
+    super(`invalid config: ${field}: ${problem}`)
+  }
+}
+
+const validateShape = compileValidator(gatewayConfig)
+
+/** Reads and checks the shape of a config file; references are checked when it is applied. */
+export function loadConfig(path: string): GatewayConfig {
+  let text: string
+  try {
+    text = readFileSync(path, 'utf8')
+  } catch (err) {
+    throw new ConfigError(path, `cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`)
+  }
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch (err) {
+    throw new ConfigError(path, `is not valid JSON (${(err as Error).message})`)
+  }
+  const problem = validateShape(value)
+  if (problem) throw new ConfigError(problem.param ?? 'config', problem.localized('en').replace(/^[^:]*: /, ''))
+  return value as GatewayConfig
+}

@@ -1,0 +1,63 @@
+import { ERROR_CODES, isRetryableStatus, messagesErrorType, type ErrorCode } from '../../shared/error-codes.js'
+import { formatMessage, type Lang, type MessageId, type MessageParams } from '../../shared/messages.js'
+
+/** A message either from the catalog (translated at render time) or passed through verbatim (upstream text). */
+export type ErrorMessage = { id: MessageId; params?: MessageParams } | { text: string }
+
+/** The one error type of the gateway; rendered per protocol by `renderError`. */
+export class GatewayError extends Error {
+  readonly status: number
+  readonly type: string
+  /** The code sent to the client: the gateway's own, or an upstream's code passed through (`upstreamCode`). */
+  readonly code: string
+  readonly retryable: boolean
+  headers?: Record<string, string>
+
+  constructor(
+    readonly kind: ErrorCode,
+    readonly msg: ErrorMessage,
+    opts: { status?: number; type?: string; param?: string; upstreamCode?: string; headers?: Record<string, string>; cause?: unknown } = {},
+  ) {
+    super('id' in msg ? formatMessage(msg.id, 'en', msg.params) : msg.text, { cause: opts.cause })
+    this.code = opts.upstreamCode ?? kind
+    this.status = opts.status ?? ERROR_CODES[kind].status
+    this.type = opts.type ?? ERROR_CODES[kind].type
+    this.retryable = isRetryableStatus(this.status)
+    this.param = opts.param
+    this.headers = opts.headers
+  }
+
+  readonly param?: string
+
+  /** The message in the client's language. */
+  localized(lang: Lang): string {
+    return 'id' in this.msg ? formatMessage(this.msg.id, lang, this.msg.params) : this.msg.text
+  }
+}
+
+/** Shorthand for a catalog-message error. */
+export function gatewayError(
+  code: ErrorCode,
+  id: MessageId,
+  params?: MessageParams,
+  opts?: ConstructorParameters<typeof GatewayError>[2],
+): GatewayError {
+  return new GatewayError(code, { id, params }, opts)
+}
+
+export type Protocol = 'chat' | 'messages'
+
+/** The error body in the caller's protocol (spec §7). */
+export function errorBody(err: GatewayError, protocol: Protocol, lang: Lang): object {
+  const message = err.localized(lang)
+  if (protocol === 'messages') {
+    return { type: 'error', error: { type: messagesErrorType(err.status), message } }
+  }
+  return { error: { message, type: err.type, param: err.param ?? null, code: err.code } }
+}
+
+/** Any thrown value as a GatewayError; unknown errors become an opaque 500 (no stack ever reaches a client). */
+export function asGatewayError(err: unknown, requestId: string): GatewayError {
+  if (err instanceof GatewayError) return err
+  return gatewayError('internal_error', 'internal_error', { requestId }, { cause: err })
+}

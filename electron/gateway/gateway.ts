@@ -1,0 +1,73 @@
+import type { AddressInfo } from 'node:net'
+import { applyConfig } from './config/apply-config.js'
+import { createFirstKey, seedDefaultGroups } from './config/defaults.js'
+import type { GatewayConfig } from './config/load-config.js'
+import { createHttp, DEFAULT_TIMEOUTS } from './http.js'
+import { createConcurrencyLimiter } from './limits.js'
+import { Registry } from './registry.js'
+import { ROUTES } from './routes/index.js'
+import { fileSecretBox, type SecretBox } from './secrets.js'
+import { createGatewayServer } from './server.js'
+import type { Services } from './services.js'
+import { isFreshStore } from './store/db.js'
+import { createStore } from './store/index.js'
+
+export interface GatewayOptions {
+  dataDir: string
+  config?: GatewayConfig
+  host?: string
+  port?: number
+  /** how secrets are sealed at rest; defaults to the 0600 key file in the data dir */
+  secrets?: SecretBox
+  log?: (line: string) => void
+}
+
+export interface RunningGateway {
+  url: string
+  host: string
+  port: number
+  /** set when a new data dir got its first key; show it once */
+  firstKey?: string
+  services: Services
+  close(graceMs?: number): Promise<void>
+}
+
+/** Opens the store, applies the config, and starts listening. Free of Electron: the desktop app and the CLI both call it. */
+export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
+  const store = createStore(options.dataDir)
+  try {
+    const secrets = options.secrets ?? fileSecretBox(options.dataDir)
+    const registry = new Registry(store, secrets)
+    const fresh = isFreshStore(store.db)
+    if (fresh) seedDefaultGroups(store, registry.builtinModels)
+    if (options.config) applyConfig(options.config, store, secrets, registry.builtinModels)
+    const firstKey = fresh && store.apiKeys.count() === 0 ? createFirstKey(store) : undefined
+    registry.reload()
+
+    const http = createHttp({ ...DEFAULT_TIMEOUTS, ...options.config?.timeouts })
+    const services: Services = { store, registry, http, limiter: createConcurrencyLimiter(registry) }
+    const gateway = createGatewayServer(services, ROUTES, { allowedHosts: options.config?.allowedHosts ?? [], log: options.log })
+    const host = options.host ?? '127.0.0.1'
+    await new Promise<void>((resolve, reject) => {
+      gateway.server.once('error', reject)
+      gateway.server.listen(options.port ?? 0, host, () => resolve())
+    })
+    const { port } = gateway.server.address() as AddressInfo
+    const urlHost = host.includes(':') ? `[${host}]` : host
+    return {
+      url: `http://${urlHost}:${port}`,
+      host,
+      port,
+      firstKey,
+      services,
+      async close(graceMs = 10_000) {
+        await gateway.close(graceMs)
+        await http.close()
+        store.close()
+      },
+    }
+  } catch (err) {
+    store.close()
+    throw err
+  }
+}

@@ -1,0 +1,5 @@
+/** Money is kept in integer nano-USD so that sums never drift. */
+export const NANO_PER_USD = 1_000_000_000
+
+export const usdToNano = (usd: number): number => Math.round(usd * NANO_PER_USD)
+export const nanoToUsd = (nano: number): number => nano / NANO_PER_USD

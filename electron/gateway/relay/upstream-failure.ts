@@ -1,0 +1,41 @@
+import { gatewayError, type GatewayError } from '../errors.js'
+import type { TransportFailure } from '../http.js'
+
+/** Why one upstream attempt did not produce an answer, so that the next account is tried. */
+export type UpstreamFailure =
+  | { kind: 'status'; status: number; error: GatewayError }
+  | { kind: 'transport'; reason: Exclude<TransportFailure, 'aborted'> }
+  | { kind: 'empty' }
+  | { kind: 'malformed' }
+
+/** Failover on connect errors, timeouts, 429 and 5xx, and on an account whose credentials are refused. */
+export const isFailoverStatus = (status: number): boolean =>
+  status === 401 || status === 403 || status === 408 || status === 429 || status >= 500
+
+const TRANSPORT_DETAIL: Record<Exclude<TransportFailure, 'aborted'>, string> = {
+  connect: 'connection refused',
+  timeout: 'timed out',
+  reset: 'connection reset',
+}
+
+function detail(failure: UpstreamFailure): string {
+  switch (failure.kind) {
+    case 'status': return failure.status === 401 || failure.status === 403 ? `account credentials refused, HTTP ${failure.status}` : `HTTP ${failure.status}`
+    case 'transport': return TRANSPORT_DETAIL[failure.reason]
+    case 'empty': return 'empty stream'
+    case 'malformed': return 'malformed answer'
+  }
+}
+
+/** Spec §7: after failover is exhausted, 504 when the last account timed out, 503 when overloaded, else 502. */
+export function exhausted(failure: UpstreamFailure | undefined): GatewayError {
+  if (failure === undefined) return gatewayError('upstream_error', 'upstream_error', { detail: 'no account answered' })
+  if (failure.kind === 'transport' && failure.reason === 'timeout') return gatewayError('upstream_timeout', 'upstream_timeout')
+  if (failure.kind === 'status' && (failure.status === 429 || failure.status === 503 || failure.status === 529)) {
+    return gatewayError('upstream_unavailable', 'upstream_unavailable', {}, { headers: { 'retry-after': '2', 'retry-after-ms': '2000' } })
+  }
+  return gatewayError('upstream_error', 'upstream_error', { detail: detail(failure) })
+}
+
+/** The error frame text for a stream that broke after it started. */
+export const interrupted = (reason: string): GatewayError => gatewayError('stream_interrupted', 'stream_interrupted', { detail: reason })

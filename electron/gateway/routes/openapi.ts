@@ -1,0 +1,75 @@
+import { errorObject, messagesErrorObject } from '../../../shared/schemas/common.js'
+import type { RequestContext } from '../context.js'
+import { sendJson } from '../respond.js'
+import type { Route } from '../router.js'
+
+export const API_VERSION = '2026-09-25'
+
+const ERROR_STATUSES: Record<string, string> = {
+  '400': 'Invalid parameters',
+  '401': 'Missing, invalid, disabled or expired key (`missing_api_key`, `invalid_api_key`, `api_key_expired`)',
+  '402': 'Balance or key quota used up (`insufficient_quota`)',
+  '403': 'Host or browser origin not allowed',
+  '404': 'Model not in the key\'s group (`model_not_found`), or path not in the group (`route_not_found`)',
+  '413': 'Body over 60 MB (`request_too_large`)',
+  '429': 'Account or key concurrency cap (`user_concurrency_limit`, `apikey_concurrency_limit`); honour Retry-After',
+  '502': 'Model unavailable after failover',
+  '503': 'Model overloaded on every account',
+  '504': 'Upstream timed out',
+}
+
+function operation(route: Route) {
+  const { doc } = route
+  const errorSchema = { $ref: route.protocol === 'messages' ? '#/components/schemas/MessagesError' : '#/components/schemas/Error' }
+  const ok: Record<string, unknown> = { 'application/json': { schema: doc.response } }
+  // Each SSE `data:` payload's schema rides in an extension: OpenAPI 3.1 has no keyword for it.
+  if (doc.stream) ok['text/event-stream'] = { schema: { type: 'string', description: doc.stream.description }, 'x-sse-data': doc.stream.schema }
+  const errors = Object.fromEntries(
+    Object.entries(ERROR_STATUSES)
+      .filter(([status]) => route.auth !== 'none' || status === '403')
+      .map(([status, description]) => [status, { description, content: { 'application/json': { schema: errorSchema } } }]),
+  )
+  return {
+    operationId: route.endpoint,
+    tags: [doc.tag],
+    summary: doc.summary,
+    ...(doc.description ? { description: doc.description } : {}),
+    // Public documents accept a key but need none.
+    ...(route.auth === 'none' ? { security: [{}, { bearerAuth: [] }] } : {}),
+    ...(doc.query ? { parameters: doc.query.map((q) => ({ name: q.name, in: 'query', required: q.required, description: q.description, schema: { type: 'string' } })) } : {}),
+    ...(doc.request ? { requestBody: { required: true, content: { [doc.request.contentType ?? 'application/json']: { schema: doc.request.schema } } } } : {}),
+    responses: { '200': { description: 'OK', content: ok }, ...errors },
+  }
+}
+
+/** OpenAPI 3.1 built from the route table and the same schemas that validate requests. */
+export function buildOpenApi(routes: Route[]): object {
+  const paths: Record<string, Record<string, unknown>> = {}
+  for (const route of routes) {
+    const path = route.docPath ?? String(route.path)
+    paths[path] = { ...paths[path], [route.method.toLowerCase()]: operation(route) }
+  }
+  return {
+    openapi: '3.1.0',
+    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+    info: {
+      title: 'Gatehouse gateway',
+      version: API_VERSION,
+      description: 'One local base URL for chat, image, video and speech models of many vendors. Errors carry a stable `code`; messages follow Accept-Language (English, or Chinese for zh). Every response has `x-request-id`.',
+    },
+    servers: [{ url: '/' }],
+    security: [{ bearerAuth: [] }],
+    paths,
+    components: {
+      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'A gateway key (`sk-...`); `x-api-key` is accepted too, except on /v1/usage.' } },
+      schemas: { Error: errorObject, MessagesError: messagesErrorObject },
+    },
+  }
+}
+
+let cached: string | undefined
+
+export async function openApiDocument(ctx: RequestContext, routes: Route[]): Promise<void> {
+  cached ??= JSON.stringify(buildOpenApi(routes))
+  sendJson(ctx.res, 200, cached)
+}

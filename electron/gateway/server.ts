@@ -1,0 +1,99 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import { authenticate } from './auth.js'
+import { recordRequest } from './billing.js'
+import { checkDeclaredLength } from './body.js'
+import { createContext, type RequestContext } from './context.js'
+import { asGatewayError, gatewayError } from './errors.js'
+import { createHostGuard } from './host-guard.js'
+import { createRouter, type Route } from './router.js'
+import { renderError } from './respond.js'
+import type { Services } from './services.js'
+
+const protocolOfPath = (path: string) => (path.startsWith('/v1/messages') ? 'messages' : 'chat')
+
+/** The gateway's HTTP server: one pipeline (host, route, auth, group, limits, handler, ledger) and one error renderer. */
+export function createGatewayServer(services: Services, routes: Route[], opts: { allowedHosts: readonly string[]; log?: (line: string) => void }) {
+  const route = createRouter(routes)
+  const guardHost = createHostGuard(opts.allowedHosts)
+  const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`))
+  let inFlight = 0
+  let idle: (() => void) | undefined
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = (req.url ?? '/').split('?', 1)[0]
+    const match = route(req.method ?? 'GET', path)
+    const ctx = createContext(req, res, match.route?.protocol ?? protocolOfPath(path))
+    res.setHeader('x-request-id', ctx.id)
+    res.once('close', () => {
+      if (!res.writableFinished) ctx.abort.abort()
+    })
+    let release: (() => void) | undefined
+    try {
+      guardHost(req)
+      if (!match.route) {
+        if (match.allowed.length > 0) {
+          throw gatewayError('method_not_allowed', 'method_not_allowed', { method: req.method ?? '', path }, { headers: { allow: match.allowed.join(', ') } })
+        }
+        throw gatewayError('route_not_found', 'route_not_found', { method: req.method ?? '', path })
+      }
+      const r = match.route
+      if (r.auth !== 'none') authorize(ctx, r, path)
+      if (r.concurrency) {
+        checkDeclaredLength(req)
+        release = services.limiter.acquire(ctx.key!)
+      }
+      await r.handle(ctx, services, match.params)
+    } catch (err) {
+      const error = asGatewayError(err, ctx.id)
+      if (error.kind === 'internal_error') log(`[gatehouse] ${ctx.id} internal error: ${(err as Error)?.stack ?? String(err)}`)
+      renderError(ctx, error)
+    } finally {
+      release?.()
+      if (match.route?.ledger) finish(ctx, match.route)
+    }
+  }
+
+  function authorize(ctx: RequestContext, r: Route, path: string): void {
+    ctx.key = authenticate(ctx.req, ctx.url, services.registry, { bearerOnly: r.auth === 'bearer' })
+    ctx.group = services.registry.groups.get(ctx.key.groupId)
+    // Spec §5.4: a key works only on its group's protocol paths.
+    if (!ctx.group || (r.groupProtocol !== undefined && ctx.group.protocol !== r.groupProtocol)) {
+      throw gatewayError('route_not_found', 'route_not_in_group', { path })
+    }
+  }
+
+  function finish(ctx: RequestContext, r: Route): void {
+    const status = ctx.abort.signal.aborted ? 499 : ctx.res.statusCode
+    if (status === 499) ctx.outcome.errorCode ??= 'client_closed_request'
+    try {
+      recordRequest(services.store, services.registry, ctx, r.endpoint, status)
+    } catch (err) {
+      log(`[gatehouse] ${ctx.id} ledger write failed: ${(err as Error).message}`)
+    }
+  }
+
+  const server: Server = createServer({ noDelay: true, keepAliveTimeout: 5_000 }, (req, res) => {
+    inFlight++
+    void handle(req, res).finally(() => {
+      if (--inFlight === 0) idle?.()
+    })
+  })
+  server.on('clientError', (_err, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n')
+    else socket.destroy()
+  })
+
+  return {
+    server,
+    /** Stops accepting, lets in-flight requests finish for up to `graceMs`, then cuts what is left. */
+    async close(graceMs: number): Promise<void> {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()))
+      server.closeIdleConnections()
+      if (inFlight > 0) {
+        await Promise.race([new Promise<void>((resolve) => (idle = resolve)), new Promise((resolve) => setTimeout(resolve, graceMs).unref())])
+      }
+      server.closeAllConnections()
+      await closed
+    },
+  }
+}

@@ -1,0 +1,91 @@
+import Database from 'better-sqlite3'
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+
+export type Db = Database.Database
+
+/** Schema migrations, applied in order; PRAGMA user_version records how many ran. */
+const MIGRATIONS: string[] = [
+  `CREATE TABLE account (
+     id INTEGER PRIMARY KEY CHECK (id = 1),
+     balance_nano INTEGER NOT NULL DEFAULT 0,
+     reserved_nano INTEGER NOT NULL DEFAULT 0,
+     concurrency INTEGER NOT NULL DEFAULT 5,
+     applied_balance_nano INTEGER
+   );
+   INSERT INTO account (id) VALUES (1);
+   CREATE TABLE upstreams (
+     id TEXT PRIMARY KEY,
+     vendor TEXT NOT NULL,
+     base_url TEXT NOT NULL,
+     api_key_enc TEXT NOT NULL,
+     models TEXT,
+     priority REAL NOT NULL DEFAULT 0
+   );
+   CREATE TABLE groups (
+     id TEXT PRIMARY KEY,
+     name TEXT,
+     protocol TEXT NOT NULL,
+     models TEXT NOT NULL,
+     upstreams TEXT NOT NULL
+   );
+   CREATE TABLE model_overrides (id TEXT PRIMARY KEY, data TEXT NOT NULL);
+   CREATE TABLE api_keys (
+     id TEXT PRIMARY KEY,
+     hash TEXT NOT NULL UNIQUE,
+     hint TEXT NOT NULL,
+     group_id TEXT NOT NULL,
+     name TEXT,
+     concurrency INTEGER,
+     quota_nano INTEGER,
+     used_nano INTEGER NOT NULL DEFAULT 0,
+     expires_at INTEGER,
+     disabled INTEGER NOT NULL DEFAULT 0,
+     created_at INTEGER NOT NULL
+   );
+   CREATE TABLE requests (
+     id TEXT PRIMARY KEY,
+     key_id TEXT,
+     group_id TEXT,
+     model TEXT,
+     endpoint TEXT NOT NULL,
+     status INTEGER NOT NULL,
+     error_code TEXT,
+     upstream_id TEXT,
+     input_tokens INTEGER,
+     output_tokens INTEGER,
+     usage TEXT,
+     cost_nano INTEGER NOT NULL DEFAULT 0,
+     latency_ms REAL NOT NULL,
+     created_at INTEGER NOT NULL
+   );
+   CREATE INDEX requests_key_created ON requests (key_id, created_at);`,
+]
+
+/** Opens (creating if needed) the gateway's SQLite store in the data dir and brings its schema up to date. */
+export function openDb(dataDir: string): Db {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 })
+  const db = new Database(join(dataDir, 'gatehouse.sqlite'))
+  // WAL + NORMAL: a committed row survives a crash of the process; no fsync on every request.
+  db.pragma('journal_mode = WAL')
+  db.pragma('synchronous = NORMAL')
+  db.pragma('foreign_keys = ON')
+  db.pragma('busy_timeout = 5000')
+  migrate(db)
+  return db
+}
+
+function migrate(db: Db): void {
+  const version = db.pragma('user_version', { simple: true }) as number
+  for (let i = version; i < MIGRATIONS.length; i++) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[i])
+      db.pragma(`user_version = ${i + 1}`)
+    })()
+  }
+}
+
+/** True when the store was just created (no migration had run before). */
+export function isFreshStore(db: Db): boolean {
+  return (db.prepare('SELECT COUNT(*) AS n FROM groups').get() as { n: number }).n === 0
+}

@@ -1,0 +1,26 @@
+import { accountRepo } from './account.js'
+import { apiKeysRepo } from './api-keys.js'
+import { openDb, type Db } from './db.js'
+import { groupsRepo } from './groups.js'
+import { ledgerRepo } from './ledger.js'
+import { modelOverridesRepo } from './model-overrides.js'
+import { upstreamsRepo } from './upstreams.js'
+
+export type Store = ReturnType<typeof createStore>
+
+/** The gateway's embedded store: one SQLite file in the data dir, one repo per table. */
+export function createStore(dataDir: string) {
+  const db: Db = openDb(dataDir)
+  return {
+    db,
+    account: accountRepo(db),
+    apiKeys: apiKeysRepo(db),
+    upstreams: upstreamsRepo(db),
+    groups: groupsRepo(db),
+    modelOverrides: modelOverridesRepo(db),
+    ledger: ledgerRepo(db),
+    /** Runs `fn` atomically: all of it is stored, or none. */
+    transaction: <T>(fn: () => T): T => db.transaction(fn)(),
+    close: () => db.close(),
+  }
+}

@@ -1,0 +1,110 @@
+import { GatewayError } from '../errors.js'
+import type { HttpSpec } from '../http.js'
+import type { UpstreamAccount } from '../registry.js'
+import type { ChatAdapter, ChatStreamTranslator, SseEvent, TokenUsage } from './types.js'
+
+/**
+ * OpenAI's chat-completions wire protocol, spoken by OpenAI and by the OpenAI-compatible
+ * endpoints of xAI, Zhipu, Ark, DashScope and other gateways of this interface.
+ * @see ../../../../shared/vendors/openai.md
+ */
+export function openAICompatibleChat(chatPath: string): ChatAdapter {
+  return {
+    toRequest: (body, { upstream }) => jsonPost(`${upstream.baseUrl}${chatPath}`, upstream, body),
+    fromResponse(text) {
+      const parsed = parseJson(text) as { usage?: OpenAIUsage } | undefined
+      if (parsed === undefined || typeof parsed !== 'object') throw malformed('the upstream answered with invalid JSON')
+      return { body: text, usage: fromOpenAIUsage(parsed.usage) }
+    },
+    streamTranslator: ({ includeUsage }) => openAIStreamRelay(includeUsage),
+    fromError: fromOpenAIError,
+  }
+}
+
+export function jsonPost(url: string, upstream: UpstreamAccount, body: unknown): HttpSpec {
+  return {
+    method: 'POST',
+    url,
+    headers: {
+      authorization: `Bearer ${upstream.apiKey}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    },
+    body: JSON.stringify(body),
+  }
+}
+
+interface OpenAIUsage {
+  prompt_tokens?: number
+  completion_tokens?: number
+  prompt_tokens_details?: { cached_tokens?: number } | null
+}
+
+/** OpenAI counts cached tokens inside prompt_tokens; the ledger bills them apart. */
+export function fromOpenAIUsage(usage: OpenAIUsage | null | undefined): TokenUsage | undefined {
+  if (!usage || typeof usage.prompt_tokens !== 'number') return undefined
+  const cached = usage.prompt_tokens_details?.cached_tokens ?? 0
+  return { inputTokens: usage.prompt_tokens - cached, cachedInputTokens: cached, outputTokens: usage.completion_tokens ?? 0, raw: usage }
+}
+
+interface OpenAIChunk {
+  choices?: Array<{ delta?: { content?: string | null; reasoning_content?: string | null; tool_calls?: Array<{ function?: { arguments?: string } }> } }>
+  usage?: OpenAIUsage | null
+}
+
+/** Relays chunks unchanged; drops the usage-only chunk when the client did not ask for it (spec §4.1). */
+function openAIStreamRelay(includeUsage: boolean): ChatStreamTranslator {
+  let usage: TokenUsage | undefined
+  let done = false
+  const produced: string[] = []
+  return {
+    push(event: SseEvent): string[] {
+      if (event.data === '[DONE]') {
+        done = true
+        return ['data: [DONE]\n\n']
+      }
+      const chunk = parseJson(event.data) as OpenAIChunk | undefined
+      if (chunk === undefined) return []
+      if (chunk.usage) usage = fromOpenAIUsage(chunk.usage) ?? usage
+      const choices = chunk.choices ?? []
+      for (const choice of choices) collectDelta(choice.delta, produced)
+      if (!includeUsage && choices.length === 0 && chunk.usage) return []
+      return [`data: ${event.data}\n\n`]
+    },
+    usage: () => usage,
+    producedText: () => produced.join(''),
+    finished: () => done,
+  }
+}
+
+function collectDelta(delta: NonNullable<OpenAIChunk['choices']>[number]['delta'], into: string[]): void {
+  if (!delta) return
+  if (delta.content) into.push(delta.content)
+  if (delta.reasoning_content) into.push(delta.reasoning_content)
+  for (const call of delta.tool_calls ?? []) if (call.function?.arguments) into.push(call.function.arguments)
+}
+
+/** `{"error":{"message","type","param","code"}}` into a GatewayError with the upstream's status and code. */
+export function fromOpenAIError(status: number, text: string): GatewayError {
+  const body = parseJson(text) as { error?: { message?: string; type?: string; code?: string | null; param?: string | null } } | undefined
+  const error = body?.error
+  const message = typeof error?.message === 'string' && error.message !== '' ? error.message : `upstream answered HTTP ${status}`
+  return new GatewayError(status >= 500 ? 'upstream_error' : 'invalid_request', { text: message }, {
+    status,
+    type: error?.type ?? undefined,
+    upstreamCode: typeof error?.code === 'string' ? error.code : undefined,
+    param: error?.param ?? undefined,
+  })
+}
+
+export function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
+
+function malformed(detail: string): GatewayError {
+  return new GatewayError('upstream_error', { id: 'upstream_error', params: { detail } })
+}

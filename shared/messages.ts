@@ -1,0 +1,120 @@
+/**
+ * Client-facing error messages in English and Chinese. Placeholders are `{name}`.
+ * Spec §7: the language follows Accept-Language (default English); codes never change.
+ */
+export const MESSAGES = {
+  missing_field: { en: 'missing {field} field', zh: '缺少 {field} 字段' },
+  empty_array: { en: '{field} must not be an empty array', zh: '{field} 不能为空数组' },
+  invalid_field: { en: '{field}: {detail}', zh: '{field}：{detail}' },
+  invalid_json: { en: 'The request body is not valid JSON: {detail}', zh: '请求体不是合法的 JSON：{detail}' },
+  body_not_object: { en: 'The request body must be a JSON object', zh: '请求体必须是 JSON 对象' },
+  missing_api_key: {
+    en: 'No API key provided. Send it as "Authorization: Bearer sk-..." or "x-api-key: sk-...".',
+    zh: '未提供 API 密钥。请通过 "Authorization: Bearer sk-..." 或 "x-api-key: sk-..." 发送。',
+  },
+  usage_bearer_only: {
+    en: 'GET /v1/usage accepts only "Authorization: Bearer sk-..."',
+    zh: 'GET /v1/usage 只接受 "Authorization: Bearer sk-..."',
+  },
+  query_key_refused: {
+    en: 'API keys in the URL (?key=) are not accepted; send "Authorization: Bearer sk-..." instead.',
+    zh: '不接受 URL 中的 API 密钥（?key=），请改用 "Authorization: Bearer sk-..."。',
+  },
+  invalid_api_key: { en: 'Incorrect API key provided: {hint}', zh: 'API 密钥无效：{hint}' },
+  api_key_disabled: { en: 'This API key is disabled: {hint}', zh: '此 API 密钥已停用：{hint}' },
+  api_key_expired: { en: 'This API key has expired: {hint}', zh: '此 API 密钥已过期：{hint}' },
+  insufficient_balance: {
+    en: 'The account balance cannot cover this request; top up to continue.',
+    zh: '账户余额不足以支付此请求，请充值后继续。',
+  },
+  insufficient_key_quota: {
+    en: 'This API key has used up its quota.',
+    zh: '此 API 密钥的额度已用完。',
+  },
+  host_not_allowed: { en: 'Host "{host}" is not allowed', zh: '不允许的 Host："{host}"' },
+  origin_not_allowed: {
+    en: 'Requests from browser origin "{origin}" are not allowed',
+    zh: '不允许来自浏览器源 "{origin}" 的请求',
+  },
+  model_not_found: {
+    en: 'The model `{model}` does not exist or you do not have access to it.',
+    zh: '模型 `{model}` 不存在或当前密钥无权访问。',
+  },
+  model_retired: {
+    en: 'The model `{model}` has been retired.',
+    zh: '模型 `{model}` 已下线。',
+  },
+  model_no_account: {
+    en: 'The model `{model}` is not supported by any configured account in this group.',
+    zh: '此分组中没有任何已配置的账户支持模型 `{model}`。',
+  },
+  model_deprecated: {
+    en: 'The model `{model}` is deprecated; use `{replacement}` instead.',
+    zh: '模型 `{model}` 已弃用，请改用 `{replacement}`。',
+  },
+  image_model_on_chat: {
+    en: 'Image models do not support chat completions; use the images API (/v1/images/generations or /v1/images/edits).',
+    zh: '图像模型不支持 chat completions，请使用图像接口（/v1/images/generations 或 /v1/images/edits）。',
+  },
+  model_endpoint_unsupported: {
+    en: 'The model `{model}` does not support {path}.',
+    zh: '模型 `{model}` 不支持 {path}。',
+  },
+  route_not_in_group: {
+    en: 'The current platform does not support this API path: {path}',
+    zh: '当前平台不支持此 API 路径：{path}',
+  },
+  route_not_found: { en: 'Unknown API path: {method} {path}', zh: '未知的 API 路径：{method} {path}' },
+  method_not_allowed: { en: '{method} is not allowed on {path}', zh: '{path} 不支持 {method} 方法' },
+  request_too_large: {
+    en: 'The request body exceeds the {limit} byte limit.',
+    zh: '请求体超过 {limit} 字节的上限。',
+  },
+  user_concurrency_limit: {
+    en: 'Too many requests in flight for this account (limit {limit}); retry after the current ones finish.',
+    zh: '账户并发请求数已达上限（{limit}），请在当前请求完成后重试。',
+  },
+  apikey_concurrency_limit: {
+    en: 'Too many requests in flight for this API key (limit {limit}); retry after the current ones finish.',
+    zh: '此 API 密钥并发请求数已达上限（{limit}），请在当前请求完成后重试。',
+  },
+  internal_error: {
+    en: 'The gateway hit an internal error; the request id is {requestId}.',
+    zh: '网关内部错误，请求 ID：{requestId}。',
+  },
+  upstream_error: {
+    en: 'The model is temporarily unavailable after trying every account ({detail}).',
+    zh: '已尝试所有账户，模型暂时不可用（{detail}）。',
+  },
+  upstream_unavailable: {
+    en: 'The model is overloaded or rate-limited on every account; retry later.',
+    zh: '所有账户上的模型都已过载或限流，请稍后重试。',
+  },
+  upstream_timeout: { en: 'The model did not answer in time.', zh: '模型响应超时。' },
+  upstream_rejected: { en: '{detail}', zh: '{detail}' },
+  stream_interrupted: {
+    en: 'The upstream stream was interrupted: {detail}. Partial output cannot be resumed; reissue the request.',
+    zh: '上游流已中断：{detail}。部分输出无法续传，请重新发起请求。',
+  },
+} as const satisfies Record<string, { en: string; zh: string }>
+
+export type MessageId = keyof typeof MESSAGES
+export type Lang = 'en' | 'zh'
+
+/** A template parameter: the same in every language, or one text per language. */
+export type MessageParam = string | number | Record<Lang, string>
+export type MessageParams = Record<string, MessageParam>
+
+/** Fills a message template for the language. */
+export function formatMessage(id: MessageId, lang: Lang, params: MessageParams = {}): string {
+  return MESSAGES[id][lang].replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = params[name]
+    if (value === undefined) return `{${name}}`
+    return typeof value === 'object' ? value[lang] : String(value)
+  })
+}
+
+/** Spec §7: Chinese when Accept-Language starts with zh, English otherwise. */
+export function languageOf(acceptLanguage: string | undefined): Lang {
+  return acceptLanguage !== undefined && /^\s*zh/i.test(acceptLanguage) ? 'zh' : 'en'
+}

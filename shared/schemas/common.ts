@@ -1,0 +1,129 @@
+/** JSON Schemas (2020-12) of the gateway's own resources, published in /openapi.json. */
+
+/** Spec §7 error object of the chat-type endpoints. */
+export const errorObject = {
+  type: 'object',
+  required: ['error'],
+  properties: {
+    error: {
+      type: 'object',
+      required: ['message', 'type', 'code'],
+      properties: {
+        message: { type: 'string', description: 'in the language of Accept-Language (English by default)' },
+        type: { type: 'string' },
+        code: { type: 'string', description: 'stable; branch on it, never on the message' },
+        param: { type: ['string', 'null'], description: 'the request field at fault, where one is' },
+      },
+    },
+  },
+} as const
+
+/** Spec §7 error object of the Messages protocol. */
+export const messagesErrorObject = {
+  type: 'object',
+  required: ['type', 'error'],
+  properties: {
+    type: { const: 'error' },
+    error: { type: 'object', required: ['type', 'message'], properties: { type: { type: 'string' }, message: { type: 'string' } } },
+  },
+} as const
+
+/** GET /v1/models entry: OpenAI's model object plus the gateway's type and family. */
+export const modelEntry = {
+  type: 'object',
+  required: ['id', 'object', 'created', 'owned_by'],
+  properties: {
+    id: { type: 'string' },
+    object: { const: 'model' },
+    created: { type: 'integer', description: 'Unix seconds' },
+    owned_by: { type: 'string', description: 'the vendor' },
+    type: { enum: ['chat', 'image', 'video', 'speech', 'interactions'] },
+    family: { type: 'string' },
+  },
+} as const
+
+export const modelList = {
+  type: 'object',
+  required: ['object', 'data'],
+  properties: { object: { const: 'list' }, data: { type: 'array', items: modelEntry } },
+} as const
+
+/** GET /v1/usage: the account balance and the calling key's quota, in USD. */
+export const usageReport = {
+  type: 'object',
+  required: ['object', 'balance', 'currency', 'key'],
+  properties: {
+    object: { const: 'usage' },
+    balance: { type: 'number', description: 'account balance in USD; may go below zero after the last request settles' },
+    reserved: { type: 'number', description: 'USD held for in-flight async tasks' },
+    currency: { const: 'USD' },
+    concurrency: {
+      type: 'object',
+      properties: { limit: { type: 'integer' }, in_flight: { type: 'integer' } },
+    },
+    key: {
+      type: 'object',
+      required: ['name', 'group', 'quota', 'used'],
+      properties: {
+        name: { type: ['string', 'null'] },
+        group: { type: 'string' },
+        quota: { type: ['number', 'null'], description: 'USD; null when the key has no quota' },
+        used: { type: 'number', description: 'USD spent by this key' },
+        remaining: { type: ['number', 'null'] },
+        concurrency: { type: ['integer', 'null'] },
+        expires_at: { type: ['integer', 'null'], description: 'Unix seconds' },
+      },
+    },
+  },
+} as const
+
+/** A pricing entry (per 1M tokens or characters; per image or second). */
+export const pricing = {
+  oneOf: [
+    {
+      type: 'object',
+      required: ['unit', 'input', 'output'],
+      properties: { unit: { const: 'token' }, input: { type: 'number', minimum: 0 }, output: { type: 'number', minimum: 0 }, cachedInput: { type: 'number', minimum: 0 } },
+    },
+    {
+      type: 'object',
+      required: ['unit', 'price'],
+      properties: { unit: { const: 'image' }, price: { type: 'number', minimum: 0 }, byTier: { type: 'object', additionalProperties: { type: 'number', minimum: 0 } } },
+    },
+    {
+      type: 'object',
+      required: ['unit', 'price'],
+      properties: { unit: { const: 'second' }, price: { type: 'number', minimum: 0 }, byResolution: { type: 'object', additionalProperties: { type: 'number', minimum: 0 } } },
+    },
+    {
+      type: 'object',
+      required: ['unit', 'price'],
+      properties: { unit: { const: 'character' }, price: { type: 'number', minimum: 0 } },
+    },
+  ],
+} as const
+
+/** GET /api/v1/models/pricing: list prices of the catalog. */
+export const pricingList = {
+  type: 'object',
+  required: ['object', 'currency', 'data'],
+  properties: {
+    object: { const: 'list' },
+    currency: { const: 'USD' },
+    data: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['model', 'type', 'family', 'vendor', 'pricing'],
+        properties: {
+          model: { type: 'string' },
+          type: { type: 'string' },
+          family: { type: 'string' },
+          vendor: { type: 'string' },
+          pricing,
+          deprecated: { type: 'boolean' },
+        },
+      },
+    },
+  },
+} as const

@@ -1,0 +1,100 @@
+import { ENDPOINTS, FAMILIES, MODEL_TYPES, VENDORS } from '../types.js'
+import { pricing } from './common.js'
+
+/** JSON Schema of the headless config file (README "Config file"). */
+export const gatewayConfig = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    account: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        balance: { type: 'number', description: 'USD; applied when it differs from the value applied last time' },
+        concurrency: { type: 'integer', minimum: 1, default: 5 },
+      },
+    },
+    upstreams: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['id', 'vendor', 'baseUrl', 'apiKey'],
+        properties: {
+          id: { type: 'string', minLength: 1 },
+          vendor: { enum: VENDORS },
+          baseUrl: { type: 'string', pattern: '^https?://' },
+          apiKey: { type: 'string', minLength: 1 },
+          models: { type: 'array', items: { type: 'string', minLength: 1 } },
+          priority: { type: 'number' },
+        },
+      },
+    },
+    groups: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['id', 'protocol', 'models', 'upstreams'],
+        properties: {
+          id: { type: 'string', minLength: 1 },
+          name: { type: 'string' },
+          protocol: { enum: ['chat', 'messages'] },
+          models: { type: 'array', items: { type: 'string', minLength: 1 } },
+          upstreams: { type: 'array', items: { type: 'string', minLength: 1 } },
+        },
+      },
+    },
+    models: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['id', 'family', 'pricing'],
+        properties: {
+          id: { type: 'string', minLength: 1 },
+          family: { enum: FAMILIES },
+          type: { enum: MODEL_TYPES },
+          vendor: { enum: VENDORS.filter((v) => v !== 'gateway') },
+          pricing,
+          endpoints: { type: 'array', items: { enum: ENDPOINTS } },
+          limits: {
+            type: 'object',
+            properties: {
+              contextTokens: { type: 'integer', minimum: 1 },
+              maxOutputTokens: { type: 'integer', minimum: 1 },
+              maxInputTokens: { type: 'integer', minimum: 1 },
+            },
+          },
+        },
+      },
+    },
+    keys: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['key', 'group'],
+        properties: {
+          key: { type: 'string', pattern: '^sk-[A-Za-z0-9_-]{8,}$' },
+          group: { type: 'string', minLength: 1 },
+          name: { type: 'string' },
+          concurrency: { type: 'integer', minimum: 1 },
+          quota: { type: 'number', minimum: 0, description: 'USD this key may spend' },
+          expiresAt: { anyOf: [{ type: 'string', format: 'date-time' }, { type: 'integer', description: 'Unix seconds' }] },
+          disabled: { type: 'boolean' },
+        },
+      },
+    },
+    timeouts: {
+      type: 'object',
+      additionalProperties: false,
+      description: 'upstream timeouts in milliseconds',
+      properties: {
+        connectMs: { type: 'integer', minimum: 1 },
+        firstByteMs: { type: 'integer', minimum: 1 },
+        idleMs: { type: 'integer', minimum: 1 },
+      },
+    },
+    allowedHosts: { type: 'array', items: { type: 'string' }, description: 'extra Host header names accepted besides localhost and IP literals' },
+  },
+} as const

@@ -1,0 +1,60 @@
+/** Types shared by the gateway and the renderer. */
+
+export const VENDORS = ['openai', 'anthropic', 'gemini', 'ark', 'dashscope', 'kling', 'minimax', 'xai', 'zhipu', 'gateway'] as const
+export type Vendor = (typeof VENDORS)[number]
+
+export const FAMILIES = [
+  'gpt', 'gemini', 'glm', 'glm-flash', 'qwen', 'claude',
+  'gpt-image', 'gemini-image', 'seedream', 'kling-image', 'grok-image',
+  'seedance', 'kling-video', 'hailuo', 'wan', 'grok-video',
+  'gemini-interactions', 'tts',
+] as const
+export type Family = (typeof FAMILIES)[number]
+
+export const MODEL_TYPES = ['chat', 'image', 'video', 'speech', 'interactions'] as const
+export type ModelType = (typeof MODEL_TYPES)[number]
+
+/** Every family belongs to one model type. */
+export const FAMILY_TYPE: Record<Family, ModelType> = {
+  gpt: 'chat', gemini: 'chat', glm: 'chat', 'glm-flash': 'chat', qwen: 'chat', claude: 'chat',
+  'gpt-image': 'image', 'gemini-image': 'image', seedream: 'image', 'kling-image': 'image', 'grok-image': 'image',
+  seedance: 'video', 'kling-video': 'video', hailuo: 'video', wan: 'video', 'grok-video': 'video',
+  'gemini-interactions': 'interactions', tts: 'speech',
+}
+
+/** Gateway endpoints a model can be called on (catalog field `endpoints`). */
+export const ENDPOINTS = [
+  'chat.completions', 'responses', 'messages', 'images.generations', 'images.edits',
+  'video.generate', 'video.native', 'interactions', 'audio.speech',
+] as const
+export type Endpoint = (typeof ENDPOINTS)[number]
+
+export type Pricing =
+  | { unit: 'token'; input: number; output: number; cachedInput?: number }
+  | { unit: 'image'; price: number; byTier?: Record<string, number> }
+  | { unit: 'second'; price: number; byResolution?: Record<string, number> }
+  | { unit: 'character'; price: number }
+
+export interface ModelLimits {
+  contextTokens?: number
+  maxOutputTokens?: number
+  maxInputTokens?: number
+}
+
+/** One catalog entry; family-specific variant data rides along as extra fields. */
+export interface CatalogModel {
+  id: string
+  family: Family
+  type: ModelType
+  vendor: Exclude<Vendor, 'gateway'>
+  name?: string
+  created: number
+  pricing: Pricing
+  limits?: ModelLimits
+  endpoints?: Endpoint[]
+  deprecated?: { replacement: string }
+  retired?: boolean
+  [variant: string]: unknown
+}
+
+export type GroupProtocol = 'chat' | 'messages'

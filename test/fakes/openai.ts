@@ -1,0 +1,318 @@
+// Fake OpenAI upstream for integration tests. Wire shapes follow /work/shared/vendors/openai.md.
+import http from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+export interface FakeCall {
+  method: string;
+  path: string; // request-target as received (path plus any query string)
+  headers: Record<string, string | string[] | undefined>;
+  body: any; // parsed JSON, or raw string if not JSON
+}
+export type Scenario =
+  | { kind: 'ok'; text?: string; chunks?: number; usage?: { prompt_tokens: number; completion_tokens: number } }
+  | { kind: 'tool_call'; name: string; arguments: string }
+  | { kind: 'status'; status: number; body?: unknown; headers?: Record<string, string> }
+  | { kind: 'stall' }
+  | { kind: 'stall_after_headers' }
+  | { kind: 'reset' }
+  | { kind: 'break_after'; chunks: number }
+  | { kind: 'empty_stream' }
+  | { kind: 'slow'; delayMs: number; text?: string };
+export interface FakeOpenAI {
+  url: string;
+  origin: string;
+  calls: FakeCall[];
+  setScenario(s: Scenario): void;
+  once(...s: Scenario[]): void;
+  reset(): void;
+  close(): Promise<void>;
+}
+
+type Res = http.ServerResponse;
+interface Usage { prompt_tokens: number; completion_tokens: number }
+interface ChatCtx { res: Res; model: string; stream: boolean; includeUsage: boolean; promptTokens: number; signal: AbortSignal }
+
+const DEFAULT_TEXT = 'Hello from the fake upstream.';
+const MODELS = ['gpt-4.1', 'gpt-4.1-mini', 'gpt-4o-mini', 'o4-mini'];
+const FINGERPRINT = 'fp_fake';
+
+const newId = (prefix: string) => prefix + randomBytes(12).toString('hex');
+const now = () => Math.floor(Date.now() / 1000);
+const wordCount = (s: string) => s.split(/\s+/).filter(Boolean).length;
+const approxTokens = (chars: number) => Math.max(1, Math.ceil(chars / 4));
+// A client that went away leaves res un-destroyed but its socket destroyed; writing then would throw.
+const gone = (res: Res) => res.destroyed || (res.socket?.destroyed ?? true);
+
+function errorBody(message: string, type: string, param: string | null = null, code: string | null = null) {
+  return { error: { message, type, param, code } };
+}
+
+const STATUS_ERRORS: Record<number, [string, string, string | null]> = {
+  400: ['Invalid request.', 'invalid_request_error', null],
+  401: ['Incorrect API key provided: sk-fake***. You can find your API key at https://platform.openai.com/account/api-keys.', 'invalid_request_error', 'invalid_api_key'],
+  403: ['Country, region, or territory not supported', 'request_forbidden', 'unsupported_country_region_territory'],
+  404: ['The model does not exist or you do not have access to it.', 'invalid_request_error', 'model_not_found'],
+  429: ['Rate limit reached for requests. Please try again in 1s.', 'requests', 'rate_limit_exceeded'],
+};
+
+function defaultError(status: number) {
+  const [message, type, code] = STATUS_ERRORS[status]
+    ?? (status >= 500 ? ['The server had an error while processing your request. Sorry about that!', 'server_error', null] : [`Request failed with status ${status}.`, 'invalid_request_error', null]);
+  return errorBody(message, type, null, code);
+}
+
+function sendJson(res: Res, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+function openSse(res: Res): void {
+  res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
+  res.flushHeaders();
+}
+
+// One write per frame, awaiting the flush, so a relaying proxy sees frames arrive separately.
+async function writeFrames(res: Res, frames: string[], delayMs: number, signal: AbortSignal): Promise<void> {
+  for (const [i, frame] of frames.entries()) {
+    if (i > 0 && delayMs > 0) await sleep(delayMs, undefined, { signal }).catch(() => {});
+    if (gone(res)) return;
+    await new Promise<void>((resolve) => res.write(frame, () => resolve()));
+  }
+}
+
+/** Pieces that concatenate back to `text`: one per word, or exactly `chunks` character slices. */
+function splitText(text: string, chunks?: number): string[] {
+  if (!chunks) return text.split(/(?=\s+\S)/).filter(Boolean);
+  const n = Math.max(1, Math.min(chunks, text.length));
+  return Array.from({ length: n }, (_, i) => text.slice(Math.floor((i * text.length) / n), Math.floor(((i + 1) * text.length) / n))).filter(Boolean);
+}
+
+// Counts text in chat messages and Responses input items alike (string content or {text} parts).
+function textChars(v: unknown): number {
+  if (typeof v === 'string') return v.length;
+  if (Array.isArray(v)) return v.reduce((n: number, x) => n + textChars(x), 0);
+  if (v && typeof v === 'object') {
+    const o = v as { text?: unknown; content?: unknown };
+    return typeof o.text === 'string' ? o.text.length : textChars(o.content);
+  }
+  return 0;
+}
+
+function chatUsage(u: Usage) {
+  return {
+    prompt_tokens: u.prompt_tokens, completion_tokens: u.completion_tokens, total_tokens: u.prompt_tokens + u.completion_tokens,
+    prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
+    completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+  };
+}
+
+function completion(ctx: ChatCtx, message: object, finish: string, usage: Usage) {
+  return {
+    id: newId('chatcmpl-'), object: 'chat.completion', created: now(), model: ctx.model, service_tier: 'default', system_fingerprint: FINGERPRINT,
+    choices: [{ index: 0, logprobs: null, finish_reason: finish, message: { refusal: null, annotations: [], ...message } }],
+    usage: chatUsage(usage),
+  };
+}
+
+/** SSE frames for a streamed chat answer: role/first delta, content deltas, finish, optional usage chunk, [DONE]. */
+function chatFrames(ctx: ChatCtx, deltas: object[], finish: string, usage: Usage): string[] {
+  const base = { id: newId('chatcmpl-'), object: 'chat.completion.chunk', created: now(), model: ctx.model, service_tier: 'default', system_fingerprint: FINGERPRINT };
+  const usageNull = ctx.includeUsage ? { usage: null } : {};
+  const chunk = (delta: object, finish_reason: string | null = null) =>
+    ({ ...base, choices: [{ index: 0, delta, logprobs: null, finish_reason }], ...usageNull });
+  const payloads: object[] = [...deltas.map((d) => chunk(d)), chunk({}, finish)];
+  if (ctx.includeUsage) payloads.push({ ...base, choices: [], usage: chatUsage(usage) });
+  return [...payloads.map((p) => `data: ${JSON.stringify(p)}\n\n`), 'data: [DONE]\n\n'];
+}
+
+async function answerText(ctx: ChatCtx, text: string, opts: { chunks?: number; usage?: Usage; delayMs?: number } = {}) {
+  const usage = opts.usage ?? { prompt_tokens: ctx.promptTokens, completion_tokens: wordCount(text) };
+  if (!ctx.stream) return sendJson(ctx.res, 200, completion(ctx, { role: 'assistant', content: text }, 'stop', usage));
+  const deltas = [{ role: 'assistant', content: '', refusal: null }, ...splitText(text, opts.chunks).map((content) => ({ content }))];
+  openSse(ctx.res);
+  await writeFrames(ctx.res, chatFrames(ctx, deltas, 'stop', usage), opts.delayMs ?? 0, ctx.signal);
+  if (!gone(ctx.res)) ctx.res.end();
+}
+
+async function answerTool(ctx: ChatCtx, name: string, args: string) {
+  const usage = { prompt_tokens: ctx.promptTokens, completion_tokens: approxTokens(args.length) };
+  const id = newId('call_');
+  if (!ctx.stream) {
+    const message = { role: 'assistant', content: null, tool_calls: [{ id, type: 'function', function: { name, arguments: args } }] };
+    return sendJson(ctx.res, 200, completion(ctx, message, 'tool_calls', usage));
+  }
+  const first = { role: 'assistant', content: null, refusal: null, tool_calls: [{ index: 0, id, type: 'function', function: { name, arguments: '' } }] };
+  const rest = splitText(args, Math.min(4, args.length)).map((arguments_) => ({ tool_calls: [{ index: 0, function: { arguments: arguments_ } }] }));
+  openSse(ctx.res);
+  await writeFrames(ctx.res, chatFrames(ctx, [first, ...rest], 'tool_calls', usage), 0, ctx.signal);
+  if (!gone(ctx.res)) ctx.res.end();
+}
+
+async function breakAfter(ctx: ChatCtx, n: number) {
+  const words = splitText(DEFAULT_TEXT);
+  // Cycle the words so exactly `n` content deltas go out whatever n is.
+  const deltas = [{ role: 'assistant', content: '', refusal: null }, ...Array.from({ length: n }, (_, i) => ({ content: words[i % words.length] }))];
+  if (ctx.stream) {
+    openSse(ctx.res);
+    const frames = chatFrames(ctx, deltas, 'stop', { prompt_tokens: 0, completion_tokens: 0 }).slice(0, deltas.length);
+    await writeFrames(ctx.res, frames, 0, ctx.signal);
+  } else {
+    const body = JSON.stringify(completion(ctx, { role: 'assistant', content: DEFAULT_TEXT }, 'stop', { prompt_tokens: ctx.promptTokens, completion_tokens: 5 }));
+    ctx.res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+    await writeFrames(ctx.res, [body.slice(0, body.length >> 1)], 0, ctx.signal);
+  }
+  ctx.res.socket?.destroy();
+}
+
+async function handleChat(ctx: ChatCtx, s: Scenario): Promise<void> {
+  const { res } = ctx;
+  switch (s.kind) {
+    case 'ok': return answerText(ctx, s.text ?? DEFAULT_TEXT, { chunks: s.chunks, usage: s.usage });
+    case 'tool_call': return answerTool(ctx, s.name, s.arguments);
+    case 'status': return sendJson(res, s.status, s.body ?? defaultError(s.status), s.headers);
+    case 'stall': return; // the socket stays open until the client leaves or close() destroys it
+    case 'stall_after_headers':
+      if (ctx.stream) return openSse(res);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.flushHeaders();
+    case 'reset': res.socket?.destroy(); return;
+    case 'break_after': return breakAfter(ctx, s.chunks);
+    case 'empty_stream':
+      if (ctx.stream) openSse(res);
+      else res.writeHead(200, { 'content-type': 'application/json' });
+      return void res.end();
+    case 'slow':
+      await sleep(s.delayMs, undefined, { signal: ctx.signal }).catch(() => {});
+      if (gone(res)) return;
+      return answerText(ctx, s.text ?? DEFAULT_TEXT, { delayMs: s.delayMs });
+  }
+}
+
+function responseObject(id: string, body: any, status: string, output: object[], usage: object | null) {
+  return {
+    id, object: 'response', created_at: now(), status, background: false, error: null, incomplete_details: null,
+    instructions: body.instructions ?? null, max_output_tokens: body.max_output_tokens ?? null, model: body.model, output,
+    parallel_tool_calls: true, previous_response_id: body.previous_response_id ?? null, reasoning: { effort: null, summary: null },
+    service_tier: 'default', store: body.store ?? true, temperature: body.temperature ?? 1, text: { format: { type: 'text' }, verbosity: 'medium' },
+    tool_choice: 'auto', tools: [], top_p: body.top_p ?? 1, truncation: 'disabled', usage, user: null, metadata: body.metadata ?? {},
+  };
+}
+
+async function handleResponses(res: Res, body: any, signal: AbortSignal): Promise<void> {
+  const text = DEFAULT_TEXT;
+  const input = approxTokens(textChars(body.input) + textChars(body.instructions));
+  const output = wordCount(text);
+  const usage = { input_tokens: input, input_tokens_details: { cached_tokens: 0 }, output_tokens: output, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: input + output };
+  const id = newId('resp_');
+  const msgId = newId('msg_');
+  const part = { type: 'output_text', text, annotations: [], logprobs: [] };
+  const item = { type: 'message', id: msgId, status: 'completed', role: 'assistant', content: [part] };
+  if (!body.stream) return sendJson(res, 200, responseObject(id, body, 'completed', [item], usage));
+  const pending = responseObject(id, body, 'in_progress', [], null);
+  const at = { item_id: msgId, output_index: 0, content_index: 0 };
+  const events: [string, object][] = [
+    ['response.created', { response: pending }],
+    ['response.in_progress', { response: pending }],
+    ['response.output_item.added', { output_index: 0, item: { ...item, status: 'in_progress', content: [] } }],
+    ['response.content_part.added', { ...at, part: { ...part, text: '' } }],
+    ...splitText(text).map((delta): [string, object] => ['response.output_text.delta', { ...at, delta, logprobs: [] }]),
+    ['response.output_text.done', { ...at, text, logprobs: [] }],
+    ['response.content_part.done', { ...at, part }],
+    ['response.output_item.done', { output_index: 0, item }],
+    ['response.completed', { response: responseObject(id, body, 'completed', [item], usage) }],
+  ];
+  openSse(res);
+  const frames = events.map(([type, data], sequence_number) => `event: ${type}\ndata: ${JSON.stringify({ type, sequence_number, ...data })}\n\n`);
+  await writeFrames(res, frames, 0, signal);
+  if (!gone(res)) res.end();
+}
+
+function readBody(req: http.IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const parts: Buffer[] = [];
+    req.on('data', (c: Buffer) => parts.push(c));
+    req.on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function parseJson(raw: string): { ok: true; value: any } | { ok: false } {
+  try { return { ok: true, value: JSON.parse(raw) }; } catch { return { ok: false }; }
+}
+
+const modelEntry = (id: string) => ({ id, object: 'model', created: 1744316542, owned_by: 'system' });
+
+export async function startFakeOpenAI(opts: { apiKey?: string } = {}): Promise<FakeOpenAI> {
+  const OK: Scenario = { kind: 'ok' };
+  let scenario: Scenario = OK;
+  const queue: Scenario[] = [];
+  const calls: FakeCall[] = [];
+  const sockets = new Set<Socket>();
+  const aborter = new AbortController(); // cuts slow-scenario sleeps short on close()
+
+  async function handle(req: http.IncomingMessage, res: Res): Promise<void> {
+    const raw = await readBody(req);
+    const parsed = parseJson(raw);
+    calls.push({ method: req.method ?? 'GET', path: req.url ?? '/', headers: { ...req.headers }, body: parsed.ok ? parsed.value : raw });
+    res.setHeader('x-request-id', newId('req_'));
+    res.setHeader('openai-version', '2020-10-01');
+    res.setHeader('connection', 'keep-alive');
+
+    if (opts.apiKey && req.headers.authorization !== `Bearer ${opts.apiKey}`) return sendJson(res, 401, defaultError(401));
+    const path = (req.url ?? '/').split('?')[0];
+    const route = `${req.method} ${path}`;
+    if (route === 'GET /v1/models') return sendJson(res, 200, { object: 'list', data: MODELS.map(modelEntry) });
+    if (req.method === 'GET' && path.startsWith('/v1/models/')) return sendJson(res, 200, modelEntry(decodeURIComponent(path.slice(11))));
+    if (route !== 'POST /v1/chat/completions' && route !== 'POST /v1/responses') {
+      return sendJson(res, 404, errorBody(`Invalid URL (${req.method} ${path})`, 'invalid_request_error'));
+    }
+    if (!parsed.ok) {
+      return sendJson(res, 400, errorBody("We could not parse the JSON body of your request. (HINT: This likely means you aren't using your HTTP library correctly. The OpenAI API expects a JSON payload, but what was sent was not valid JSON.)", 'invalid_request_error'));
+    }
+    const body = parsed.value ?? {};
+    if (typeof body !== 'object' || Array.isArray(body) || !body.model) return sendJson(res, 400, errorBody('you must provide a model parameter', 'invalid_request_error'));
+    if (path === '/v1/responses') return handleResponses(res, body, aborter.signal);
+    if (!Array.isArray(body.messages)) {
+      return sendJson(res, 400, errorBody("Missing required parameter: 'messages'.", 'invalid_request_error', 'messages', 'missing_required_parameter'));
+    }
+    const ctx: ChatCtx = {
+      res, model: String(body.model), stream: body.stream === true, includeUsage: body.stream === true && body.stream_options?.include_usage === true,
+      promptTokens: approxTokens(textChars(body.messages)), signal: aborter.signal,
+    };
+    return handleChat(ctx, queue.shift() ?? scenario);
+  }
+
+  const server = http.createServer((req, res) => {
+    handle(req, res).catch((err) => {
+      if (gone(res)) return;
+      if (res.headersSent) return void res.destroy();
+      sendJson(res, 500, errorBody(`fake upstream crashed: ${String(err)}`, 'server_error'));
+    });
+  });
+  server.on('connection', (s: Socket) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
+  await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(0, '127.0.0.1', () => resolve()); });
+  const { port } = server.address() as AddressInfo;
+  const origin = `http://127.0.0.1:${port}`;
+  let closing: Promise<void> | undefined;
+
+  return {
+    url: `${origin}/v1`,
+    origin,
+    calls,
+    setScenario(s) { scenario = s; },
+    once(...s) { queue.push(...s); },
+    reset() { calls.length = 0; queue.length = 0; scenario = OK; },
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        aborter.abort();
+        server.close(() => resolve());
+        server.closeAllConnections?.();
+        for (const s of sockets) s.destroy();
+      });
+      return closing;
+    },
+  };
+}

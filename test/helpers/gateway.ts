@@ -1,0 +1,61 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { GatewayConfig } from '../../electron/gateway/config/load-config.js'
+import { startGateway, type RunningGateway } from '../../electron/gateway/gateway.js'
+
+export const TEST_KEY = 'sk-test-0123456789abcdef'
+
+/** A data dir of its own for each test gateway, removed by the returned cleanup. */
+export function tempDataDir(): { dir: string; remove(): void } {
+  const dir = mkdtempSync(join(tmpdir(), 'gatehouse-test-'))
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) }
+}
+
+/** A config with one OpenAI-compatible upstream at `baseUrl`, one chat group with test models, and TEST_KEY. */
+export function chatConfig(upstreams: Array<{ id: string; baseUrl: string }>, extra: Partial<GatewayConfig> = {}): GatewayConfig {
+  return {
+    account: { balance: 100, concurrency: 5 },
+    models: [
+      { id: 'test-gpt', family: 'gpt', vendor: 'openai', pricing: { unit: 'token', input: 2, output: 8 } },
+      { id: 'test-image', family: 'gpt-image', vendor: 'openai', pricing: { unit: 'image', price: 0.04 } },
+    ],
+    upstreams: upstreams.map((u) => ({ id: u.id, vendor: 'openai' as const, baseUrl: u.baseUrl, apiKey: `upstream-secret-${u.id}` })),
+    groups: [
+      { id: 'main', protocol: 'chat', models: ['test-gpt', 'test-image'], upstreams: upstreams.map((u) => u.id) },
+      { id: 'anthropic-only', protocol: 'messages', models: ['test-gpt'], upstreams: upstreams.map((u) => u.id) },
+    ],
+    keys: [
+      { key: TEST_KEY, group: 'main', name: 'test' },
+      { key: 'sk-messages-0123456789', group: 'anthropic-only' },
+    ],
+    ...extra,
+  }
+}
+
+export interface TestGateway extends RunningGateway {
+  stop(): Promise<void>
+  post(path: string, body: unknown, headers?: Record<string, string>): Promise<Response>
+  get(path: string, headers?: Record<string, string>): Promise<Response>
+}
+
+/** Starts a real gateway on an ephemeral port of 127.0.0.1. */
+export async function startTestGateway(config: GatewayConfig, dataDir = tempDataDir()): Promise<TestGateway> {
+  const logs: string[] = []
+  const gateway = await startGateway({ dataDir: dataDir.dir, config, port: 0, log: (l) => logs.push(l) })
+  const auth = { authorization: `Bearer ${TEST_KEY}` }
+  return {
+    ...gateway,
+    async stop() {
+      await gateway.close(1_000)
+      dataDir.remove()
+    },
+    post: (path, body, headers = {}) =>
+      fetch(`${gateway.url}${path}`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json', ...headers },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      }),
+    get: (path, headers = {}) => fetch(`${gateway.url}${path}`, { headers: { ...auth, ...headers } }),
+  }
+}
