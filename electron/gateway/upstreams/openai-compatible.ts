@@ -68,8 +68,10 @@ function openAIStreamRelay(includeUsage: boolean): ChatStreamTranslator {
       if (chunk.usage) usage = fromOpenAIUsage(chunk.usage) ?? usage
       const choices = chunk.choices ?? []
       for (const choice of choices) collectDelta(choice.delta, produced)
-      if (!includeUsage && choices.length === 0 && chunk.usage) return []
-      return [`data: ${event.data}\n\n`]
+      if (includeUsage) return [`data: ${event.data}\n\n`]
+      if (choices.length === 0 && chunk.usage) return []
+      // Asked for usage only for billing: without include_usage, OpenAI's chunks carry no usage field.
+      return [`data: ${event.data.replace(',"usage":null', '')}\n\n`]
     },
     usage: () => usage,
     producedText: () => produced.join(''),

@@ -1,0 +1,121 @@
+import { readFileSync, readdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js'
+import { chatConfig, startTestGateway, tempDataDir, TEST_KEY, type TestGateway } from '../helpers/gateway.js'
+
+let fake: FakeOpenAI
+let gw: TestGateway
+const dataDir = tempDataDir()
+const body = { model: 'test-gpt', messages: [{ role: 'user', content: 'hi' }] }
+
+beforeAll(async () => {
+  fake = await startFakeOpenAI()
+  const config = chatConfig([{ id: 'a', baseUrl: fake.url }])
+  config.keys!.push(
+    { key: 'sk-expired-0123456789', group: 'main', expiresAt: '2020-01-01T00:00:00Z' },
+    { key: 'sk-disabled-0123456789', group: 'main', disabled: true },
+    { key: 'sk-future-0123456789', group: 'main', expiresAt: Math.floor(Date.now() / 1000) + 3600 },
+  )
+  gw = await startTestGateway(config, dataDir)
+})
+afterAll(async () => {
+  await gw.stop()
+  await fake.close()
+})
+
+const call = (headers: Record<string, string>, path = '/v1/chat/completions') =>
+  fetch(`${gw.url}${path}`, { method: path === '/v1/usage' || path === '/v1/models' ? 'GET' : 'POST', headers: { 'content-type': 'application/json', ...headers }, body: path.startsWith('/v1/chat') ? JSON.stringify(body) : undefined })
+
+async function expectCode(res: Response, status: number, code: string, message?: string) {
+  const json = (await res.json()) as { error: { code: string; message: string; type: string } }
+  expect([res.status, json.error.code]).toEqual([status, code])
+  expect(json.error.type).toBe('authentication_error')
+  if (message) expect(json.error.message).toBe(message)
+}
+
+describe('authentication (spec §5)', () => {
+  it('accepts Authorization: Bearer and x-api-key', async () => {
+    expect((await call({ authorization: `Bearer ${TEST_KEY}` })).status).toBe(200)
+    expect((await call({ 'x-api-key': TEST_KEY })).status).toBe(200)
+    expect((await call({ 'x-api-key': 'sk-future-0123456789' })).status).toBe(200)
+  })
+  it('no key: 401 missing_api_key', async () => {
+    await expectCode(await call({}), 401, 'missing_api_key', 'No API key provided. Send it as "Authorization: Bearer sk-..." or "x-api-key: sk-...".')
+  })
+  it('?key= is refused', async () => {
+    await expectCode(await call({}, `/v1/chat/completions?key=${TEST_KEY}`), 401, 'missing_api_key')
+  })
+  it('vendor key headers are not accepted', async () => {
+    await expectCode(await call({ 'x-goog-api-key': TEST_KEY }), 401, 'missing_api_key')
+    await expectCode(await call({ 'api-key': TEST_KEY }), 401, 'missing_api_key')
+  })
+  it('unknown key: 401 invalid_api_key, and the key is never echoed whole', async () => {
+    const res = await call({ authorization: 'Bearer sk-unknown-key-0123456789' })
+    const json = (await res.json()) as { error: { code: string; message: string } }
+    expect([res.status, json.error.code]).toEqual([401, 'invalid_api_key'])
+    expect(json.error.message).not.toContain('sk-unknown-key-0123456789')
+  })
+  it('truncated key: 401 invalid_api_key', async () => {
+    await expectCode(await call({ authorization: `Bearer ${TEST_KEY.slice(0, -3)}` }), 401, 'invalid_api_key')
+  })
+  it('expired key: 401 api_key_expired', async () => {
+    await expectCode(await call({ authorization: 'Bearer sk-expired-0123456789' }), 401, 'api_key_expired')
+  })
+  it('disabled key: 401 invalid_api_key', async () => {
+    await expectCode(await call({ authorization: 'Bearer sk-disabled-0123456789' }), 401, 'invalid_api_key')
+  })
+  it('GET /v1/usage accepts only Bearer', async () => {
+    await expectCode(await call({ 'x-api-key': TEST_KEY }, '/v1/usage'), 401, 'missing_api_key', 'GET /v1/usage accepts only "Authorization: Bearer sk-..."')
+    const res = await call({ authorization: `Bearer ${TEST_KEY}` }, '/v1/usage')
+    expect(res.status).toBe(200)
+    const usage = (await res.json()) as { balance: number; key: { quota: null; used: number; group: string } }
+    expect(typeof usage.balance).toBe('number')
+    expect(usage.key.group).toBe('main')
+  })
+  it('no request reaches the upstream without a valid key', async () => {
+    fake.reset()
+    await call({ authorization: 'Bearer sk-nope-0123456789' })
+    expect(fake.calls).toHaveLength(0)
+  })
+})
+
+describe('secrets at rest', () => {
+  it('stores gateway keys hashed and upstream keys encrypted', () => {
+    const files = readdirSync(dataDir.dir).filter((f) => f.startsWith('gatehouse.sqlite'))
+    const bytes = files.map((f) => readFileSync(join(dataDir.dir, f)).toString('latin1')).join('')
+    expect(bytes.length).toBeGreaterThan(0)
+    expect(bytes).not.toContain(TEST_KEY)
+    expect(bytes).not.toContain('upstream-secret-a')
+    const keyFile = readdirSync(dataDir.dir).find((f) => f === 'secret.key')
+    expect(keyFile).toBe('secret.key')
+  })
+})
+
+describe('host and origin (DNS rebinding, CORS closed)', () => {
+  const raw = (headers: Record<string, string>) => fetch(`${gw.url}/v1/models`, { headers: { authorization: `Bearer ${TEST_KEY}`, ...headers } })
+  it('refuses a foreign Host header', async () => {
+    const { request } = await import('undici')
+    const res = await request(`${gw.url}/v1/models`, { headers: { host: 'evil.example.com', authorization: `Bearer ${TEST_KEY}` } })
+    expect(res.statusCode).toBe(403)
+    expect(((await res.body.json()) as { error: { code: string } }).error.code).toBe('host_not_allowed')
+  })
+  it('accepts localhost and IP literals', async () => {
+    const { request } = await import('undici')
+    for (const host of [`localhost:${gw.port}`, `127.0.0.1:${gw.port}`]) {
+      const res = await request(`${gw.url}/v1/models`, { headers: { host, authorization: `Bearer ${TEST_KEY}` } })
+      expect(res.statusCode).toBe(200)
+      await res.body.dump()
+    }
+  })
+  it('refuses browser origins and sends no CORS headers', async () => {
+    const res = await raw({ origin: 'https://evil.example.com' })
+    expect(res.status).toBe(403)
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('origin_not_allowed')
+    expect(res.headers.get('access-control-allow-origin')).toBeNull()
+    const preflight = await fetch(`${gw.url}/v1/chat/completions`, { method: 'OPTIONS', headers: { origin: 'https://evil.example.com', 'access-control-request-method': 'POST' } })
+    expect(preflight.status).toBe(403)
+    expect(preflight.headers.get('access-control-allow-origin')).toBeNull()
+    await preflight.arrayBuffer()
+  })
+})
