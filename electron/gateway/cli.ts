@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util'
 import { ConfigError, loadConfig } from './config/load-config.js'
 import { startGateway } from './gateway.js'
+import { DEFAULT_PORT, defaultDataDir } from './paths.js'
 
 const USAGE = 'usage: npm run gateway -- [--config FILE] [--port N] [--data-dir DIR] [--host H]'
 
@@ -12,8 +13,8 @@ async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       config: { type: 'string' },
-      port: { type: 'string', default: '8787' },
-      'data-dir': { type: 'string', default: '.data' },
+      port: { type: 'string', default: String(DEFAULT_PORT) },
+      'data-dir': { type: 'string', default: defaultDataDir() },
       host: { type: 'string', default: '127.0.0.1' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -25,8 +26,12 @@ async function main(): Promise<void> {
   const port = Number(values.port)
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError('--port', `"${values.port}" is not a port number`)
   const config = values.config ? loadConfig(values.config) : undefined
-  const gateway = await startGateway({ dataDir: values['data-dir']!, config, host: values.host, port })
+  const gateway = await startGateway({ dataDir: values['data-dir']!, config, host: values.host, port }).catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'EADDRINUSE') throw new Error(`port ${port} is already in use; pick another with --port N (or --port 0 for any free port)`)
+    throw err
+  })
   process.stdout.write(`gateway listening on ${gateway.url}\n`)
+  process.stderr.write(`OpenAI SDKs: base URL ${gateway.url}/v1 · Anthropic SDKs: base URL ${gateway.url} · data dir ${values['data-dir']}\n`)
   if (gateway.firstKey) {
     process.stderr.write(`First start: created a key for the "default" group. It is shown only this once:\n  ${gateway.firstKey}\n`)
   }

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream'
 import { request } from 'undici'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js'
@@ -41,7 +42,7 @@ describe('body size (spec §8)', () => {
       const piece = Buffer.alloc(1_000_000, 0x61)
       for (let i = 0; i < 61; i++) yield piece
     }
-    const res = await request(`${gw.url}/v1/chat/completions`, { method: 'POST', headers: { ...as(TEST_KEY), 'content-type': 'application/json' }, body: chunks() }).catch((e: Error) => e)
+    const res = await request(`${gw.url}/v1/chat/completions`, { method: 'POST', headers: { ...as(TEST_KEY), 'content-type': 'application/json' }, body: Readable.from(chunks()) }).catch((e: Error) => e)
     // The gateway answers and closes as soon as the cap is passed; the client may see the 413 or the closed socket.
     if (!(res instanceof Error)) {
       expect(res.statusCode).toBe(413)

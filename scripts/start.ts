@@ -1,0 +1,36 @@
+import { spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { fileURLToPath } from 'node:url'
+
+/**
+ * `npm start`: the desktop app where Electron's binary and the built shell exist; otherwise the
+ * gateway headless, saying so. Extra arguments go to the headless gateway (`npm start -- --port 9000`).
+ */
+const root = fileURLToPath(new URL('..', import.meta.url))
+
+function electronBinary(): string | undefined {
+  try {
+    // The electron package exports the path of its binary, and throws when the binary was never downloaded.
+    const path = createRequire(import.meta.url)('electron') as unknown
+    return typeof path === 'string' && existsSync(path) ? path : undefined
+  } catch {
+    return undefined
+  }
+}
+
+const binary = electronBinary()
+const shell = new URL('../dist/electron/main.js', import.meta.url)
+const run = (command: string, args: string[]) => {
+  const child = spawn(command, args, { cwd: root, stdio: 'inherit' })
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal))
+  child.on('exit', (code) => process.exit(code ?? 0))
+}
+
+if (binary && existsSync(shell)) {
+  run(binary, [root])
+} else {
+  const why = binary ? 'the desktop shell is not built' : "Electron's binary is not installed"
+  process.stderr.write(`Gatehouse: ${why}, so the gateway runs headless.\n`)
+  run(process.execPath, [...process.execArgv, fileURLToPath(new URL('../electron/gateway/cli.ts', import.meta.url)), ...process.argv.slice(2)])
+}

@@ -1,0 +1,132 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { startGateway } from '../../electron/gateway/gateway.js'
+import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js'
+import { chatConfig, startTestGateway, tempDataDir, TEST_KEY, type TestGateway } from '../helpers/gateway.js'
+import { readSse } from '../helpers/sse.js'
+
+let fake: FakeOpenAI
+let gw: TestGateway
+const body = { model: 'test-gpt', messages: [{ role: 'user', content: 'hello' }] }
+const QUOTA_KEY = 'sk-quota-0123456789'
+// test-gpt: 2 USD per 1M input tokens, 8 per 1M output = 2000 and 8000 nano-USD per token.
+const cost = (input: number, output: number) => input * 2000 + output * 8000
+
+beforeAll(async () => {
+  fake = await startFakeOpenAI()
+  const config = chatConfig([{ id: 'a', baseUrl: fake.url }])
+  config.keys!.push({ key: QUOTA_KEY, group: 'main', quota: 0.0001 })
+  gw = await startTestGateway(config)
+})
+afterAll(async () => {
+  await gw.stop()
+  await fake.close()
+})
+beforeEach(() => fake.reset())
+
+const ledger = () => gw.services.store.ledger.recent(null, 1)[0]
+const balance = async (key = TEST_KEY) => (await (await gw.get('/v1/usage', { authorization: `Bearer ${key}` })).json()) as { balance: number; key: { used: number; quota: number | null; remaining: number | null } }
+
+describe('billing (spec §1)', () => {
+  it('a successful request is billed from its usage, in one ledger row', async () => {
+    const before = await balance()
+    fake.setScenario({ kind: 'ok', usage: { prompt_tokens: 1000, completion_tokens: 500 } })
+    const res = await gw.post('/v1/chat/completions', body)
+    const requestId = res.headers.get('x-request-id')
+    await res.json()
+    const row = ledger()
+    expect(row).toMatchObject({ id: requestId, model: 'test-gpt', endpoint: 'chat.completions', status: 200, input_tokens: 1000, output_tokens: 500, cost_nano: cost(1000, 500), upstream_id: 'a', group_id: 'main' })
+    expect(row.latency_ms).toBeGreaterThan(0)
+    const after = await balance()
+    expect(before.balance - after.balance).toBeCloseTo(cost(1000, 500) / 1e9, 12)
+    expect(after.key.used - before.key.used).toBeCloseTo(cost(1000, 500) / 1e9, 12)
+  })
+
+  it('a streamed request is billed from the usage the gateway asked for, even when the client did not', async () => {
+    fake.setScenario({ kind: 'ok', usage: { prompt_tokens: 10, completion_tokens: 20 } })
+    await readSse(await gw.post('/v1/chat/completions', { ...body, stream: true }))
+    expect(ledger()).toMatchObject({ status: 200, input_tokens: 10, output_tokens: 20, cost_nano: cost(10, 20) })
+  })
+
+  it('failed requests are not billed', async () => {
+    const before = await balance()
+    fake.setScenario({ kind: 'status', status: 500 })
+    expect((await gw.post('/v1/chat/completions', body)).status).toBe(502)
+    expect(ledger()).toMatchObject({ status: 502, cost_nano: 0 })
+    expect((await gw.post('/v1/chat/completions', { model: 'test-gpt' })).status).toBe(400)
+    expect(ledger()).toMatchObject({ status: 400, error_code: 'invalid_request', cost_nano: 0 })
+    expect((await balance()).balance).toBe(before.balance)
+  })
+
+  it('an upstream break mid-stream bills the output already produced, counted locally when no usage came', async () => {
+    fake.setScenario({ kind: 'break_after', chunks: 3 })
+    const events = await readSse(await gw.post('/v1/chat/completions', { ...body, stream: true }))
+    expect(events.at(-1)?.event).toBe('error')
+    const row = ledger()
+    expect(row).toMatchObject({ status: 502, error_code: 'stream_interrupted' })
+    // "Hello from the" is 3 tokens in o200k; the prompt "user\nhello" is 3 more.
+    expect(row.output_tokens).toBe(3)
+    expect(row.input_tokens).toBe(3)
+    expect(row.cost_nano).toBe(cost(3, 3))
+    expect(JSON.parse(row.usage!)).toMatchObject({ counted_locally: true })
+  })
+
+  it('a client that disconnects is recorded as 499 and billed for what was streamed', async () => {
+    fake.setScenario({ kind: 'slow', delayMs: 60, text: 'one two three four five six seven eight nine ten' })
+    const abort = new AbortController()
+    const res = await fetch(`${gw.url}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${TEST_KEY}` }, body: JSON.stringify({ ...body, stream: true }), signal: abort.signal })
+    const reader = res.body!.getReader()
+    let seen = ''
+    while (!seen.includes('two')) seen += new TextDecoder().decode((await reader.read()).value)
+    abort.abort()
+    await new Promise((r) => setTimeout(r, 300))
+    const row = ledger()
+    expect(row.status).toBe(499)
+    expect(row.error_code).toBe('client_closed_request')
+    expect(row.output_tokens).toBeGreaterThanOrEqual(2)
+    expect(row.output_tokens).toBeLessThan(10)
+    expect(row.cost_nano).toBe(cost(row.input_tokens!, row.output_tokens!))
+  })
+
+  it('402 insufficient_quota before any upstream call when the key quota is used up', async () => {
+    fake.setScenario({ kind: 'ok', usage: { prompt_tokens: 100, completion_tokens: 100 } })
+    const key = { authorization: `Bearer ${QUOTA_KEY}` }
+    // One request costs 0.001 USD, more than the whole 0.0001 quota: it is served, and the next one is refused.
+    expect((await gw.post('/v1/chat/completions', body, key)).status).toBe(200)
+    expect((await balance(QUOTA_KEY)).key.remaining).toBeCloseTo(-0.0009, 12)
+    fake.reset()
+    const res = await gw.post('/v1/chat/completions', body, key)
+    const json = (await res.json()) as { error: { code: string; message: string } }
+    expect([res.status, json.error.code, json.error.message]).toEqual([402, 'insufficient_quota', "This API key has used up its quota."])
+    expect(fake.calls).toHaveLength(0)
+  })
+})
+
+describe('the account balance', () => {
+  it('402 when the balance is used up; a restart with the same config neither refills it nor bills twice', async () => {
+    const upstream = await startFakeOpenAI()
+    upstream.setScenario({ kind: 'ok', usage: { prompt_tokens: 1_000_000, completion_tokens: 0 } })
+    const dir = tempDataDir()
+    const config = chatConfig([{ id: 'a', baseUrl: upstream.url }], { account: { balance: 3, concurrency: 5 } })
+    let g = await startGateway({ dataDir: dir.dir, config, port: 0, log: () => {} })
+    const post = () => fetch(`${g.url}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${TEST_KEY}` }, body: JSON.stringify(body) })
+    for (let i = 0; i < 2; i++) expect((await post()).status).toBe(200) // 2 USD each: 3 -> 1 -> -1
+    const refused = await post()
+    expect(refused.status).toBe(402)
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toBe('The account balance cannot cover this request; top up to continue.')
+    const rows = g.services.store.ledger.recent(null, 10).length
+    await g.close()
+
+    g = await startGateway({ dataDir: dir.dir, config, port: 0, log: () => {} })
+    const usage = (await (await fetch(`${g.url}/v1/usage`, { headers: { authorization: `Bearer ${TEST_KEY}` } })).json()) as { balance: number }
+    expect(usage.balance).toBe(-1)
+    expect(g.services.store.ledger.recent(null, 10).length).toBe(rows + 1)
+    await g.close()
+
+    // Raising the balance in the config tops the account up to the new value.
+    g = await startGateway({ dataDir: dir.dir, config: { ...config, account: { balance: 10 } }, port: 0, log: () => {} })
+    expect((await post()).status).toBe(200)
+    await g.close()
+    dir.remove()
+    await upstream.close()
+  })
+})

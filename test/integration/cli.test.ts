@@ -1,0 +1,121 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
+import { existsSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import Database from 'better-sqlite3'
+import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js'
+import { chatConfig, tempDataDir, TEST_KEY } from '../helpers/gateway.js'
+
+const ROOT = new URL('../../', import.meta.url).pathname
+const TSX = join(ROOT, 'node_modules/.bin/tsx')
+
+interface Run {
+  child: ChildProcessWithoutNullStreams
+  stdout: string[]
+  stderr: () => string
+  exited: Promise<number | null>
+  url: Promise<string>
+}
+
+/** Runs the headless gateway exactly as `npm run gateway -- ...` does. */
+function runGateway(args: string[]): Run {
+  const child = spawn(TSX, ['electron/gateway/cli.ts', ...args], { cwd: ROOT, env: { ...process.env, NODE_OPTIONS: '' } })
+  const stdout: string[] = []
+  let err = ''
+  let resolveUrl: (u: string) => void
+  const url = new Promise<string>((r) => (resolveUrl = r))
+  let buffered = ''
+  child.stdout.on('data', (d: Buffer) => {
+    buffered += d.toString()
+    const lines = buffered.split('\n')
+    buffered = lines.pop()!
+    for (const line of lines) {
+      stdout.push(line)
+      const m = /^gateway listening on (http:\/\/\S+)$/.exec(line)
+      if (m) resolveUrl(m[1])
+    }
+  })
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()))
+  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)))
+  return { child, stdout, stderr: () => err, exited, url }
+}
+
+let fake: FakeOpenAI
+beforeAll(async () => {
+  fake = await startFakeOpenAI()
+})
+afterAll(async () => fake.close())
+
+describe('headless run contract', () => {
+  it('prints exactly one line once it accepts connections, serves, and drains on SIGTERM', async () => {
+    const dir = tempDataDir()
+    const configPath = join(dir.dir, 'config.json')
+    writeFileSync(configPath, JSON.stringify(chatConfig([{ id: 'a', baseUrl: fake.url }])))
+    const run = runGateway(['--config', configPath, '--port', '0', '--data-dir', join(dir.dir, 'data')])
+    const url = await run.url
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+    // An in-flight request finishes although SIGTERM arrives while it waits on the upstream.
+    fake.setScenario({ kind: 'slow', delayMs: 400 })
+    const inFlight = fetch(`${url}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${TEST_KEY}` }, body: JSON.stringify({ model: 'test-gpt', messages: [{ role: 'user', content: 'hi' }] }) })
+    await new Promise((r) => setTimeout(r, 150))
+    run.child.kill('SIGTERM')
+    const res = await inFlight
+    expect(res.status).toBe(200)
+    expect(await run.exited).toBe(0)
+    expect(run.stdout).toEqual([`gateway listening on ${url}`])
+    // The store was closed cleanly and holds the request.
+    const db = new Database(join(dir.dir, 'data', 'gatehouse.sqlite'), { readonly: true })
+    expect((db.prepare('SELECT status FROM requests WHERE endpoint = ?').all('chat.completions') as Array<{ status: number }>).map((r) => r.status)).toEqual([200])
+    db.close()
+    fake.reset()
+    dir.remove()
+  })
+
+  it('without --config, a new data dir gets default groups and one key, shown once on stderr', async () => {
+    const dir = tempDataDir()
+    const run = runGateway(['--port', '0', '--data-dir', dir.dir])
+    const url = await run.url
+    await new Promise((r) => setTimeout(r, 100))
+    const key = /^\s+(sk-\S+)$/m.exec(run.stderr())?.[1]
+    expect(key).toBeDefined()
+    const models = await fetch(`${url}/v1/models`, { headers: { authorization: `Bearer ${key}` } })
+    expect(models.status).toBe(200)
+    // No upstream accounts yet: nothing is callable.
+    expect(((await models.json()) as { data: unknown[] }).data).toEqual([])
+    run.child.kill('SIGINT')
+    expect(await run.exited).toBe(0)
+    // A second start runs on what the data dir holds and prints no new key.
+    const again = runGateway(['--port', '0', '--data-dir', dir.dir])
+    await again.url
+    expect(again.stderr()).not.toMatch(/sk-/)
+    expect((await fetch(`${await again.url}/v1/models`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(200)
+    again.child.kill('SIGTERM')
+    await again.exited
+    dir.remove()
+  })
+
+  it.each([
+    [{ upstreams: [{ id: 'x', vendor: 'acme', baseUrl: 'http://127.0.0.1:1', apiKey: 'k' }] }, 'invalid config: upstreams[0].vendor: must be equal to one of the allowed values'],
+    [{ keys: [{ key: 'pk-0123456789', group: 'default' }] }, 'invalid config: keys[0].key: must match pattern'],
+    [{ groups: [{ id: 'g', protocol: 'chat', models: [], upstreams: ['missing'] }] }, 'invalid config: groups[0].upstreams[0]: unknown upstream "missing"'],
+    [{ models: [{ id: 'm', family: 'nope', pricing: { unit: 'token', input: 1, output: 1 } }] }, 'invalid config: models[0].family: must be equal to one of the allowed values'],
+  ])('an invalid config stops the start naming the field, and applies nothing: %j', async (config, message) => {
+    const dir = tempDataDir()
+    const configPath = join(dir.dir, 'config.json')
+    // A valid upstream comes first: it must not be stored when a later part is invalid.
+    writeFileSync(configPath, JSON.stringify({ upstreams: [{ id: 'good', vendor: 'openai', baseUrl: fake.url, apiKey: 'k' }, ...((config as { upstreams?: unknown[] }).upstreams ?? [])], ...Object.fromEntries(Object.entries(config).filter(([k]) => k !== 'upstreams')) }))
+    const run = runGateway(['--config', configPath, '--port', '0', '--data-dir', join(dir.dir, 'data')])
+    expect(await run.exited).toBe(1)
+    expect(run.stdout).toEqual([])
+    expect(run.stderr()).toContain(message.replace('upstreams[0]', (config as { upstreams?: unknown[] }).upstreams ? 'upstreams[1]' : 'upstreams[0]'))
+    expect(run.stderr()).not.toMatch(/\n\s+at /)
+    // A shape error stops the start before the store is even opened; a reference error leaves it empty.
+    const storePath = join(dir.dir, 'data', 'gatehouse.sqlite')
+    if (existsSync(storePath)) {
+      const db = new Database(storePath, { readonly: true })
+      expect(db.prepare('SELECT COUNT(*) AS n FROM upstreams').get()).toEqual({ n: 0 })
+      db.close()
+    }
+    dir.remove()
+  })
+})
