@@ -4,8 +4,9 @@ import { readJsonObject } from '../body.js'
 import type { RequestContext } from '../context.js'
 import { applyChatRules } from '../families/chat-rules.js'
 import { resolveModel, upstreamsFor } from '../model-access.js'
-import { relayChat } from '../relay/chat.js'
+import { relay } from '../relay/relay.js'
 import type { Services } from '../services.js'
+import { promptText } from '../tokens.js'
 import { compileValidator } from '../validate.js'
 
 const validate = compileValidator(chatCompletionRequest)
@@ -20,5 +21,17 @@ export async function chatCompletions(ctx: RequestContext, services: Services): 
   const prepared = applyChatRules(body, model)
   const candidates = upstreamsFor(services.registry, ctx.group!, model, 'chat')
   ensureFunds(services.registry, ctx.key!)
-  await relayChat(ctx, services, { model, body: prepared, candidates })
+  const stream = prepared.stream === true
+  const streamOptions = (prepared.stream_options ?? {}) as Record<string, unknown>
+  await relay(ctx, services, {
+    capability: 'chat',
+    model,
+    // Usage is always requested upstream for billing; the client sees it only if it asked (spec §4.1).
+    body: stream ? { ...prepared, stream_options: { ...streamOptions, include_usage: true } } : prepared,
+    candidates,
+    stream,
+    includeUsage: streamOptions.include_usage === true,
+    billable: true,
+    promptText: () => promptText(prepared.messages),
+  })
 }

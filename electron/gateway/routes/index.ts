@@ -1,7 +1,11 @@
 import { chatCompletion, chatCompletionChunk, chatCompletionRequest } from '../../../shared/schemas/chat.js'
 import { modelEntry, modelList, pricingList as pricingListSchema, usageReport } from '../../../shared/schemas/common.js'
+import { countTokensRequest, messageObject, messagesRequest, messageStreamEvent, tokenCount } from '../../../shared/schemas/messages.js'
+import { responseObject, responsesRequest, responseStreamEvent } from '../../../shared/schemas/responses.js'
 import type { Route } from '../router.js'
 import { chatCompletions } from './chat-completions.js'
+import { countTokens, messages } from './messages.js'
+import { responses } from './responses.js'
 import { getModel, listModels } from './models.js'
 import { openApiDocument } from './openapi.js'
 import { pricingList } from './pricing.js'
@@ -18,6 +22,31 @@ export const ROUTES: Route[] = [
       request: { schema: chatCompletionRequest }, response: chatCompletion,
       stream: { schema: chatCompletionChunk, description: 'each `data:` line is a chat.completion.chunk; the last line is `data: [DONE]`' },
     },
+  },
+  {
+    method: 'POST', path: '/v1/responses', endpoint: 'responses', protocol: 'chat', auth: 'key',
+    groupProtocol: 'chat', concurrency: true, ledger: true, handle: responses,
+    doc: {
+      tag: 'Chat', summary: 'Create a response (Responses protocol)',
+      description: 'Relayed to OpenAI-compatible accounts. Not available for the model families whose catalog entry lacks the `responses` endpoint. A stream that breaks after it started ends with `event: response.failed`.',
+      request: { schema: responsesRequest }, response: responseObject,
+      stream: { schema: responseStreamEvent, description: 'events with `event:` lines equal to the payload `type`, ending with response.completed, response.incomplete or response.failed' },
+    },
+  },
+  {
+    method: 'POST', path: '/v1/messages', endpoint: 'messages', protocol: 'messages', auth: 'key',
+    groupProtocol: 'messages', concurrency: true, ledger: true, handle: messages,
+    doc: {
+      tag: 'Messages', summary: 'Create a message (Messages protocol)',
+      description: 'For keys of a messages-protocol group; SDKs take the base URL without /v1. `anthropic-version` and `anthropic-beta` pass through. Errors are `{type:"error", error:{type, message}}`; a stream that breaks after it started ends with `event: error`.',
+      request: { schema: messagesRequest }, response: messageObject,
+      stream: { schema: messageStreamEvent, description: 'events message_start, content_block_start/delta/stop, message_delta, message_stop (ping may appear anywhere)' },
+    },
+  },
+  {
+    method: 'POST', path: '/v1/messages/count_tokens', endpoint: 'messages.count_tokens', protocol: 'messages', auth: 'key',
+    groupProtocol: 'messages', concurrency: true, ledger: true, handle: countTokens,
+    doc: { tag: 'Messages', summary: 'Count the input tokens of a message', description: 'Free; holds a concurrency slot while it runs.', request: { schema: countTokensRequest }, response: tokenCount },
   },
   {
     method: 'GET', path: '/v1/models', endpoint: 'models.list', protocol: 'chat', auth: 'key', concurrency: false, ledger: true, handle: listModels,

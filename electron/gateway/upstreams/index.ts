@@ -1,5 +1,7 @@
 import type { Vendor } from '../../../shared/types.js'
+import { anthropicCountTokens, anthropicMessages } from './anthropic.js'
 import { openAICompatibleChat } from './openai-compatible.js'
+import { openAIResponses } from './openai-responses.js'
 import type { VendorAdapter } from './types.js'
 
 /**
@@ -7,12 +9,19 @@ import type { VendorAdapter } from './types.js'
  * official SDK base URL (README "Config file").
  */
 const ADAPTERS: Partial<Record<Vendor, VendorAdapter>> = {
-  openai: { vendor: 'openai', chat: openAICompatibleChat('/chat/completions') },
-  xai: { vendor: 'xai', chat: openAICompatibleChat('/chat/completions') },
+  openai: { vendor: 'openai', chat: openAICompatibleChat('/chat/completions'), responses: openAIResponses('/responses') },
+  anthropic: { vendor: 'anthropic', messages: anthropicMessages, countTokens: anthropicCountTokens },
+  xai: { vendor: 'xai', chat: openAICompatibleChat('/chat/completions'), responses: openAIResponses('/responses') },
   zhipu: { vendor: 'zhipu', chat: openAICompatibleChat('/chat/completions') },
   ark: { vendor: 'ark', chat: openAICompatibleChat('/chat/completions') },
   dashscope: { vendor: 'dashscope', chat: openAICompatibleChat('/compatible-mode/v1/chat/completions') },
-  gateway: { vendor: 'gateway', chat: openAICompatibleChat('/v1/chat/completions') },
+  gateway: {
+    vendor: 'gateway',
+    chat: openAICompatibleChat('/v1/chat/completions'),
+    responses: openAIResponses('/v1/responses'),
+    messages: anthropicMessages,
+    countTokens: anthropicCountTokens,
+  },
 }
 
 export function adapterFor(vendor: Vendor): VendorAdapter | undefined {

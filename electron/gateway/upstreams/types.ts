@@ -21,6 +21,8 @@ export interface SseEvent {
 export interface UpstreamCtx {
   upstream: UpstreamAccount
   model: CatalogModel
+  /** the client's request headers, for protocol headers that pass through (anthropic-version, anthropic-beta) */
+  clientHeaders?: Readonly<Record<string, string | string[] | undefined>>
 }
 
 /** Translates one upstream stream into client frames, tracking what billing needs. */
@@ -33,24 +35,37 @@ export interface ChatStreamTranslator {
   producedText(): string
   /** True once the upstream said the stream is complete. */
   finished(): boolean
+  /** The frame that ends a stream broken after it started, where the protocol's default does not fit. */
+  errorFrame?(code: string, message: string): string
 }
 
-/** A chat completion body for the client, with its usage. */
+/** An answer body for the client, with its usage. */
 export interface ChatResult {
   body: string
   usage?: TokenUsage
 }
 
-/** The chat-completions side of a vendor adapter: pure transforms, no I/O. */
-export interface ChatAdapter {
+/**
+ * One relayed protocol of a vendor (chat completions, responses, messages …): pure transforms, no I/O.
+ * The relay sends what `toRequest` builds, fails over, and streams what the translator returns.
+ */
+export interface RelayAdapter {
   toRequest(body: Record<string, unknown>, ctx: UpstreamCtx): HttpSpec
   fromResponse(text: string, ctx: UpstreamCtx): ChatResult
   streamTranslator(opts: { includeUsage: boolean }, ctx: UpstreamCtx): ChatStreamTranslator
   fromError(status: number, text: string): GatewayError
 }
 
-/** What a vendor can do; later issues add images, video, messages. */
+/** The chat-completions adapter is a relay adapter like the others. */
+export type ChatAdapter = RelayAdapter
+
+/** The protocols a vendor can serve, each through its own adapter. */
 export interface VendorAdapter {
   vendor: Vendor
-  chat?: ChatAdapter
+  chat?: RelayAdapter
+  responses?: RelayAdapter
+  messages?: RelayAdapter
+  countTokens?: RelayAdapter
 }
+
+export type RelayCapability = Exclude<keyof VendorAdapter, 'vendor'>

@@ -2,47 +2,53 @@ import { createParser } from 'eventsource-parser'
 import type { CatalogModel } from '../../../shared/types.js'
 import { tokenCostNano } from '../billing.js'
 import type { RequestContext } from '../context.js'
+import { GatewayError } from '../errors.js'
 import { transportFailure, type UpstreamResponse } from '../http.js'
 import type { UpstreamAccount } from '../registry.js'
 import { drained, sendJson, SSE_HEADERS, sseErrorFrame } from '../respond.js'
 import type { Services } from '../services.js'
-import { countTextTokens, promptText } from '../tokens.js'
+import { countTextTokens } from '../tokens.js'
 import { adapterFor } from '../upstreams/index.js'
-import type { ChatAdapter, ChatStreamTranslator, TokenUsage, UpstreamCtx } from '../upstreams/types.js'
+import type { ChatStreamTranslator, RelayAdapter, RelayCapability, TokenUsage, UpstreamCtx } from '../upstreams/types.js'
 import { exhausted, interrupted, isFailoverStatus, type UpstreamFailure } from './upstream-failure.js'
 
-export interface ChatPlan {
+export interface RelayPlan {
+  capability: RelayCapability
   model: CatalogModel
+  /** the body as the upstream should get it */
   body: Record<string, unknown>
   candidates: UpstreamAccount[]
+  stream: boolean
+  /** chat: the client asked for the usage-only chunk */
+  includeUsage?: boolean
+  /** false for calls that cost nothing (count_tokens) */
+  billable: boolean
+  /** the prompt's text, counted when a broken stream never reported usage */
+  promptText(): string
 }
 
 type Attempt = { done: true } | { done: false; failure: UpstreamFailure }
 const DONE: Attempt = { done: true }
 
 /**
- * Sends a chat completion to the group's accounts in failover order and relays the answer.
+ * Sends a request to the group's accounts in failover order and relays the answer.
  * Failover happens until the first byte reaches the client; after that a break is an error event (spec §6).
  */
-export async function relayChat(ctx: RequestContext, services: Services, plan: ChatPlan): Promise<void> {
-  const stream = plan.body.stream === true
-  const clientStreamOptions = (plan.body.stream_options ?? {}) as Record<string, unknown>
-  // Usage is always requested upstream for billing; the client sees it only if it asked (spec §4.1).
-  const body = stream ? { ...plan.body, stream_options: { ...clientStreamOptions, include_usage: true } } : plan.body
+export async function relay(ctx: RequestContext, services: Services, plan: RelayPlan): Promise<void> {
   let failure: UpstreamFailure | undefined
   for (const upstream of plan.candidates) {
     if (ctx.abort.signal.aborted) return
-    const adapter = adapterFor(upstream.vendor)!.chat!
-    const uctx: UpstreamCtx = { upstream, model: plan.model }
+    const adapter = adapterFor(upstream.vendor)![plan.capability]!
+    const uctx: UpstreamCtx = { upstream, model: plan.model, clientHeaders: ctx.req.headers }
     ctx.outcome.upstreamId = upstream.id
-    const response = await callUpstream(ctx, services, adapter, adapter.toRequest(body, uctx))
+    const response = await callUpstream(ctx, services, adapter, uctx, plan.body)
     if (!('statusCode' in response)) {
       failure = response
       continue
     }
-    const attempt = stream
-      ? await relayStream(ctx, response, adapter.streamTranslator({ includeUsage: clientStreamOptions.include_usage === true }, uctx), plan)
-      : await relayJson(ctx, response, adapter, uctx)
+    const attempt = plan.stream
+      ? await relayStream(ctx, response, adapter.streamTranslator({ includeUsage: plan.includeUsage === true }, uctx), plan)
+      : await relayJson(ctx, response, adapter, uctx, plan)
     if (attempt.done) return
     failure = attempt.failure
   }
@@ -53,12 +59,13 @@ export async function relayChat(ctx: RequestContext, services: Services, plan: C
 async function callUpstream(
   ctx: RequestContext,
   { http }: Services,
-  adapter: ChatAdapter,
-  spec: Parameters<Services['http']['send']>[0],
+  adapter: RelayAdapter,
+  uctx: UpstreamCtx,
+  body: Record<string, unknown>,
 ): Promise<UpstreamResponse | UpstreamFailure> {
   let response: UpstreamResponse
   try {
-    response = await http.send(spec, ctx.abort.signal)
+    response = await http.send(adapter.toRequest(body, uctx), ctx.abort.signal)
   } catch (err) {
     const reason = transportFailure(err)
     return { kind: 'transport', reason: reason === 'aborted' ? 'reset' : reason }
@@ -70,7 +77,7 @@ async function callUpstream(
   throw error
 }
 
-async function relayJson(ctx: RequestContext, response: UpstreamResponse, adapter: ChatAdapter, uctx: UpstreamCtx): Promise<Attempt> {
+async function relayJson(ctx: RequestContext, response: UpstreamResponse, adapter: RelayAdapter, uctx: UpstreamCtx, plan: RelayPlan): Promise<Attempt> {
   let text: string
   try {
     text = await response.body.text()
@@ -81,15 +88,17 @@ async function relayJson(ctx: RequestContext, response: UpstreamResponse, adapte
   let result
   try {
     result = adapter.fromResponse(text, uctx)
-  } catch {
+  } catch (err) {
+    // An answer the adapter refuses on the client's account (a blocked prompt) is the client's error, not a failover.
+    if (err instanceof GatewayError && err.status < 500) throw err
     return { done: false, failure: { kind: 'malformed' } }
   }
-  bill(ctx, uctx.model, result.usage)
+  if (plan.billable) bill(ctx, uctx.model, result.usage)
   sendJson(ctx.res, 200, result.body)
   return DONE
 }
 
-async function relayStream(ctx: RequestContext, response: UpstreamResponse, translator: ChatStreamTranslator, plan: ChatPlan): Promise<Attempt> {
+async function relayStream(ctx: RequestContext, response: UpstreamResponse, translator: ChatStreamTranslator, plan: RelayPlan): Promise<Attempt> {
   const { res } = ctx
   let frames = ''
   const parser = createParser({ onEvent: (event) => void (frames += translator.push(event).join('')) })
@@ -115,7 +124,8 @@ async function relayStream(ctx: RequestContext, response: UpstreamResponse, tran
       await billPartial(ctx, plan, translator)
       ctx.outcome.status = 502
       ctx.outcome.errorCode = 'stream_interrupted'
-      res.end(sseErrorFrame(ctx, interrupted(reason === 'timeout' ? 'the upstream went silent' : 'the upstream connection broke')))
+      const error = interrupted(reason === 'timeout' ? 'the upstream went silent' : 'the upstream connection broke')
+      res.end(translator.errorFrame?.(error.code, error.localized(ctx.lang)) ?? sseErrorFrame(ctx, error))
       return DONE
     }
   }
@@ -124,7 +134,7 @@ async function relayStream(ctx: RequestContext, response: UpstreamResponse, tran
     return DONE
   }
   if (!started) return { done: false, failure: { kind: 'empty' } }
-  bill(ctx, plan.model, translator.usage() ?? (await countedUsage(plan, translator)))
+  if (plan.billable) bill(ctx, plan.model, translator.usage() ?? (await countedUsage(plan, translator)))
   res.end()
   return DONE
 }
@@ -136,12 +146,12 @@ function bill(ctx: RequestContext, model: CatalogModel, usage: TokenUsage | unde
 }
 
 /** Spec §1: an interrupted stream is billed for the output already produced. */
-async function billPartial(ctx: RequestContext, plan: ChatPlan, translator: ChatStreamTranslator): Promise<void> {
-  bill(ctx, plan.model, translator.usage() ?? (await countedUsage(plan, translator)))
+async function billPartial(ctx: RequestContext, plan: RelayPlan, translator: ChatStreamTranslator): Promise<void> {
+  if (plan.billable) bill(ctx, plan.model, translator.usage() ?? (await countedUsage(plan, translator)))
 }
 
-/** When the upstream never reported usage, count tokens locally from the prompt and the deltas relayed. */
-async function countedUsage(plan: ChatPlan, translator: ChatStreamTranslator): Promise<TokenUsage> {
-  const [inputTokens, outputTokens] = await Promise.all([countTextTokens(promptText(plan.body.messages)), countTextTokens(translator.producedText())])
+/** When the upstream never reported usage, count tokens locally from the prompt and the output relayed. */
+async function countedUsage(plan: RelayPlan, translator: ChatStreamTranslator): Promise<TokenUsage> {
+  const [inputTokens, outputTokens] = await Promise.all([countTextTokens(plan.promptText()), countTextTokens(translator.producedText())])
   return { inputTokens, outputTokens, raw: { counted_locally: true, prompt_tokens: inputTokens, completion_tokens: outputTokens } }
 }

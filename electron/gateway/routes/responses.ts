@@ -1,0 +1,49 @@
+import { responsesRequest } from '../../../shared/schemas/responses.js'
+import { ensureFunds } from '../billing.js'
+import { readJsonObject } from '../body.js'
+import type { RequestContext } from '../context.js'
+import { dropUnknownServiceTier } from '../families/chat-rules.js'
+import { resolveModel, upstreamsFor } from '../model-access.js'
+import { relay } from '../relay/relay.js'
+import type { Services } from '../services.js'
+import { compileValidator } from '../validate.js'
+
+const validate = compileValidator(responsesRequest)
+
+/** The text a Responses `input` carries: a string, or items whose content is text or text parts. */
+export function responsesPromptText(body: Record<string, unknown>): string {
+  const parts: string[] = [typeof body.instructions === 'string' ? body.instructions : '']
+  const collect = (value: unknown): void => {
+    if (typeof value === 'string') parts.push(value)
+    else if (Array.isArray(value)) value.forEach(collect)
+    else if (value && typeof value === 'object') {
+      const item = value as { text?: unknown; content?: unknown; output?: unknown }
+      collect(item.text)
+      collect(item.content)
+      collect(item.output)
+    }
+  }
+  collect(body.input)
+  return parts.join('\n')
+}
+
+/** POST /v1/responses: relayed to OpenAI-compatible accounts (spec §4.3). */
+export async function responses(ctx: RequestContext, services: Services): Promise<void> {
+  const body = await readJsonObject(ctx.req)
+  const problem = validate(body)
+  if (problem) throw problem
+  const model = resolveModel(services.registry, ctx.group!, body.model, 'responses')
+  ctx.model = model
+  const candidates = upstreamsFor(services.registry, ctx.group!, model, 'responses')
+  ensureFunds(services.registry, ctx.key!)
+  const prepared = dropUnknownServiceTier(body, model)
+  await relay(ctx, services, {
+    capability: 'responses',
+    model,
+    body: prepared,
+    candidates,
+    stream: prepared.stream === true,
+    billable: true,
+    promptText: () => responsesPromptText(prepared),
+  })
+}

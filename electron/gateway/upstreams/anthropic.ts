@@ -1,0 +1,109 @@
+import { GatewayError } from '../errors.js'
+import type { HttpSpec } from '../http.js'
+import { parseJson } from './openai-compatible.js'
+import type { RelayAdapter, SseEvent, TokenUsage, UpstreamCtx } from './types.js'
+
+const DEFAULT_VERSION = '2023-06-01'
+
+interface AnthropicUsage {
+  input_tokens?: number | null
+  output_tokens?: number
+  cache_creation_input_tokens?: number | null
+  cache_read_input_tokens?: number | null
+}
+
+/** The three input counts are disjoint: cache reads bill at the cached rate, writes at the input rate. */
+function fromAnthropicUsage(usage: AnthropicUsage | null | undefined, outputTokens = usage?.output_tokens ?? 0): TokenUsage | undefined {
+  if (!usage || typeof usage.input_tokens !== 'number') return undefined
+  return {
+    inputTokens: usage.input_tokens + (usage.cache_creation_input_tokens ?? 0),
+    cachedInputTokens: usage.cache_read_input_tokens ?? 0,
+    outputTokens,
+    raw: { ...usage, output_tokens: outputTokens },
+  }
+}
+
+function header(ctx: UpstreamCtx, name: string): string | undefined {
+  const value = ctx.clientHeaders?.[name]
+  return Array.isArray(value) ? value.join(',') : value
+}
+
+/** `x-api-key` + `anthropic-version` (the client's, or the SDK's default), `anthropic-beta` passed through. */
+function messagesPost(path: string, body: unknown, ctx: UpstreamCtx): HttpSpec {
+  const beta = header(ctx, 'anthropic-beta')
+  return {
+    method: 'POST',
+    url: `${ctx.upstream.baseUrl}${path}`,
+    headers: {
+      'x-api-key': ctx.upstream.apiKey,
+      'anthropic-version': header(ctx, 'anthropic-version') ?? DEFAULT_VERSION,
+      ...(beta ? { 'anthropic-beta': beta } : {}),
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    },
+    body: JSON.stringify(body),
+  }
+}
+
+/** `{"type":"error","error":{"type","message"}}` into a GatewayError with the upstream's status. */
+export function fromAnthropicError(status: number, text: string): GatewayError {
+  const body = parseJson(text) as { error?: { type?: string; message?: string } } | undefined
+  const message = body?.error?.message || `upstream answered HTTP ${status}`
+  return new GatewayError(status >= 500 ? 'upstream_error' : 'invalid_request', { text: message }, { status, type: body?.error?.type })
+}
+
+interface StreamEventData {
+  type?: string
+  message?: { usage?: AnthropicUsage }
+  usage?: AnthropicUsage
+  delta?: { type?: string; text?: string; thinking?: string; partial_json?: string }
+}
+
+/**
+ * Anthropic's Messages protocol, relayed event by event.
+ * @see ../../../../shared/vendors/anthropic.md
+ */
+export const anthropicMessages: RelayAdapter = {
+  toRequest: (body, ctx) => messagesPost('/v1/messages', body, ctx),
+  fromResponse(text) {
+    const parsed = parseJson(text) as { usage?: AnthropicUsage } | undefined
+    if (parsed === undefined || typeof parsed !== 'object') throw new SyntaxError('invalid JSON from the upstream')
+    return { body: text, usage: fromAnthropicUsage(parsed.usage) }
+  },
+  streamTranslator() {
+    let start: AnthropicUsage | undefined
+    let outputTokens: number | undefined
+    let done = false
+    const produced: string[] = []
+    return {
+      push(event: SseEvent) {
+        const data = parseJson(event.data) as StreamEventData | undefined
+        switch (data?.type) {
+          case 'message_start': start = data.message?.usage; break
+          // output_tokens in message_delta is cumulative; newer versions may repeat the input counts there.
+          case 'message_delta': outputTokens = data.usage?.output_tokens ?? outputTokens; if (typeof data.usage?.input_tokens === 'number') start = { ...start, ...data.usage }; break
+          case 'message_stop': done = true; break
+          case 'content_block_delta': {
+            const piece = data.delta?.text ?? data.delta?.thinking ?? data.delta?.partial_json
+            if (piece) produced.push(piece)
+          }
+        }
+        return [`event: ${event.event ?? data?.type ?? 'message'}\ndata: ${event.data}\n\n`]
+      },
+      usage: () => (outputTokens === undefined && !done ? undefined : fromAnthropicUsage(start, outputTokens)),
+      producedText: () => produced.join(''),
+      finished: () => done,
+    }
+  },
+  fromError: fromAnthropicError,
+}
+
+/** POST /v1/messages/count_tokens: free, relayed as is. */
+export const anthropicCountTokens: RelayAdapter = {
+  ...anthropicMessages,
+  toRequest: (body, ctx) => messagesPost('/v1/messages/count_tokens', body, ctx),
+  fromResponse(text) {
+    if (typeof parseJson(text) !== 'object') throw new SyntaxError('invalid JSON from the upstream')
+    return { body: text }
+  },
+}
