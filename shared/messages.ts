@@ -96,6 +96,18 @@ export const MESSAGES = {
     en: 'The upstream stream was interrupted: {detail}. Partial output cannot be resumed; reissue the request.',
     zh: '上游流已中断：{detail}。部分输出无法续传，请重新发起请求。',
   },
+  gemini_image_url_data_only: {
+    en: 'image_url only supports data URLs (data:<mime type>;base64,...) for this model; HTTP(S) links and other URLs are not accepted.',
+    zh: '此模型的 image_url 仅支持 data URL（data:<MIME 类型>;base64,...），不接受 HTTP(S) 链接或其他 URL。',
+  },
+  gemini_no_usable_content: {
+    en: 'The messages contain no usable content: this model reads only text and image_url (data URL) parts.',
+    zh: '消息中没有可用内容：此模型只读取 text 和 image_url（data URL）类型的内容。',
+  },
+  gemini_prompt_blocked: {
+    en: 'The prompt was blocked by the model\'s safety system (reason: {reason}).',
+    zh: '提示词被模型的安全系统拦截（原因：{reason}）。',
+  },
 } as const satisfies Record<string, { en: string; zh: string }>
 
 export type MessageId = keyof typeof MESSAGES

@@ -1,6 +1,6 @@
 import { createParser } from 'eventsource-parser'
 import type { CatalogModel } from '../../../shared/types.js'
-import { tokenCostNano } from '../billing.js'
+import { costNano } from '../billing.js'
 import type { RequestContext } from '../context.js'
 import { GatewayError } from '../errors.js'
 import { transportFailure, type UpstreamResponse } from '../http.js'
@@ -25,6 +25,8 @@ export interface RelayPlan {
   billable: boolean
   /** the prompt's text, counted when a broken stream never reported usage */
   promptText(): string
+  /** binary answers (audio) are piped as they arrive and billed with this usage once any byte was sent */
+  binaryUsage?: TokenUsage
 }
 
 type Attempt = { done: true } | { done: false; failure: UpstreamFailure }
@@ -46,9 +48,11 @@ export async function relay(ctx: RequestContext, services: Services, plan: Relay
       failure = response
       continue
     }
-    const attempt = plan.stream
-      ? await relayStream(ctx, response, adapter.streamTranslator({ includeUsage: plan.includeUsage === true }, uctx), plan)
-      : await relayJson(ctx, response, adapter, uctx, plan)
+    const attempt = plan.binaryUsage
+      ? await relayBinary(ctx, response, plan)
+      : plan.stream
+        ? await relayStream(ctx, response, adapter.streamTranslator({ includeUsage: plan.includeUsage === true }, uctx), plan)
+        : await relayJson(ctx, response, adapter, uctx, plan)
     if (attempt.done) return
     failure = attempt.failure
   }
@@ -63,17 +67,20 @@ async function callUpstream(
   uctx: UpstreamCtx,
   body: Record<string, unknown>,
 ): Promise<UpstreamResponse | UpstreamFailure> {
+  // Translation refuses bad input with a 400 of its own: that is thrown, never failed over.
+  const spec = adapter.toRequest(body, uctx)
   let response: UpstreamResponse
   try {
-    response = await http.send(adapter.toRequest(body, uctx), ctx.abort.signal)
+    response = await http.send(spec, ctx.abort.signal)
   } catch (err) {
     const reason = transportFailure(err)
     return { kind: 'transport', reason: reason === 'aborted' ? 'reset' : reason }
   }
   if (response.statusCode < 400) return response
   const text = await response.body.text().catch(() => '')
+  // The adapter's status decides: a vendor may say "your account key is bad" with a 400.
   const error = adapter.fromError(response.statusCode, text)
-  if (isFailoverStatus(response.statusCode)) return { kind: 'status', status: response.statusCode, error }
+  if (isFailoverStatus(error.status)) return { kind: 'status', status: error.status, error }
   throw error
 }
 
@@ -118,13 +125,19 @@ async function relayStream(ctx: RequestContext, response: UpstreamResponse, tran
       if (ctx.abort.signal.aborted) break
     }
   } catch (err) {
-    const reason = transportFailure(err)
-    if (reason !== 'aborted' && !started) return { done: false, failure: { kind: 'transport', reason } }
+    // A translator throws a GatewayError for an error the upstream sent inside its stream.
+    const reported = err instanceof GatewayError ? err : undefined
+    const reason = reported ? undefined : transportFailure(err)
+    if (!started && reported) {
+      if (isFailoverStatus(reported.status)) return { done: false, failure: { kind: 'status', status: reported.status, error: reported } }
+      throw reported
+    }
+    if (!started && reason !== 'aborted') return { done: false, failure: { kind: 'transport', reason: reason! } }
     if (reason !== 'aborted') {
       await billPartial(ctx, plan, translator)
-      ctx.outcome.status = 502
-      ctx.outcome.errorCode = 'stream_interrupted'
-      const error = interrupted(reason === 'timeout' ? 'the upstream went silent' : 'the upstream connection broke')
+      const error = reported ?? interrupted(reason === 'timeout' ? 'the upstream went silent' : 'the upstream connection broke')
+      ctx.outcome.status = reported?.status ?? 502
+      ctx.outcome.errorCode = error.code
       res.end(translator.errorFrame?.(error.code, error.localized(ctx.lang)) ?? sseErrorFrame(ctx, error))
       return DONE
     }
@@ -139,10 +152,40 @@ async function relayStream(ctx: RequestContext, response: UpstreamResponse, tran
   return DONE
 }
 
+/** Pipes a binary answer (audio) chunk by chunk with the upstream's content type. */
+async function relayBinary(ctx: RequestContext, response: UpstreamResponse, plan: RelayPlan): Promise<Attempt> {
+  const { res } = ctx
+  let started = false
+  try {
+    for await (const chunk of response.body as AsyncIterable<Buffer>) {
+      if (!started) {
+        started = true
+        res.writeHead(200, { 'content-type': String(response.headers['content-type'] ?? 'application/octet-stream') })
+      }
+      if (!res.write(chunk)) await drained(res)
+      if (ctx.abort.signal.aborted) break
+    }
+  } catch (err) {
+    const reason = transportFailure(err)
+    if (reason !== 'aborted' && !started) return { done: false, failure: { kind: 'transport', reason } }
+    if (reason !== 'aborted') {
+      // Audio has no error frame: the truncated body and the closed connection say it.
+      ctx.outcome.status = 502
+      ctx.outcome.errorCode = 'stream_interrupted'
+      res.destroy()
+    }
+  }
+  if (!started) return ctx.abort.signal.aborted ? DONE : { done: false, failure: { kind: 'empty' } }
+  // The vendor bills the whole input once it started speaking.
+  bill(ctx, plan.model, plan.binaryUsage)
+  if (!res.destroyed) res.end()
+  return DONE
+}
+
 function bill(ctx: RequestContext, model: CatalogModel, usage: TokenUsage | undefined): void {
   if (!usage) return
   ctx.outcome.usage = usage
-  ctx.outcome.costNano = tokenCostNano(model, usage)
+  ctx.outcome.costNano = costNano(model, usage)
 }
 
 /** Spec §1: an interrupted stream is billed for the output already produced. */

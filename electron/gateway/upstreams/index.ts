@@ -1,7 +1,9 @@
 import type { Vendor } from '../../../shared/types.js'
 import { anthropicCountTokens, anthropicMessages } from './anthropic.js'
+import { geminiChat } from './gemini-chat.js'
 import { openAICompatibleChat } from './openai-compatible.js'
 import { openAIResponses } from './openai-responses.js'
+import { openAISpeech } from './openai-speech.js'
 import type { VendorAdapter } from './types.js'
 
 /**
@@ -9,7 +11,8 @@ import type { VendorAdapter } from './types.js'
  * official SDK base URL (README "Config file").
  */
 const ADAPTERS: Partial<Record<Vendor, VendorAdapter>> = {
-  openai: { vendor: 'openai', chat: openAICompatibleChat('/chat/completions'), responses: openAIResponses('/responses') },
+  openai: { vendor: 'openai', chat: openAICompatibleChat('/chat/completions'), responses: openAIResponses('/responses'), speech: openAISpeech('/audio/speech') },
+  gemini: { vendor: 'gemini', chat: geminiChat },
   anthropic: { vendor: 'anthropic', messages: anthropicMessages, countTokens: anthropicCountTokens },
   xai: { vendor: 'xai', chat: openAICompatibleChat('/chat/completions'), responses: openAIResponses('/responses') },
   zhipu: { vendor: 'zhipu', chat: openAICompatibleChat('/chat/completions') },
@@ -19,6 +22,7 @@ const ADAPTERS: Partial<Record<Vendor, VendorAdapter>> = {
     vendor: 'gateway',
     chat: openAICompatibleChat('/v1/chat/completions'),
     responses: openAIResponses('/v1/responses'),
+    speech: openAISpeech('/v1/audio/speech'),
     messages: anthropicMessages,
     countTokens: anthropicCountTokens,
   },

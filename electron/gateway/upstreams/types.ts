@@ -3,11 +3,15 @@ import type { GatewayError } from '../errors.js'
 import type { HttpSpec } from '../http.js'
 import type { UpstreamAccount } from '../registry.js'
 
-/** Token usage as billed: input excludes cached input, which is counted apart. */
+/**
+ * Usage as billed. Tokens: input excludes cached input, which is counted apart. Models priced per
+ * character, image or second report `quantity` in that unit.
+ */
 export interface TokenUsage {
   inputTokens: number
   outputTokens: number
   cachedInputTokens?: number
+  quantity?: number
   /** the vendor's usage object, kept for the ledger */
   raw?: unknown
 }
@@ -66,6 +70,7 @@ export interface VendorAdapter {
   responses?: RelayAdapter
   messages?: RelayAdapter
   countTokens?: RelayAdapter
+  speech?: RelayAdapter
 }
 
 export type RelayCapability = Exclude<keyof VendorAdapter, 'vendor'>
