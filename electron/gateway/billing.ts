@@ -16,13 +16,21 @@ export function ensureFunds(registry: Registry, key: ApiKey): void {
   if (key.quotaNano !== null && key.usedNano >= key.quotaNano) throw gatewayError('insufficient_quota', 'insufficient_key_quota')
 }
 
-/** Cost in nano-USD of token usage at the model's list price (prices are USD per 1M tokens). */
-export function tokenCostNano(model: CatalogModel, usage: TokenUsage): number {
+/** Cost in nano-USD of a request's usage at the model's list price. */
+export function costNano(model: CatalogModel, usage: TokenUsage): number {
   const pricing = model.pricing
-  if (pricing.unit !== 'token') return 0
-  const cachedRate = pricing.cachedInput ?? pricing.input
-  // USD per 1M tokens = 1000 nano-USD per token
-  return Math.round(1000 * (usage.inputTokens * pricing.input + (usage.cachedInputTokens ?? 0) * cachedRate + usage.outputTokens * pricing.output))
+  switch (pricing.unit) {
+    case 'token': {
+      const cachedRate = pricing.cachedInput ?? pricing.input
+      // USD per 1M tokens = 1000 nano-USD per token
+      return Math.round(1000 * (usage.inputTokens * pricing.input + (usage.cachedInputTokens ?? 0) * cachedRate + usage.outputTokens * pricing.output))
+    }
+    case 'character':
+      return Math.round(1000 * (usage.quantity ?? 0) * pricing.price)
+    case 'image':
+    case 'second':
+      return Math.round(1_000_000_000 * (usage.quantity ?? 0) * pricing.price)
+  }
 }
 
 /**

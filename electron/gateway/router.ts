@@ -11,6 +11,8 @@ export interface RouteDoc {
   request?: { schema: object; contentType?: string }
   /** JSON answer schema; `stream` adds a text/event-stream alternative */
   response: object
+  /** the answer's media type when it is not JSON */
+  responseContentType?: string
   stream?: { schema: object; description: string }
   query?: Array<{ name: string; required: boolean; description: string }>
 }

@@ -2,10 +2,12 @@ import { chatCompletion, chatCompletionChunk, chatCompletionRequest } from '../.
 import { modelEntry, modelList, pricingList as pricingListSchema, usageReport } from '../../../shared/schemas/common.js'
 import { countTokensRequest, messageObject, messagesRequest, messageStreamEvent, tokenCount } from '../../../shared/schemas/messages.js'
 import { responseObject, responsesRequest, responseStreamEvent } from '../../../shared/schemas/responses.js'
+import { speechAudio, speechRequest } from '../../../shared/schemas/speech.js'
 import type { Route } from '../router.js'
 import { chatCompletions } from './chat-completions.js'
 import { countTokens, messages } from './messages.js'
 import { responses } from './responses.js'
+import { speech } from './speech.js'
 import { getModel, listModels } from './models.js'
 import { openApiDocument } from './openapi.js'
 import { pricingList } from './pricing.js'
@@ -47,6 +49,15 @@ export const ROUTES: Route[] = [
     method: 'POST', path: '/v1/messages/count_tokens', endpoint: 'messages.count_tokens', protocol: 'messages', auth: 'key',
     groupProtocol: 'messages', concurrency: true, ledger: true, handle: countTokens,
     doc: { tag: 'Messages', summary: 'Count the input tokens of a message', description: 'Free; holds a concurrency slot while it runs.', request: { schema: countTokensRequest }, response: tokenCount },
+  },
+  {
+    method: 'POST', path: '/v1/audio/speech', endpoint: 'audio.speech', protocol: 'chat', auth: 'key',
+    groupProtocol: 'chat', concurrency: true, ledger: true, handle: speech,
+    doc: {
+      tag: 'Audio', summary: 'Speak text (text to speech)',
+      description: 'The audio is streamed back as the model produces it, with the upstream\'s audio content type. Billed per input character.',
+      request: { schema: speechRequest }, response: speechAudio, responseContentType: 'audio/mpeg',
+    },
   },
   {
     method: 'GET', path: '/v1/models', endpoint: 'models.list', protocol: 'chat', auth: 'key', concurrency: false, ledger: true, handle: listModels,

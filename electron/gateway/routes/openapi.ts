@@ -21,7 +21,7 @@ const ERROR_STATUSES: Record<string, string> = {
 function operation(route: Route) {
   const { doc } = route
   const errorSchema = { $ref: route.protocol === 'messages' ? '#/components/schemas/MessagesError' : '#/components/schemas/Error' }
-  const ok: Record<string, unknown> = { 'application/json': { schema: doc.response } }
+  const ok: Record<string, unknown> = { [doc.responseContentType ?? 'application/json']: { schema: doc.response } }
   // Each SSE `data:` payload's schema rides in an extension: OpenAPI 3.1 has no keyword for it.
   if (doc.stream) ok['text/event-stream'] = { schema: { type: 'string', description: doc.stream.description }, 'x-sse-data': doc.stream.schema }
   const errors = Object.fromEntries(

@@ -1,0 +1,43 @@
+import { speechRequest } from '../../../shared/schemas/speech.js'
+import { ensureFunds } from '../billing.js'
+import { readJsonObject } from '../body.js'
+import type { RequestContext } from '../context.js'
+import { gatewayError } from '../errors.js'
+import { resolveModel, upstreamsFor } from '../model-access.js'
+import { relay } from '../relay/relay.js'
+import type { Services } from '../services.js'
+import { compileValidator } from '../validate.js'
+
+const validate = compileValidator(speechRequest)
+
+/** POST /v1/audio/speech: audio streamed back as it arrives, billed per input character (spec §4.3). */
+export async function speech(ctx: RequestContext, services: Services): Promise<void> {
+  const body = await readJsonObject(ctx.req)
+  const problem = validate(body)
+  if (problem) throw problem
+  const model = resolveModel(services.registry, ctx.group!, body.model, 'audio.speech')
+  ctx.model = model
+  const input = body.input as string
+  // Characters as people count them (code points), which is how the vendor limits and bills them.
+  const characters = [...input].length
+  const maxChars = typeof model.maxInputChars === 'number' ? model.maxInputChars : undefined
+  if (maxChars !== undefined && characters > maxChars) {
+    throw gatewayError('invalid_request', 'invalid_field', { field: 'input', detail: { en: `must be at most ${maxChars} characters (got ${characters})`, zh: `不能超过 ${maxChars} 个字符（实际 ${characters}）` } }, { param: 'input' })
+  }
+  const formats = Array.isArray(model.formats) ? (model.formats as string[]) : undefined
+  if (formats && typeof body.response_format === 'string' && !formats.includes(body.response_format)) {
+    throw gatewayError('invalid_request', 'invalid_field', { field: 'response_format', detail: { en: `must be one of ${formats.join(', ')}`, zh: `必须是 ${formats.join('、')} 之一` } }, { param: 'response_format' })
+  }
+  const candidates = upstreamsFor(services.registry, ctx.group!, model, 'speech')
+  ensureFunds(services.registry, ctx.key!)
+  await relay(ctx, services, {
+    capability: 'speech',
+    model,
+    body,
+    candidates,
+    stream: false,
+    billable: true,
+    promptText: () => input,
+    binaryUsage: { inputTokens: 0, outputTokens: 0, quantity: characters, raw: { characters } },
+  })
+}
