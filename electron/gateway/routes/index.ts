@@ -3,11 +3,13 @@ import { modelEntry, modelList, pricingList as pricingListSchema, usageReport } 
 import { countTokensRequest, messageObject, messagesRequest, messageStreamEvent, tokenCount } from '../../../shared/schemas/messages.js'
 import { responseObject, responsesRequest, responseStreamEvent } from '../../../shared/schemas/responses.js'
 import { speechAudio, speechRequest } from '../../../shared/schemas/speech.js'
+import { interactionEvent, interactionObject, interactionRequest } from '../../../shared/schemas/interactions.js'
 import type { Route } from '../router.js'
 import { chatCompletions } from './chat-completions.js'
 import { countTokens, messages } from './messages.js'
 import { responses } from './responses.js'
 import { speech } from './speech.js'
+import { interactions } from './interactions.js'
 import { getModel, listModels } from './models.js'
 import { openApiDocument } from './openapi.js'
 import { pricingList } from './pricing.js'
@@ -57,6 +59,16 @@ export const ROUTES: Route[] = [
       tag: 'Audio', summary: 'Speak text (text to speech)',
       description: 'The audio is streamed back as the model produces it, with the upstream\'s audio content type. Billed per input character.',
       request: { schema: speechRequest }, response: speechAudio, responseContentType: 'audio/mpeg',
+    },
+  },
+  {
+    method: 'POST', path: '/v1beta/interactions', endpoint: 'interactions', protocol: 'chat', auth: 'key',
+    groupProtocol: 'chat', concurrency: true, ledger: true, handle: interactions,
+    doc: {
+      tag: 'Interactions', summary: 'Create an interaction (Gemini Interactions API)',
+      description: 'The full multimodal API of the omni model, relayed to Gemini accounts. A stream that breaks after it started ends with a `{"event_type":"error"}` event.',
+      request: { schema: interactionRequest }, response: interactionObject,
+      stream: { schema: interactionEvent, description: 'data-only events with `event_type`, ending with interaction.completed and `data: [DONE]`' },
     },
   },
   {

@@ -1,6 +1,7 @@
 import type { Vendor } from '../../../shared/types.js'
 import { anthropicCountTokens, anthropicMessages } from './anthropic.js'
 import { geminiChat } from './gemini-chat.js'
+import { geminiInteractions } from './gemini-interactions.js'
 import { openAICompatibleChat } from './openai-compatible.js'
 import { openAIResponses } from './openai-responses.js'
 import { openAISpeech } from './openai-speech.js'
@@ -12,7 +13,7 @@ import type { VendorAdapter } from './types.js'
  */
 const ADAPTERS: Partial<Record<Vendor, VendorAdapter>> = {
   openai: { vendor: 'openai', chat: openAICompatibleChat('/chat/completions'), responses: openAIResponses('/responses'), speech: openAISpeech('/audio/speech') },
-  gemini: { vendor: 'gemini', chat: geminiChat },
+  gemini: { vendor: 'gemini', chat: geminiChat, interactions: geminiInteractions },
   anthropic: { vendor: 'anthropic', messages: anthropicMessages, countTokens: anthropicCountTokens },
   xai: { vendor: 'xai', chat: openAICompatibleChat('/chat/completions'), responses: openAIResponses('/responses') },
   zhipu: { vendor: 'zhipu', chat: openAICompatibleChat('/chat/completions') },

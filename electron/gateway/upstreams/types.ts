@@ -71,6 +71,7 @@ export interface VendorAdapter {
   messages?: RelayAdapter
   countTokens?: RelayAdapter
   speech?: RelayAdapter
+  interactions?: RelayAdapter
 }
 
 export type RelayCapability = Exclude<keyof VendorAdapter, 'vendor'>

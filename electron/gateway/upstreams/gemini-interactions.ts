@@ -1,0 +1,78 @@
+import { fromGeminiError } from './gemini-chat.js'
+import { parseJson } from './openai-compatible.js'
+import type { RelayAdapter, SseEvent, TokenUsage } from './types.js'
+
+interface InteractionsUsage {
+  total_input_tokens?: number
+  total_output_tokens?: number
+  total_thought_tokens?: number
+  total_cached_tokens?: number
+  total_tool_use_tokens?: number
+}
+
+/** Thinking is billed as output; cached input apart; tool-use prompt tokens as input. */
+function fromInteractionsUsage(usage: InteractionsUsage | null | undefined): TokenUsage | undefined {
+  if (!usage || typeof usage.total_input_tokens !== 'number') return undefined
+  const cached = usage.total_cached_tokens ?? 0
+  return {
+    inputTokens: usage.total_input_tokens - cached + (usage.total_tool_use_tokens ?? 0),
+    cachedInputTokens: cached,
+    outputTokens: (usage.total_output_tokens ?? 0) + (usage.total_thought_tokens ?? 0),
+    raw: usage,
+  }
+}
+
+interface InteractionEvent {
+  event_type?: string
+  interaction?: { usage?: InteractionsUsage }
+  delta?: { type?: string; text?: string }
+}
+
+/**
+ * Gemini's Interactions API (`/v1beta/interactions`), relayed as is: data-only SSE events carrying
+ * `event_type`, the final usage in `interaction.completed`.
+ * @see ../../../../shared/vendors/gemini.md "Interactions API"
+ */
+export const geminiInteractions: RelayAdapter = {
+  toRequest: (body, { upstream }) => ({
+    method: 'POST',
+    url: `${upstream.baseUrl}/v1beta/interactions`,
+    headers: {
+      'x-goog-api-key': upstream.apiKey,
+      'content-type': 'application/json',
+      accept: body.stream === true ? 'text/event-stream' : 'application/json',
+    },
+    body: JSON.stringify(body),
+  }),
+  fromResponse(text) {
+    const parsed = parseJson(text) as { usage?: InteractionsUsage } | undefined
+    if (parsed === undefined || typeof parsed !== 'object') throw new SyntaxError('invalid JSON from the upstream')
+    return { body: text, usage: fromInteractionsUsage(parsed.usage) }
+  },
+  streamTranslator() {
+    let usage: TokenUsage | undefined
+    let done = false
+    const produced: string[] = []
+    return {
+      push(event: SseEvent) {
+        if (event.data === '[DONE]') {
+          done = true
+          return ['data: [DONE]\n\n']
+        }
+        const data = parseJson(event.data) as InteractionEvent | undefined
+        if (data?.event_type === 'step.delta' && typeof data.delta?.text === 'string') produced.push(data.delta.text)
+        if (data?.event_type === 'interaction.completed') {
+          done = true
+          usage = fromInteractionsUsage(data.interaction?.usage) ?? usage
+        }
+        return [`${event.event ? `event: ${event.event}\n` : ''}data: ${event.data}\n\n`]
+      },
+      usage: () => usage,
+      producedText: () => produced.join(''),
+      finished: () => done,
+      // The protocol's own error event.
+      errorFrame: (code, message) => `data: ${JSON.stringify({ event_type: 'error', error: { code, message } })}\n\n`,
+    }
+  },
+  fromError: fromGeminiError,
+}
