@@ -17,10 +17,10 @@ export function presentedKey(req: IncomingMessage, bearerOnly: boolean): string 
 }
 
 /** Finds the key and checks it is usable; throws 401 otherwise. */
-export function authenticate(req: IncomingMessage, url: URL, registry: Registry, opts: { bearerOnly: boolean }): ApiKey {
+export function authenticate(req: IncomingMessage, registry: Registry, opts: { bearerOnly: boolean }): ApiKey {
   const presented = presentedKey(req, opts.bearerOnly)
   if (presented === undefined) {
-    if (url.searchParams.has('key')) throw gatewayError('missing_api_key', 'query_key_refused')
+    if (/[?&]key=/.test(req.url ?? '')) throw gatewayError('missing_api_key', 'query_key_refused')
     if (opts.bearerOnly && req.headers['x-api-key'] !== undefined) throw gatewayError('missing_api_key', 'usage_bearer_only')
     throw gatewayError('missing_api_key', 'missing_api_key')
   }

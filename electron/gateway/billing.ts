@@ -34,12 +34,12 @@ export function costNano(model: CatalogModel, usage: TokenUsage): number {
 }
 
 /**
- * Writes the request's ledger row and charges the account and key in one transaction, then mirrors the
- * charge in memory. A request id is recorded once, so nothing is ever billed twice.
+ * Queues the request's ledger row, which charges the account and key when it is committed (within the
+ * same turn of the event loop), and mirrors the charge in memory at once so the next request sees it.
  */
 export function recordRequest(store: Store, registry: Registry, ctx: RequestContext, endpoint: string, status: number): void {
   const { outcome, key } = ctx
-  const written = store.ledger.record({
+  store.ledger.enqueue({
     id: ctx.id,
     key_id: key?.id ?? null,
     group_id: ctx.group?.id ?? null,
@@ -55,7 +55,7 @@ export function recordRequest(store: Store, registry: Registry, ctx: RequestCont
     latency_ms: Math.round((performance.now() - ctx.startedAt) * 1000) / 1000,
     created_at: Date.now(),
   })
-  if (written && outcome.costNano !== 0) {
+  if (outcome.costNano !== 0) {
     registry.account.balanceNano -= outcome.costNano
     if (key) key.usedNano += outcome.costNano
   }

@@ -16,16 +16,27 @@ export function checkDeclaredLength(req: IncomingMessage): void {
 }
 
 /** Reads the body into one buffer, stopping at the cap (bodies sent without a length are counted as they come). */
-export async function readBody(req: IncomingMessage): Promise<Buffer> {
+export function readBody(req: IncomingMessage): Promise<Buffer> {
   checkDeclaredLength(req)
-  const chunks: Buffer[] = []
-  let size = 0
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length
-    if (size > MAX_BODY_BYTES) throw tooLarge()
-    chunks.push(chunk)
-  }
-  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size)
+  // Stream events, not an async iterator: this runs on every request and the iterator costs more.
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    const onData = (chunk: Buffer) => {
+      size += chunk.length
+      if (size > MAX_BODY_BYTES) {
+        req.off('data', onData)
+        req.pause()
+        reject(tooLarge())
+        return
+      }
+      chunks.push(chunk)
+    }
+    req.on('data', onData)
+    req.once('end', () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size)))
+    req.once('error', reject)
+    req.once('aborted', () => reject(new Error('client aborted')))
+  })
 }
 
 /**
@@ -33,6 +44,11 @@ export async function readBody(req: IncomingMessage): Promise<Buffer> {
  * `curl -d` sends JSON labelled as a form, and the body decides.
  */
 export async function readJsonObject(req: IncomingMessage): Promise<Record<string, unknown>> {
+  return (await readJson(req)).value
+}
+
+/** The parsed object and the bytes it came from, for relays that can forward them untouched. */
+export async function readJson(req: IncomingMessage): Promise<{ value: Record<string, unknown>; raw: Buffer }> {
   const raw = await readBody(req)
   let value: unknown
   try {
@@ -41,5 +57,5 @@ export async function readJsonObject(req: IncomingMessage): Promise<Record<strin
     throw gatewayError('invalid_json', 'invalid_json', { detail: (err as Error).message })
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw gatewayError('invalid_request', 'body_not_object')
-  return value as Record<string, unknown>
+  return { value: value as Record<string, unknown>, raw }
 }

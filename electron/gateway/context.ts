@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto'
+import { randomBytes } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { languageOf, type Lang } from '../../shared/messages.js'
 import type { CatalogModel } from '../../shared/types.js'
@@ -11,7 +11,8 @@ export interface RequestContext {
   id: string
   req: IncomingMessage
   res: ServerResponse
-  url: URL
+  /** the request path without its query */
+  path: string
   lang: Lang
   protocol: Protocol
   startedAt: number
@@ -31,12 +32,24 @@ export interface RequestContext {
   }
 }
 
-export function createContext(req: IncomingMessage, res: ServerResponse, protocol: Protocol): RequestContext {
+const PROCESS_TAG = randomBytes(4).toString('hex')
+let sequence = 0
+
+/**
+ * `req_` + 32 hex: milliseconds, a per-process random tag, a counter. Unique across restarts, and rising,
+ * so ledger rows append to the end of the id index instead of landing at random places in it.
+ */
+export function newRequestId(): string {
+  sequence = (sequence + 1) % 0x1000000000000
+  return `req_${Date.now().toString(16).padStart(12, '0')}${PROCESS_TAG}${sequence.toString(16).padStart(12, '0')}`
+}
+
+export function createContext(req: IncomingMessage, res: ServerResponse, path: string, protocol: Protocol): RequestContext {
   return {
-    id: `req_${randomUUID().replace(/-/g, '')}`,
+    id: newRequestId(),
     req,
     res,
-    url: new URL(req.url ?? '/', 'http://gateway'),
+    path,
     lang: languageOf(req.headers['accept-language']),
     protocol,
     startedAt: performance.now(),

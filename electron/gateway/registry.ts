@@ -58,6 +58,8 @@ export class Registry {
 
   reload(): void {
     const { store } = this
+    // Charges still queued would be lost when balances are read back from the store.
+    store.ledger.flush()
     this.catalog = createCatalog(this.builtinModels, store.modelOverrides.all())
     this.groups = new Map(store.groups.all().map((g) => [g.id, { ...g, modelSet: new Set(g.models) }]))
     this.upstreams = new Map(

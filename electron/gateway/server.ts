@@ -22,7 +22,7 @@ export function createGatewayServer(services: Services, routes: Route[], opts: {
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '/').split('?', 1)[0]
     const match = route(req.method ?? 'GET', path)
-    const ctx = createContext(req, res, match.route?.protocol ?? protocolOfPath(path))
+    const ctx = createContext(req, res, path, match.route?.protocol ?? protocolOfPath(path))
     res.setHeader('x-request-id', ctx.id)
     res.once('close', () => {
       if (!res.writableFinished) ctx.abort.abort()
@@ -54,7 +54,7 @@ export function createGatewayServer(services: Services, routes: Route[], opts: {
   }
 
   function authorize(ctx: RequestContext, r: Route, path: string): void {
-    ctx.key = authenticate(ctx.req, ctx.url, services.registry, { bearerOnly: r.auth === 'bearer' })
+    ctx.key = authenticate(ctx.req, services.registry, { bearerOnly: r.auth === 'bearer' })
     ctx.group = services.registry.groups.get(ctx.key.groupId)
     // Spec §5.4: a key works only on its group's protocol paths.
     if (!ctx.group || (r.groupProtocol !== undefined && ctx.group.protocol !== r.groupProtocol)) {

@@ -27,6 +27,8 @@ export interface RelayPlan {
   promptText(): string
   /** binary answers (audio) are piped as they arrive and billed with this usage once any byte was sent */
   binaryUsage?: TokenUsage
+  /** the client's bytes, when `body` is exactly what they parse to */
+  rawBody?: Buffer
 }
 
 type Attempt = { done: true } | { done: false; failure: UpstreamFailure }
@@ -41,7 +43,7 @@ export async function relay(ctx: RequestContext, services: Services, plan: Relay
   for (const upstream of plan.candidates) {
     if (ctx.abort.signal.aborted) return
     const adapter = adapterFor(upstream.vendor)![plan.capability]!
-    const uctx: UpstreamCtx = { upstream, model: plan.model, clientHeaders: ctx.req.headers }
+    const uctx: UpstreamCtx = { upstream, model: plan.model, clientHeaders: ctx.req.headers, rawBody: plan.rawBody }
     ctx.outcome.upstreamId = upstream.id
     const response = await callUpstream(ctx, services, adapter, uctx, plan.body)
     if (!('statusCode' in response)) {

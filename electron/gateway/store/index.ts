@@ -11,6 +11,7 @@ export type Store = ReturnType<typeof createStore>
 /** The gateway's embedded store: one SQLite file in the data dir, one repo per table. */
 export function createStore(dataDir: string) {
   const db: Db = openDb(dataDir)
+  const ledger = ledgerRepo(db)
   return {
     db,
     account: accountRepo(db),
@@ -18,9 +19,12 @@ export function createStore(dataDir: string) {
     upstreams: upstreamsRepo(db),
     groups: groupsRepo(db),
     modelOverrides: modelOverridesRepo(db),
-    ledger: ledgerRepo(db),
+    ledger,
     /** Runs `fn` atomically: all of it is stored, or none. */
     transaction: <T>(fn: () => T): T => db.transaction(fn)(),
-    close: () => db.close(),
+    close: () => {
+      ledger.flush()
+      db.close()
+    },
   }
 }

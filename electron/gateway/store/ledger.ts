@@ -18,7 +18,15 @@ export interface LedgerEntry {
   created_at: number
 }
 
-/** Writes ledger rows and charges the account and key in the same transaction. */
+/** Rows wait at most this long for their commit, so a crash can lose only the last few milliseconds. */
+export const GROUP_COMMIT_MS = 10
+const GROUP_COMMIT_ROWS = 256
+
+/**
+ * Writes ledger rows and charges the account and keys. Rows are committed in groups, one transaction per
+ * GROUP_COMMIT_MS or GROUP_COMMIT_ROWS (one WAL append instead of one per request), with the charges of a
+ * group summed into one update per key. Every read flushes first.
+ */
 export function ledgerRepo(db: Db) {
   const insert = db.prepare(`
     INSERT OR IGNORE INTO requests (id, key_id, group_id, model, endpoint, status, error_code, upstream_id,
@@ -30,19 +38,44 @@ export function ledgerRepo(db: Db) {
   const recent = db.prepare('SELECT * FROM requests WHERE (@key_id IS NULL OR key_id = @key_id) ORDER BY created_at DESC LIMIT @limit')
   const byId = db.prepare('SELECT * FROM requests WHERE id = ?')
 
-  /** Returns false when the request id was already recorded: a request is never billed twice. */
-  const record = db.transaction((entry: LedgerEntry): boolean => {
-    if (insert.run(entry).changes === 0) return false
-    if (entry.cost_nano !== 0) {
-      chargeAccount.run(entry.cost_nano)
-      if (entry.key_id !== null) chargeKey.run(entry.cost_nano, entry.key_id)
+  /** A request id is recorded once: a repeated id charges nothing, so nothing is ever billed twice. */
+  const writeAll = db.transaction((entries: LedgerEntry[]) => {
+    let accountTotal = 0
+    const keyTotals = new Map<string, number>()
+    for (const entry of entries) {
+      if (insert.run(entry).changes === 0 || entry.cost_nano === 0) continue
+      accountTotal += entry.cost_nano
+      if (entry.key_id !== null) keyTotals.set(entry.key_id, (keyTotals.get(entry.key_id) ?? 0) + entry.cost_nano)
     }
-    return true
+    if (accountTotal !== 0) chargeAccount.run(accountTotal)
+    for (const [keyId, total] of keyTotals) chargeKey.run(total, keyId)
   })
 
+  let pending: LedgerEntry[] = []
+  let timer: NodeJS.Timeout | undefined
+  const flush = (): void => {
+    if (timer) clearTimeout(timer)
+    timer = undefined
+    if (pending.length === 0) return
+    const batch = pending
+    pending = []
+    writeAll(batch)
+  }
+
   return {
-    record,
-    recent: (keyId: string | null, limit: number) => recent.all({ key_id: keyId, limit }) as LedgerEntry[],
-    get: (id: string) => byId.get(id) as LedgerEntry | undefined,
+    enqueue(entry: LedgerEntry): void {
+      pending.push(entry)
+      if (pending.length >= GROUP_COMMIT_ROWS) flush()
+      else timer ??= setTimeout(flush, GROUP_COMMIT_MS)
+    },
+    flush,
+    recent: (keyId: string | null, limit: number) => {
+      flush()
+      return recent.all({ key_id: keyId, limit }) as LedgerEntry[]
+    },
+    get: (id: string) => {
+      flush()
+      return byId.get(id) as LedgerEntry | undefined
+    },
   }
 }

@@ -10,7 +10,8 @@ import type { ChatAdapter, ChatStreamTranslator, SseEvent, TokenUsage } from './
  */
 export function openAICompatibleChat(chatPath: string): ChatAdapter {
   return {
-    toRequest: (body, { upstream }) => jsonPost(`${upstream.baseUrl}${chatPath}`, upstream, body),
+    // An untouched body goes out as the client's own bytes: no second serialization.
+    toRequest: (body, { upstream, rawBody }) => jsonPost(`${upstream.baseUrl}${chatPath}`, upstream, rawBody ?? body),
     fromResponse(text) {
       const parsed = parseJson(text) as { usage?: OpenAIUsage } | undefined
       if (parsed === undefined || typeof parsed !== 'object') throw malformed('the upstream answered with invalid JSON')
@@ -30,7 +31,7 @@ export function jsonPost(url: string, upstream: UpstreamAccount, body: unknown):
       'content-type': 'application/json',
       accept: 'application/json, text/event-stream',
     },
-    body: JSON.stringify(body),
+    body: Buffer.isBuffer(body) ? body : JSON.stringify(body),
   }
 }
 

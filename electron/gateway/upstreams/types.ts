@@ -27,6 +27,8 @@ export interface UpstreamCtx {
   model: CatalogModel
   /** the client's request headers, for protocol headers that pass through (anthropic-version, anthropic-beta) */
   clientHeaders?: Readonly<Record<string, string | string[] | undefined>>
+  /** the client's body bytes, set only when the body to send is exactly what they parse to */
+  rawBody?: Buffer
 }
 
 /** Translates one upstream stream into client frames, tracking what billing needs. */

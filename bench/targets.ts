@@ -1,0 +1,107 @@
+// Starts and stops the benchmark's child processes. Every child is registered before it is ready, so that
+// stopAll() also kills one that failed half-way through starting.
+import { spawn, type ChildProcess } from 'node:child_process'
+import { once } from 'node:events'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createInterface } from 'node:readline'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import type { GatewayConfig } from '../electron/gateway/config/load-config.js'
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url))
+export const BENCH_KEY = 'sk-bench-0123456789abcdef'
+
+export interface Child {
+  name: string
+  /** origin, e.g. http://127.0.0.1:PORT */
+  url: string
+  /** the child's last stderr output, for explaining a failure */
+  stderrTail(): string
+  stop(): Promise<void>
+}
+
+const running = new Set<Child>()
+const START_TIMEOUT_MS = 30_000
+const STOP_GRACE_MS = 5_000
+const EXIT_WITH_PARENT = pathToFileURL(join(ROOT, 'bench', 'exit-with-parent.ts')).href
+
+/**
+ * Runs `script` (TypeScript, through tsx's loader) and resolves once it prints `… listening on URL`. Node is spawned
+ * directly rather than through `npx tsx` so that the pid we signal is the server itself, not a wrapper; stdin is a
+ * pipe so that exit-with-parent.ts can tell when we are gone.
+ */
+function startChild(name: string, script: string, args: string[], afterStop?: () => void): Promise<Child> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', '--import', EXIT_WITH_PARENT, script, ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] })
+  let tail = ''
+  proc.stderr!.setEncoding('utf8').on('data', (s: string) => { tail = (tail + s).slice(-4000) })
+  const child: Child = {
+    name,
+    url: '',
+    stderrTail: () => tail.trim(),
+    async stop() {
+      running.delete(child)
+      await stopProcess(proc)
+      afterStop?.()
+    },
+  }
+  running.add(child)
+  return new Promise((resolve, reject) => {
+    const fail = (why: string) => {
+      clearTimeout(timer)
+      reject(new Error(`${name} ${why}${tail.trim() ? `; its stderr:\n${tail.trim()}` : ''}`))
+    }
+    const timer = setTimeout(() => fail(`printed no "listening on" line within ${START_TIMEOUT_MS / 1000} s`), START_TIMEOUT_MS)
+    // Reading stdout to the end also keeps the pipe from filling up and blocking the child.
+    createInterface({ input: proc.stdout! }).on('line', (line) => {
+      const match = /listening on (http:\/\/\S+)/.exec(line)
+      if (!match || child.url) return
+      clearTimeout(timer)
+      child.url = match[1].replace(/\/$/, '')
+      resolve(child)
+    })
+    proc.once('exit', (code, signal) => { if (!child.url) fail(`exited (${signal ?? `code ${code}`}) before listening`) })
+    proc.once('error', (err) => fail(`could not be spawned: ${err.message}`))
+  })
+}
+
+async function stopProcess(proc: ChildProcess): Promise<void> {
+  if (proc.exitCode !== null || proc.signalCode !== null) return
+  const exited = once(proc, 'exit')
+  proc.kill('SIGTERM')
+  const force = setTimeout(() => proc.kill('SIGKILL'), STOP_GRACE_MS)
+  await exited
+  clearTimeout(force)
+}
+
+export function stopAll(): Promise<void> {
+  return Promise.all([...running].map((c) => c.stop())).then(() => undefined)
+}
+
+export function startFakeUpstream(): Promise<Child> {
+  return startChild('fake upstream', 'bench/fake-upstream.ts', [])
+}
+
+export function startBareProxy(upstreamOrigin: string): Promise<Child> {
+  return startChild('bare proxy', 'bench/bare-proxy.ts', [upstreamOrigin])
+}
+
+/** Limits sized so that they never answer for the gateway: the benchmark measures the path, not the 429s. */
+function gatewayConfig(upstreamOrigin: string): GatewayConfig {
+  return {
+    account: { balance: 1e9, concurrency: 512 },
+    models: [{ id: 'test-gpt', family: 'gpt', vendor: 'openai', pricing: { unit: 'token', input: 2, output: 8 } }],
+    upstreams: [{ id: 'fake', vendor: 'openai', baseUrl: `${upstreamOrigin}/v1`, apiKey: 'upstream-secret-bench' }],
+    groups: [{ id: 'bench', protocol: 'chat', models: ['test-gpt'], upstreams: ['fake'] }],
+    keys: [{ key: BENCH_KEY, group: 'bench', name: 'bench' }],
+  }
+}
+
+/** Gatehouse through its headless CLI contract, with a throw-away config and data dir. */
+export function startGatehouse(upstreamOrigin: string): Promise<Child> {
+  const dir = mkdtempSync(join(tmpdir(), 'gatehouse-bench-'))
+  const configFile = join(dir, 'config.json')
+  writeFileSync(configFile, JSON.stringify(gatewayConfig(upstreamOrigin), null, 2))
+  const args = ['--config', configFile, '--port', '0', '--data-dir', join(dir, 'data'), '--host', '127.0.0.1']
+  return startChild('gatehouse', 'electron/gateway/cli.ts', args, () => rmSync(dir, { recursive: true, force: true }))
+}
