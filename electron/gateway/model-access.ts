@@ -43,7 +43,7 @@ export function upstreamsFor(
   model: CatalogModel,
   capability: keyof Omit<VendorAdapter, 'vendor'>,
 ): UpstreamAccount[] {
-  const candidates = registry.candidates(group, model, (u) => adapterFor(u.vendor)?.[capability] !== undefined)
+  const candidates = registry.candidates(group, model, capability, (u) => adapterFor(u.vendor)?.[capability] !== undefined)
   if (candidates.length === 0) throw gatewayError('model_not_found', 'model_no_account', { model: model.id }, { param: 'model' })
   return candidates
 }

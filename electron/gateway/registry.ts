@@ -60,6 +60,7 @@ export class Registry {
     const { store } = this
     // Charges still queued would be lost when balances are read back from the store.
     store.ledger.flush()
+    this.candidateCache = new Map()
     this.catalog = createCatalog(this.builtinModels, store.modelOverrides.all())
     this.groups = new Map(store.groups.all().map((g) => [g.id, { ...g, modelSet: new Set(g.models) }]))
     this.upstreams = new Map(
@@ -101,11 +102,22 @@ export class Registry {
     return upstream.vendor === 'gateway' || upstream.vendor === model.vendor
   }
 
-  /** The group's accounts that serve the model, in failover order (higher priority first, then the group's order). */
-  candidates(group: Group, model: CatalogModel, usable: (u: UpstreamAccount) => boolean): UpstreamAccount[] {
-    return group.upstreams
-      .map((id) => this.upstreams.get(id))
-      .filter((u): u is UpstreamAccount => u !== undefined && this.serves(u, model) && usable(u))
-      .sort((a, b) => b.priority - a.priority)
+  /**
+   * The group's accounts that serve the model with a capability, in failover order (higher priority first,
+   * then the group's order). Cached until the next reload: every request asks.
+   */
+  candidates(group: Group, model: CatalogModel, capability: string, usable: (u: UpstreamAccount) => boolean): UpstreamAccount[] {
+    const cacheKey = `${group.id}\u0000${model.id}\u0000${capability}`
+    let found = this.candidateCache.get(cacheKey)
+    if (found === undefined) {
+      found = group.upstreams
+        .map((id) => this.upstreams.get(id))
+        .filter((u): u is UpstreamAccount => u !== undefined && this.serves(u, model) && usable(u))
+        .sort((a, b) => b.priority - a.priority)
+      this.candidateCache.set(cacheKey, found)
+    }
+    return found
   }
+
+  private candidateCache = new Map<string, UpstreamAccount[]>()
 }

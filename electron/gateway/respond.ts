@@ -2,11 +2,11 @@ import type { ServerResponse } from 'node:http'
 import type { RequestContext } from './context.js'
 import { errorBody, type GatewayError } from './errors.js'
 
-/** Sends a JSON body (an object, or text that already is JSON). */
+/** Sends a JSON body: an object, or text or bytes that already are JSON. */
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = typeof body === 'string' ? body : JSON.stringify(body)
-  res.writeHead(status, { ...headers, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) })
-  res.end(text)
+  const payload = typeof body === 'string' || body instanceof Uint8Array ? body : JSON.stringify(body)
+  res.writeHead(status, { ...headers, 'content-type': 'application/json; charset=utf-8', 'content-length': typeof payload === 'string' ? Buffer.byteLength(payload) : payload.byteLength })
+  res.end(payload)
 }
 
 export const SSE_HEADERS = {

@@ -87,13 +87,14 @@ async function callUpstream(
 }
 
 async function relayJson(ctx: RequestContext, response: UpstreamResponse, adapter: RelayAdapter, uctx: UpstreamCtx, plan: RelayPlan): Promise<Attempt> {
-  let text: string
+  let bytes: Uint8Array
   try {
-    text = await response.body.text()
+    bytes = await response.body.bytes()
   } catch (err) {
     const reason = transportFailure(err)
     return reason === 'aborted' ? DONE : { done: false, failure: { kind: 'transport', reason } }
   }
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8')
   let result
   try {
     result = adapter.fromResponse(text, uctx)
@@ -103,7 +104,8 @@ async function relayJson(ctx: RequestContext, response: UpstreamResponse, adapte
     return { done: false, failure: { kind: 'malformed' } }
   }
   if (plan.billable) bill(ctx, uctx.model, result.usage)
-  sendJson(ctx.res, 200, result.body)
+  // A body relayed unchanged goes back as the upstream's own bytes: no second encoding.
+  sendJson(ctx.res, 200, result.body === text ? bytes : result.body)
   return DONE
 }
 
