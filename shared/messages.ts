@@ -108,6 +108,29 @@ export const MESSAGES = {
     en: 'The prompt was blocked by the model\'s safety system (reason: {reason}).',
     zh: '提示词被模型的安全系统拦截（原因：{reason}）。',
   },
+  content_part_unsupported: {
+    en: 'The model `{model}` does not accept `{type}` content parts; it reads only: {allowed}.',
+    zh: '模型 `{model}` 不接受 `{type}` 类型的内容；它只读取：{allowed}。',
+  },
+  glm_max_tokens_range: { en: '{field} invalid, allowed range [1,{max}]', zh: '{field} 无效，允许范围 [1,{max}]' },
+  reasoning_effort_invalid: {
+    en: 'reasoning_effort `{value}` is not supported by the model `{model}`; allowed values: {allowed}.',
+    zh: '模型 `{model}` 不支持 reasoning_effort `{value}`；允许的取值：{allowed}。',
+  },
+  thinking_cannot_be_disabled: {
+    en: 'Thinking cannot be disabled for the model `{model}` ({field} `{value}`): it always thinks. Allowed reasoning_effort values: {allowed}.',
+    zh: '模型 `{model}` 始终开启思考，无法关闭（{field} `{value}`）。允许的 reasoning_effort 取值：{allowed}。',
+  },
+  tool_call_not_found: {
+    en: 'No tool call found for function call output',
+    zh: '找不到与函数调用输出对应的工具调用',
+  },
+  qwen_max_tokens_range: { en: 'Range of {field} should be [1, {max}]', zh: '{field} 的取值范围应为 [1, {max}]' },
+  qwen_image_too_small: {
+    en: 'The image length and width do not meet the model restrictions. [height:{height} or width:{width} must be larger than {min}]',
+    zh: '图片的长宽不满足模型要求。[高 {height} 或宽 {width} 必须大于 {min}]',
+  },
+  qwen_input_too_long: { en: 'Range of input length should be [1, {max}]', zh: '输入长度的范围应为 [1, {max}]' },
 } as const satisfies Record<string, { en: string; zh: string }>
 
 export type MessageId = keyof typeof MESSAGES

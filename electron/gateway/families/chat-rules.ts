@@ -1,4 +1,6 @@
 import type { CatalogModel } from '../../../shared/types.js'
+import { glmFlashRules, glmRules } from './glm.js'
+import { qwenRules, type MaybeAsyncChatRule } from './qwen.js'
 
 /** A family's request rules: checks (throwing 400) and rewrites of the chat body before forwarding. */
 export type ChatRule = (body: Record<string, unknown>, model: CatalogModel) => Record<string, unknown>
@@ -12,11 +14,19 @@ export const dropUnknownServiceTier: ChatRule = (body) => {
   return rest
 }
 
-/** Rules of every family, then the family's own (later issues register more families here). */
-const FAMILY_RULES: Partial<Record<CatalogModel['family'], ChatRule[]>> = {}
+/** Each family's own rules, after the rules of every family (spec §4.1). Gemini's live in its adapter. */
+const FAMILY_RULES: Partial<Record<CatalogModel['family'], MaybeAsyncChatRule[]>> = {
+  glm: glmRules,
+  'glm-flash': glmFlashRules,
+  qwen: qwenRules,
+}
 
-export function applyChatRules(body: Record<string, unknown>, model: CatalogModel): Record<string, unknown> {
+export async function applyChatRules(body: Record<string, unknown>, model: CatalogModel): Promise<Record<string, unknown>> {
   let out = dropUnknownServiceTier(body, model)
-  for (const rule of FAMILY_RULES[model.family] ?? []) out = rule(out, model)
+  for (const rule of FAMILY_RULES[model.family] ?? []) {
+    const result = rule(out, model)
+    // Only the Qwen input-length check ever waits; the others answer at once.
+    out = result instanceof Promise ? await result : result
+  }
   return out
 }

@@ -1,0 +1,87 @@
+/**
+ * Request rules of the GLM families (spec §4.1 rows "GLM-5.3-style text model" and
+ * "GLM-5.3-Flash-style model"); all limits come from the catalog entry.
+ * @see ../../../../shared/vendors/zhipu-glm.md
+ */
+import { gatewayError } from '../errors.js'
+import type { ChatRule } from './chat-rules.js'
+import { contentKindRule, maxTokensRule, reasoningEffortRule } from './rule-helpers.js'
+
+type Obj = Record<string, unknown>
+
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v)
+
+/**
+ * Every `tool` message must answer a call: its `tool_call_id` must be the `id` of a `tool_calls`
+ * entry of an earlier assistant message (spec §2.1). Otherwise 400 with the wording of the real
+ * APIs ("No tool call found for function call output with call_id …"), param the field path.
+ */
+export const toolResultsMatchCalls: ChatRule = (body) => {
+  if (!Array.isArray(body.messages)) return body
+  const callIds = new Set<string>()
+  body.messages.forEach((message: unknown, i) => {
+    if (!isObj(message)) return
+    if (message.role === 'assistant' && Array.isArray(message.tool_calls)) {
+      for (const call of message.tool_calls) if (isObj(call) && typeof call.id === 'string') callIds.add(call.id)
+    }
+    if (message.role !== 'tool') return
+    const param = `messages[${i}].tool_call_id`
+    const id = message.tool_call_id
+    if (id === undefined || id === null) throw gatewayError('invalid_request', 'missing_field', { field: param }, { param })
+    if (typeof id !== 'string' || !callIds.has(id)) {
+      throw gatewayError('invalid_request', 'tool_call_not_found', { id: typeof id === 'string' ? id : JSON.stringify(id) }, { param })
+    }
+  })
+  return body
+}
+
+/** `tool_choice` defaults to `auto` when tools are sent without one (Zhipu supports only `auto`). */
+export const defaultToolChoiceAuto: ChatRule = (body) => {
+  const hasTools = Array.isArray(body.tools) && body.tools.length > 0
+  if (!hasTools || (body.tool_choice !== undefined && body.tool_choice !== null)) return body
+  return { ...body, tool_choice: 'auto' }
+}
+
+/**
+ * Zhipu's own `tool_stream` (stream tool-call arguments incrementally) must be a boolean; it is
+ * forwarded as sent. `null` means "not sent" and is removed (the upstream default, false, applies).
+ */
+export const toolStreamBoolean: ChatRule = (body) => {
+  if (body.tool_stream === undefined || typeof body.tool_stream === 'boolean') return body
+  if (body.tool_stream === null) {
+    const { tool_stream: _dropped, ...rest } = body
+    return rest
+  }
+  throw gatewayError(
+    'invalid_request',
+    'invalid_field',
+    { field: 'tool_stream', detail: { en: 'must be a boolean (true or false)', zh: '必须是布尔值（true 或 false）' } },
+    { param: 'tool_stream' },
+  )
+}
+
+/**
+ * GLM text model: text only (any non-text part 400), max_tokens 1..limits.maxOutputTokens,
+ * reasoning_effort from the catalog list with thinking always on, tool results must match a call,
+ * tool_choice defaults to `auto`.
+ */
+export const glmRules: ChatRule[] = [
+  contentKindRule(true),
+  maxTokensRule('glm_max_tokens_range'),
+  reasoningEffortRule,
+  toolResultsMatchCalls,
+  defaultToolChoiceAuto,
+]
+
+/**
+ * GLM Flash: content kinds from the catalog (text, image, video, file today; unknown part types are
+ * forwarded), max_tokens 1..limits.maxOutputTokens (shared by thinking and answer), reasoning_effort
+ * from the catalog list with thinking always on, boolean `tool_stream`. Temperature and top_p have
+ * no gateway range.
+ */
+export const glmFlashRules: ChatRule[] = [
+  contentKindRule(false),
+  maxTokensRule('glm_max_tokens_range'),
+  reasoningEffortRule,
+  toolStreamBoolean,
+]
