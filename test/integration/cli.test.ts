@@ -94,6 +94,43 @@ describe('headless run contract', () => {
     dir.remove()
   })
 
+  it('a crash (SIGKILL) loses no committed row, and balance and ledger stay consistent after a restart', async () => {
+    const dir = tempDataDir()
+    const configPath = join(dir.dir, 'config.json')
+    writeFileSync(configPath, JSON.stringify(chatConfig([{ id: 'a', baseUrl: fake.url }], { account: { balance: 5, concurrency: 5 } })))
+    const args = ['--config', configPath, '--port', '0', '--data-dir', join(dir.dir, 'data')]
+    fake.setScenario({ kind: 'ok', usage: { prompt_tokens: 1000, completion_tokens: 1000 } })
+    const run = runGateway(args)
+    const url = await run.url
+    const ids: string[] = []
+    for (let i = 0; i < 5; i++) {
+      const res = await fetch(`${url}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${TEST_KEY}` }, body: JSON.stringify({ model: 'test-gpt', messages: [{ role: 'user', content: 'hi' }] }) })
+      expect(res.status).toBe(200)
+      ids.push(res.headers.get('x-request-id')!)
+      await res.arrayBuffer()
+    }
+    // Past the group-commit window, every row is committed; then the process dies without any cleanup.
+    await new Promise((r) => setTimeout(r, 100))
+    run.child.kill('SIGKILL')
+    await run.exited
+    const db = new Database(join(dir.dir, 'data', 'gatehouse.sqlite'))
+    const rows = db.prepare("SELECT id, cost_nano FROM requests WHERE endpoint = 'chat.completions'").all() as Array<{ id: string; cost_nano: number }>
+    expect(rows.map((r) => r.id).sort()).toEqual([...ids].sort())
+    const spent = rows.reduce((sum, r) => sum + r.cost_nano, 0)
+    expect(spent).toBe(5 * (1000 * 2000 + 1000 * 8000))
+    expect((db.prepare('SELECT balance_nano FROM account').get() as { balance_nano: number }).balance_nano).toBe(5e9 - spent)
+    db.close()
+    // The restart with the same config neither refills nor re-bills.
+    const again = runGateway(args)
+    const usage = (await (await fetch(`${await again.url}/v1/usage`, { headers: { authorization: `Bearer ${TEST_KEY}` } })).json()) as { balance: number; key: { used: number } }
+    expect(usage.balance).toBeCloseTo((5e9 - spent) / 1e9, 9)
+    expect(usage.key.used).toBeCloseTo(spent / 1e9, 9)
+    again.child.kill('SIGTERM')
+    await again.exited
+    fake.reset()
+    dir.remove()
+  })
+
   it.each([
     [{ upstreams: [{ id: 'x', vendor: 'acme', baseUrl: 'http://127.0.0.1:1', apiKey: 'k' }] }, 'invalid config: upstreams[0].vendor: must be equal to one of the allowed values'],
     [{ keys: [{ key: 'pk-0123456789', group: 'default' }] }, 'invalid config: keys[0].key: must match pattern'],
