@@ -40,14 +40,10 @@ export function readBody(req: IncomingMessage): Promise<Buffer> {
 }
 
 /**
- * Reads and parses a JSON object body; 400 for anything else. The content type is not checked:
- * `curl -d` sends JSON labelled as a form, and the body decides.
+ * Reads and parses a JSON object body, with the bytes it came from (relays forward them untouched when
+ * they can); 400 for anything that is not a JSON object. The content type is not checked: `curl -d`
+ * sends JSON labelled as a form, and the body decides.
  */
-export async function readJsonObject(req: IncomingMessage): Promise<Record<string, unknown>> {
-  return (await readJson(req)).value
-}
-
-/** The parsed object and the bytes it came from, for relays that can forward them untouched. */
 export async function readJson(req: IncomingMessage): Promise<{ value: Record<string, unknown>; raw: Buffer }> {
   const raw = await readBody(req)
   let value: unknown

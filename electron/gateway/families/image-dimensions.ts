@@ -4,6 +4,7 @@
  * MIME type a client claims. Anything else (SVG, TIFF, AVIF, HEIC, corrupt data) gives `undefined`:
  * the caller forwards such images unchecked and lets the upstream decide.
  */
+import { dataUrlBytes as decodeDataUrl, parseDataUrl } from '../data-url.js'
 
 export interface ImageSize {
   format: 'png' | 'jpeg' | 'gif' | 'webp' | 'bmp'
@@ -104,33 +105,8 @@ function jpeg(b: Buffer): ImageSize | typeof TRUNCATED | undefined {
 
 /** Bytes of a `data:` URL, or `undefined` when the text is not one. `maxBytes` limits base64 decoding to a prefix. */
 export function dataUrlBytes(url: string, maxBytes = Infinity): { bytes: Buffer; complete: boolean } | undefined {
-  if (!/^\s*data:/i.test(url)) return undefined
-  const comma = url.indexOf(',')
-  if (comma < 0) return undefined
-  const meta = url.slice(url.indexOf(':') + 1, comma)
-  const payload = url.slice(comma + 1)
-  const isBase64 = meta.split(';').some((attr) => attr.trim().toLowerCase() === 'base64')
-  if (!isBase64) {
-    const bytes = percentDecode(payload)
-    return { bytes, complete: true }
-  }
-  // Four base64 characters carry three bytes; whitespace inside the payload is ignored by Node's decoder.
-  const chars = Number.isFinite(maxBytes) ? Math.ceil(maxBytes / 3) * 4 : payload.length
-  const complete = chars >= payload.length
-  return { bytes: Buffer.from(complete ? payload : payload.slice(0, chars), 'base64'), complete }
-}
-
-function percentDecode(s: string): Buffer {
-  const bytes: number[] = []
-  for (let k = 0; k < s.length; k++) {
-    if (s[k] === '%' && /^[0-9a-f]{2}$/i.test(s.slice(k + 1, k + 3))) {
-      bytes.push(parseInt(s.slice(k + 1, k + 3), 16))
-      k += 2
-    } else {
-      bytes.push(...Buffer.from(s[k], 'utf8'))
-    }
-  }
-  return Buffer.from(bytes)
+  const data = parseDataUrl(url)
+  return data && decodeDataUrl(data, maxBytes)
 }
 
 /** Header bytes read first; a JPEG whose frame header lies beyond them (big EXIF/ICC segments) is decoded whole. */

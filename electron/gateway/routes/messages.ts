@@ -1,12 +1,10 @@
 import { countTokensRequest, messagesRequest } from '../../../shared/schemas/messages.js'
-import { ensureFunds } from '../billing.js'
-import { readJsonObject } from '../body.js'
 import type { RequestContext } from '../context.js'
-import { resolveModel, upstreamsFor } from '../model-access.js'
 import { relay } from '../relay/relay.js'
 import type { Services } from '../services.js'
 import { promptText } from '../tokens.js'
 import { compileValidator } from '../validate.js'
+import { startRelay } from './relay-start.js'
 
 const validateMessages = compileValidator(messagesRequest)
 const validateCount = compileValidator(countTokensRequest)
@@ -19,13 +17,7 @@ function messagesPromptText(body: Record<string, unknown>): string {
 
 /** POST /v1/messages: Anthropic's wire format, relayed event by event (spec §4.3, §6). */
 export async function messages(ctx: RequestContext, services: Services): Promise<void> {
-  const body = await readJsonObject(ctx.req)
-  const problem = validateMessages(body)
-  if (problem) throw problem
-  const model = resolveModel(services.registry, ctx.group!, body.model, 'messages')
-  ctx.model = model
-  const candidates = upstreamsFor(services.registry, ctx.group!, model, 'messages')
-  ensureFunds(services.registry, ctx.key!)
+  const { body, model, candidates } = await startRelay(ctx, services, { validate: validateMessages, endpoint: 'messages', capability: 'messages' })
   await relay(ctx, services, {
     capability: 'messages',
     model,
@@ -39,11 +31,8 @@ export async function messages(ctx: RequestContext, services: Services): Promise
 
 /** POST /v1/messages/count_tokens: free, but it holds a concurrency slot like any call (spec §8). */
 export async function countTokens(ctx: RequestContext, services: Services): Promise<void> {
-  const body = await readJsonObject(ctx.req)
-  const problem = validateCount(body)
-  if (problem) throw problem
-  const model = resolveModel(services.registry, ctx.group!, body.model, 'messages')
-  ctx.model = model
-  const candidates = upstreamsFor(services.registry, ctx.group!, model, 'countTokens')
+  const { body, model, candidates } = await startRelay(ctx, services, {
+    validate: validateCount, endpoint: 'messages', capability: 'countTokens', billable: false,
+  })
   await relay(ctx, services, { capability: 'countTokens', model, body, candidates, stream: false, billable: false, promptText: () => '' })
 }

@@ -1,12 +1,10 @@
 import { responsesRequest } from '../../../shared/schemas/responses.js'
-import { ensureFunds } from '../billing.js'
-import { readJsonObject } from '../body.js'
 import type { RequestContext } from '../context.js'
 import { dropUnknownServiceTier } from '../families/chat-rules.js'
-import { resolveModel, upstreamsFor } from '../model-access.js'
 import { relay } from '../relay/relay.js'
 import type { Services } from '../services.js'
 import { compileValidator } from '../validate.js'
+import { startRelay } from './relay-start.js'
 
 const validate = compileValidator(responsesRequest)
 
@@ -29,21 +27,16 @@ export function responsesPromptText(body: Record<string, unknown>): string {
 
 /** POST /v1/responses: relayed to OpenAI-compatible accounts (spec §4.3). */
 export async function responses(ctx: RequestContext, services: Services): Promise<void> {
-  const body = await readJsonObject(ctx.req)
-  const problem = validate(body)
-  if (problem) throw problem
-  const model = resolveModel(services.registry, ctx.group!, body.model, 'responses')
-  ctx.model = model
-  const candidates = upstreamsFor(services.registry, ctx.group!, model, 'responses')
-  ensureFunds(services.registry, ctx.key!)
-  const prepared = dropUnknownServiceTier(body, model)
+  const { body, model, candidates } = await startRelay(ctx, services, {
+    validate, endpoint: 'responses', capability: 'responses', prepare: dropUnknownServiceTier,
+  })
   await relay(ctx, services, {
     capability: 'responses',
     model,
-    body: prepared,
+    body,
     candidates,
-    stream: prepared.stream === true,
+    stream: body.stream === true,
     billable: true,
-    promptText: () => responsesPromptText(prepared),
+    promptText: () => responsesPromptText(body),
   })
 }

@@ -1,25 +1,18 @@
 import { speechRequest } from '../../../shared/schemas/speech.js'
-import { ensureFunds } from '../billing.js'
-import { readJsonObject } from '../body.js'
+import type { CatalogModel } from '../../../shared/types.js'
 import type { RequestContext } from '../context.js'
 import { gatewayError } from '../errors.js'
-import { resolveModel, upstreamsFor } from '../model-access.js'
 import { relay } from '../relay/relay.js'
 import type { Services } from '../services.js'
 import { compileValidator } from '../validate.js'
+import { startRelay } from './relay-start.js'
 
 const validate = compileValidator(speechRequest)
 
-/** POST /v1/audio/speech: audio streamed back as it arrives, billed per input character (spec §4.3). */
-export async function speech(ctx: RequestContext, services: Services): Promise<void> {
-  const body = await readJsonObject(ctx.req)
-  const problem = validate(body)
-  if (problem) throw problem
-  const model = resolveModel(services.registry, ctx.group!, body.model, 'audio.speech')
-  ctx.model = model
-  const input = body.input as string
+/** Spec-free limits of the model's catalog entry: input length and formats. */
+function checkSpeech(body: Record<string, unknown>, model: CatalogModel): Record<string, unknown> {
   // Characters as people count them (code points), which is how the vendor limits and bills them.
-  const characters = [...input].length
+  const characters = [...(body.input as string)].length
   const maxChars = typeof model.maxInputChars === 'number' ? model.maxInputChars : undefined
   if (maxChars !== undefined && characters > maxChars) {
     throw gatewayError('invalid_request', 'invalid_field', { field: 'input', detail: { en: `must be at most ${maxChars} characters (got ${characters})`, zh: `不能超过 ${maxChars} 个字符（实际 ${characters}）` } }, { param: 'input' })
@@ -28,8 +21,14 @@ export async function speech(ctx: RequestContext, services: Services): Promise<v
   if (formats && typeof body.response_format === 'string' && !formats.includes(body.response_format)) {
     throw gatewayError('invalid_request', 'invalid_field', { field: 'response_format', detail: { en: `must be one of ${formats.join(', ')}`, zh: `必须是 ${formats.join('、')} 之一` } }, { param: 'response_format' })
   }
-  const candidates = upstreamsFor(services.registry, ctx.group!, model, 'speech')
-  ensureFunds(services.registry, ctx.key!)
+  return body
+}
+
+/** POST /v1/audio/speech: audio streamed back as it arrives, billed per input character (spec §4.3). */
+export async function speech(ctx: RequestContext, services: Services): Promise<void> {
+  const { body, model, candidates } = await startRelay(ctx, services, { validate, endpoint: 'audio.speech', capability: 'speech', prepare: checkSpeech })
+  const input = body.input as string
+  const characters = [...input].length
   await relay(ctx, services, {
     capability: 'speech',
     model,

@@ -1,3 +1,4 @@
+import { parseDataUrl, percentDecode } from '../data-url.js'
 import { gatewayError } from '../errors.js'
 import type { HttpSpec } from '../http.js'
 import { functionCallingConfig, functionDeclarations, generationConfig } from './gemini-config.js'
@@ -170,34 +171,18 @@ function readParts(content: unknown, i: number, images: boolean): GeminiPart[] {
 }
 
 function dataUrl(url: unknown, param: string): { mimeType: string; data: string } {
-  const text = typeof url === 'string' ? url.trim() : ''
-  if (!/^data:/i.test(text)) throw gatewayError('invalid_request', 'gemini_image_url_data_only', {}, { param })
+  const parsed = typeof url === 'string' ? parseDataUrl(url) : undefined
+  if (typeof url !== 'string' || !/^\s*data:/i.test(url)) throw gatewayError('invalid_request', 'gemini_image_url_data_only', {}, { param })
   const invalid = (detail: string) => gatewayError('invalid_request', 'invalid_field', { field: `${param}.url`, detail }, { param })
-  const comma = text.indexOf(',')
-  if (comma < 0) throw invalid('not a valid data URL')
-  const [mime, ...attrs] = text.slice(5, comma).split(';').map((s) => s.trim())
-  if (mime === '') throw invalid('the data URL has no MIME type')
-  const payload = text.slice(comma + 1)
-  if (attrs.some((a) => a.toLowerCase() === 'base64')) {
-    const data = payload.replace(/\s+/g, '')
+  if (parsed === undefined) throw invalid('not a valid data URL')
+  if (parsed.mimeType === '') throw invalid('the data URL has no MIME type')
+  if (parsed.base64) {
+    const data = parsed.payload.replace(/\s+/g, '')
     if (data === '' || !/^[A-Za-z0-9+/_-]+={0,2}$/.test(data)) throw invalid('the data URL has no valid base64 data')
-    return { mimeType: mime.toLowerCase(), data }
+    return { mimeType: parsed.mimeType, data }
   }
-  if (payload === '') throw invalid('the data URL is empty')
-  return { mimeType: mime.toLowerCase(), data: percentDecode(payload).toString('base64') }
-}
-
-function percentDecode(s: string): Buffer {
-  const bytes: number[] = []
-  for (let k = 0; k < s.length; k++) {
-    if (s[k] === '%' && /^[0-9a-f]{2}$/i.test(s.slice(k + 1, k + 3))) {
-      bytes.push(parseInt(s.slice(k + 1, k + 3), 16))
-      k += 2
-    } else {
-      bytes.push(...Buffer.from(s[k], 'utf8'))
-    }
-  }
-  return Buffer.from(bytes)
+  if (parsed.payload === '') throw invalid('the data URL is empty')
+  return { mimeType: parsed.mimeType, data: percentDecode(parsed.payload).toString('base64') }
 }
 
 /** Adjacent turns of one role become one content: parallel tool results must sit in one user turn. */
