@@ -18,14 +18,34 @@ export interface LoadResult {
   non2xx: number
 }
 
-export interface TtfbResult {
+/** Sequential requests, one at a time: time to the first body chunk and to the end of the body. */
+export interface SeqResult {
+  /** counted requests (after the warm-up), failures included */
   requests: number
   /** ms from sending the request to the first body chunk */
   p50: number
   p99: number
-  /** ms from sending the request to the end of the stream */
+  /** ms from sending the request to the end of the body */
   totalP50: number
+  totalP99: number
   failures: number
+}
+
+/** One HTTP request to repeat: POSTed JSON, and strings its answer must contain to count as a success. */
+export interface RequestSpec {
+  url: string
+  headers: Record<string, string>
+  body: string
+  expect: string[]
+}
+
+export function chatRequest(origin: string, apiKey: string, stream: boolean, model = CHAT.model): RequestSpec {
+  return {
+    url: `${origin}${CHAT_PATH}`,
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` },
+    body: JSON.stringify({ ...CHAT, model, stream }),
+    expect: stream ? ['chat.completion.chunk', '[DONE]'] : ['"chat.completion"'],
+  }
 }
 
 /** Nearest-rank percentile of ascending `sorted`. */
@@ -36,6 +56,41 @@ export function percentile(sorted: ArrayLike<number>, p: number): number {
 
 function sortedCopy(values: number[]): Float64Array {
   return Float64Array.from(values).sort()
+}
+
+/** The middle value (the mean of the two middle ones for an even count); NaN for none. */
+export function median(values: number[]): number {
+  const s = sortedCopy(values.filter((v) => !Number.isNaN(v)))
+  if (s.length === 0) return NaN
+  const mid = s.length >> 1
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2
+}
+
+/** Rounds of one (target, connections) load test: median rate and latencies, counts summed over the rounds. */
+export function medianLoad(rounds: LoadResult[]): LoadResult {
+  const sum = (f: (r: LoadResult) => number) => rounds.reduce((n, r) => n + f(r), 0)
+  return {
+    connections: rounds[0].connections,
+    requestsPerSec: median(rounds.map((r) => r.requestsPerSec)),
+    p50: median(rounds.map((r) => r.p50)),
+    p99: median(rounds.map((r) => r.p99)),
+    requests: sum((r) => r.requests),
+    errors: sum((r) => r.errors),
+    non2xx: sum((r) => r.non2xx),
+  }
+}
+
+/** Rounds of one sequential series: median percentiles, counts summed over the rounds. */
+export function medianSeq(rounds: SeqResult[]): SeqResult {
+  const m = (f: (r: SeqResult) => number) => median(rounds.map(f))
+  return {
+    requests: rounds.reduce((n, r) => n + r.requests, 0),
+    p50: m((r) => r.p50),
+    p99: m((r) => r.p99),
+    totalP50: m((r) => r.totalP50),
+    totalP99: m((r) => r.totalP99),
+    failures: rounds.reduce((n, r) => n + r.failures, 0),
+  }
 }
 
 export async function loadTest(origin: string, apiKey: string, connections: number, opts: { durationS: number; warmupS: number }): Promise<LoadResult> {
@@ -66,13 +121,12 @@ export async function loadTest(origin: string, apiKey: string, connections: numb
 }
 
 /**
- * Sequential streamed requests on one keep-alive connection, so that each time is the path's own latency and not
- * queueing. Stops after `maxRequests` or `maxMs`, whichever comes first; `warmup` requests are not counted.
+ * Sequential requests on one keep-alive connection, so that each time is the path's own latency and not queueing.
+ * Stops after `maxRequests` or `maxMs`, whichever comes first; `warmup` requests are not counted. A request fails
+ * unless it answers 2xx with a body that contains every `expect` string.
  */
-export async function ttfb(origin: string, apiKey: string, opts: { maxRequests: number; maxMs: number; warmup: number }): Promise<TtfbResult> {
+export async function sequential(spec: RequestSpec, opts: { maxRequests: number; maxMs: number; warmup: number }): Promise<SeqResult> {
   const agent = new Agent({ connections: 1, keepAliveTimeout: 30_000 })
-  const body = JSON.stringify({ ...CHAT, stream: true })
-  const headers = { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` }
   const first: number[] = []
   const total: number[] = []
   let failures = 0
@@ -81,12 +135,19 @@ export async function ttfb(origin: string, apiKey: string, opts: { maxRequests: 
     for (let i = 0; i < opts.warmup + opts.maxRequests && performance.now() < deadline; i++) {
       const start = performance.now()
       let firstAt = NaN
+      let totalAt = NaN
       let ok = false
       try {
-        const res = await request(`${origin}${CHAT_PATH}`, { method: 'POST', headers, body, dispatcher: agent })
-        ok = res.statusCode >= 200 && res.statusCode < 300
+        const res = await request(spec.url, { method: 'POST', headers: spec.headers, body: spec.body, dispatcher: agent })
+        const chunks: Buffer[] = []
         // Drained to the end either way, so that the connection is reused and the next request starts clean.
-        for await (const _chunk of res.body) if (Number.isNaN(firstAt)) firstAt = performance.now() - start
+        for await (const chunk of res.body) {
+          if (Number.isNaN(firstAt)) firstAt = performance.now() - start
+          chunks.push(chunk as Buffer)
+        }
+        totalAt = performance.now() - start
+        const text = Buffer.concat(chunks).toString('utf8')
+        ok = res.statusCode >= 200 && res.statusCode < 300 && spec.expect.every((e) => text.includes(e))
       } catch {
         ok = false
       }
@@ -96,39 +157,54 @@ export async function ttfb(origin: string, apiKey: string, opts: { maxRequests: 
         continue
       }
       first.push(firstAt)
-      total.push(performance.now() - start)
+      total.push(totalAt)
     }
   } finally {
     await agent.close()
   }
   const sortedFirst = sortedCopy(first)
+  const sortedTotal = sortedCopy(total)
   return {
     requests: first.length + failures,
     p50: percentile(sortedFirst, 50),
     p99: percentile(sortedFirst, 99),
-    totalP50: percentile(sortedCopy(total), 50),
+    totalP50: percentile(sortedTotal, 50),
+    totalP99: percentile(sortedTotal, 99),
     failures,
+  }
+}
+
+/** Streamed chat completions, sequentially: time to first byte. */
+export function ttfb(origin: string, apiKey: string, opts: { maxRequests: number; maxMs: number; warmup: number }): Promise<SeqResult> {
+  return sequential(chatRequest(origin, apiKey, true), opts)
+}
+
+/** One request, checked for a 200 with every `expect` string; returns the problem, if any. */
+export async function probeRequest(spec: RequestSpec): Promise<string | undefined> {
+  const agent = new Agent()
+  try {
+    const res = await request(spec.url, { method: 'POST', headers: spec.headers, body: spec.body, dispatcher: agent })
+    const text = await res.body.text()
+    const missing = spec.expect.filter((e) => !text.includes(e))
+    if (res.statusCode !== 200 || missing.length > 0) return `got ${res.statusCode}${missing.length ? ` without ${missing.join(', ')}` : ''}: ${text.slice(0, 300)}`
+    return undefined
+  } catch (err) {
+    return `failed: ${(err as Error).message}`
+  } finally {
+    await agent.close()
   }
 }
 
 /** One non-streamed and one streamed request, checked for a chat answer, before any load is put on a target. */
 export async function probe(origin: string, apiKey: string): Promise<string | undefined> {
-  const headers = { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` }
-  const agent = new Agent()
-  try {
-    for (const stream of [false, true]) {
-      const kind = stream ? 'streamed' : 'non-streamed'
-      try {
-        const res = await request(`${origin}${CHAT_PATH}`, { method: 'POST', headers, body: JSON.stringify({ ...CHAT, stream }), dispatcher: agent })
-        const text = await res.body.text()
-        const expected = stream ? 'chat.completion.chunk' : '"chat.completion"'
-        if (res.statusCode !== 200 || !text.includes(expected)) return `${kind} probe got ${res.statusCode}: ${text.slice(0, 300)}`
-      } catch (err) {
-        return `${kind} probe failed: ${(err as Error).message}`
-      }
-    }
-    return undefined
-  } finally {
-    await agent.close()
+  for (const stream of [false, true]) {
+    const problem = await probeRequest(chatRequest(origin, apiKey, stream))
+    if (problem) return `${stream ? 'streamed' : 'non-streamed'} probe ${problem}`
   }
+  return undefined
+}
+
+/** `xs` rotated left by `by`, so that each round starts with a different target. */
+export function rotate<T>(xs: readonly T[], by: number): T[] {
+  return xs.map((_, i) => xs[(i + by) % xs.length])
 }

@@ -1,13 +1,18 @@
 // Turns the raw measurements into the comparisons the project cares about, and prints them.
-import type { LoadResult, TtfbResult } from './measure.js'
+import { median, type LoadResult, type SeqResult } from './measure.js'
+import { CHAT_PATHS, MESSAGES_PATHS, PATH_LABELS, type ProtocolSummary } from './protocols.js'
 
 export const TARGETS = ['direct', 'bare', 'gatehouse'] as const
 export type TargetName = (typeof TARGETS)[number]
 export const LABELS: Record<TargetName, string> = { direct: 'direct (fake upstream)', bare: 'bare proxy', gatehouse: 'Gatehouse' }
 
 export interface Measurements {
+  /** per (target, connections): the median over the rounds (counts summed) */
   load: Record<TargetName, LoadResult[]>
-  ttfb: Record<TargetName, TtfbResult>
+  ttfb: Record<TargetName, SeqResult>
+  /** each round as measured */
+  loadRounds: Array<Record<TargetName, LoadResult[]>>
+  ttfbRounds: Array<Record<TargetName, SeqResult>>
 }
 
 /** The project's goals: Gatehouse keeps ≥ 85% of the bare proxy's throughput at 16 connections, and adds ≤ 0.1 ms at p50 alone. */
@@ -20,12 +25,16 @@ const minus = (a: number | undefined, b: number | undefined) => (a === undefined
 
 export function summarize(m: Measurements, connections: number[]) {
   const byConn = <T>(f: (c: number) => T) => Object.fromEntries(connections.map((c) => [c, f(c)])) as Record<number, T>
-  const rps = (t: TargetName, c: number) => at(m.load[t], c)?.requestsPerSec
+  const rps = (t: TargetName, c: number, load = m.load) => at(load[t], c)?.requestsPerSec
   const p50 = (t: TargetName, c: number) => at(m.load[t], c)?.p50
   const throughputPct = byConn((c) => pct(rps('gatehouse', c), rps('bare', c)))
+  const perRound = byConn((c) => m.loadRounds.map((round) => pct(rps('gatehouse', c, round), rps('bare', c, round))))
   const p50DeltaAt1 = minus(p50('gatehouse', 1), p50('bare', 1))
   return {
+    rounds: m.loadRounds.length,
+    /** ratio of the median rates */
     gatehouseVsBareThroughputPct: throughputPct,
+    gatehouseVsBareThroughputPctPerRound: perRound,
     bareVsDirectThroughputPct: byConn((c) => pct(rps('bare', c), rps('direct', c))),
     p50DeltaAt1ConnMs: { gatehouseMinusBare: p50DeltaAt1, bareMinusDirect: minus(p50('bare', 1), p50('direct', 1)) },
     ttfbDeltaMs: {
@@ -62,13 +71,21 @@ export function printReport(m: Measurements, s: Summary, connections: number[]):
         : [LABELS[t], String(c), 'n/a', 'n/a', 'n/a', 'n/a', 'n/a', 'n/a']
     }),
   )
-  console.log(table('\nNon-streamed chat completions (autocannon)', ['target', 'conns', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'errors', 'non-2xx'], loadRows))
+  const of = `median of ${s.rounds} round${s.rounds === 1 ? '' : 's'}; counts are totals`
+  console.log(table(`\nNon-streamed chat completions (autocannon; ${of})`, ['target', 'conns', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'errors', 'non-2xx'], loadRows))
+
+  const roundHeads = m.loadRounds.map((_, i) => `round ${i + 1}`)
+  const spreadRows = connections.map((c) => [
+    `@${c} conns`, ...s.gatehouseVsBareThroughputPctPerRound[c].map(percent),
+    percent(median(s.gatehouseVsBareThroughputPctPerRound[c])), percent(s.gatehouseVsBareThroughputPct[c]),
+  ])
+  console.log(table('\nGatehouse / bare proxy throughput, per round', ['', ...roundHeads, 'median of rounds', 'of the medians'], spreadRows))
 
   const ttfbRows = TARGETS.map((t) => {
     const r = m.ttfb[t]
     return [LABELS[t], String(r.requests), ms(r.p50), ms(r.p99), ms(r.totalP50), String(r.failures)]
   })
-  console.log(table('\nStreamed chat completions, sequential (undici)', ['target', 'requests', 'TTFB p50 ms', 'TTFB p99 ms', 'whole stream p50 ms', 'failures'], ttfbRows))
+  console.log(table(`\nStreamed chat completions, sequential (undici; ${of})`, ['target', 'requests', 'TTFB p50 ms', 'TTFB p99 ms', 'whole stream p50 ms', 'failures'], ttfbRows))
 
   const ratioRows = [
     ...connections.map((c) => [`throughput @${c} conns`, percent(s.gatehouseVsBareThroughputPct[c]), percent(s.bareVsDirectThroughputPct[c])]),
@@ -76,10 +93,38 @@ export function printReport(m: Measurements, s: Summary, connections: number[]):
     ['TTFB p50', signedMs(s.ttfbDeltaMs.p50GatehouseMinusBare), signedMs(s.ttfbDeltaMs.p50BareMinusDirect)],
     ['TTFB p99', signedMs(s.ttfbDeltaMs.p99GatehouseMinusBare), signedMs(s.ttfbDeltaMs.p99BareMinusDirect)],
   ]
-  console.log(table('\nComparisons (throughput as a share, latency as a difference)', ['', 'Gatehouse vs bare', 'bare vs direct'], ratioRows))
+  console.log(table('\nComparisons of the medians (throughput as a share, latency as a difference)', ['', 'Gatehouse vs bare', 'bare vs direct'], ratioRows))
+}
 
+export function printProtocols(p: ProtocolSummary, rounds: number): void {
+  const of = `sequential on one connection, median of ${rounds} round${rounds === 1 ? '' : 's'}; counts are totals`
+  const chatRows = CHAT_PATHS.map((path) => {
+    const [json, stream] = [p.medians[`${path}.json`], p.medians[`${path}.stream`]]
+    return [PATH_LABELS[path], String(json.requests + stream.requests), ms(json.totalP50), ms(json.totalP99), ms(stream.p50), ms(stream.totalP50), String(json.failures + stream.failures)]
+  })
+  console.log(table(`\nChat completions by upstream protocol (non-streamed latency, streamed TTFB; ${of})`, ['path', 'requests (both modes)', 'latency p50 ms', 'latency p99 ms', 'TTFB p50 ms', 'whole stream p50 ms', 'failures'], chatRows))
+
+  const t = p.translationOverheadMs
+  console.log('  translation overhead = (Gatehouse→Gemini − direct Gemini) − (Gatehouse→relay − direct OpenAI)')
+  console.log(`    latency p50: ${signedMs(t.latencyP50)} from the medians; per round ${t.latencyP50PerRound.map(signedMs).join(', ')} (median ${signedMs(t.latencyP50MedianOfRounds)})`)
+  console.log(`    TTFB p50:    ${signedMs(t.ttfbP50)} (streamed, for reference)`)
+  console.log(`    under ${p.goal.goal.replace(/^< /, '')}: ${p.goal.met ? 'yes' : 'no'}`)
+
+  const msgRows = MESSAGES_PATHS.map((path) => {
+    const r = p.medians[`${path}.stream`]
+    return [PATH_LABELS[path], String(r.requests), ms(r.p50), ms(r.p99), ms(r.totalP50), String(r.failures)]
+  })
+  const d = p.messagesGatehouseMinusDirectMs
+  msgRows.push(['Gatehouse − direct', '', signedMs(d.ttfbP50), signedMs(d.ttfbP99), signedMs(d.wholeStreamP50), ''])
+  console.log(table(`\nStreamed /v1/messages (${of})`, ['path', 'requests', 'TTFB p50 ms', 'TTFB p99 ms', 'whole stream p50 ms', 'failures'], msgRows))
+}
+
+export function printGoals(s: Summary, p: ProtocolSummary): void {
   const { throughputAt16, p50At1 } = s.goals
-  console.log('\nProject goals (measurements, not assertions)')
-  console.log(`  throughput @16 conns ${throughputAt16.goal.padEnd(18)} ${percent(throughputAt16.valuePct).padStart(12)}  ${throughputAt16.met ? 'MET' : 'NOT MET'}`)
-  console.log(`  p50 @1 conn          ${p50At1.goal.padEnd(18)} ${signedMs(p50At1.deltaMs).padStart(12)}  ${p50At1.met ? 'MET' : 'NOT MET'}`)
+  const row = (name: string, goal: string, value: string, met: boolean) =>
+    console.log(`  ${name.padEnd(20)} ${goal.padEnd(22)} ${value.padStart(12)}  ${met ? 'MET' : 'NOT MET'}`)
+  console.log(`\nProject goals, from the medians (measurements, not assertions)`)
+  row('throughput @16 conns', throughputAt16.goal, percent(throughputAt16.valuePct), throughputAt16.met)
+  row('p50 @1 conn', p50At1.goal, signedMs(p50At1.deltaMs), p50At1.met)
+  row('Gemini translation', p.goal.goal, signedMs(p.goal.deltaMs), p.goal.met)
 }

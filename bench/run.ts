@@ -1,19 +1,28 @@
-// `npm run bench`: the fake upstream, a bare proxy and Gatehouse, each in a child process, measured from here in
-// one run. Prints tables and writes bench/results/latest.json; exits non-zero only when a target answered with errors.
+// `npm run bench`: the fake upstreams, a bare proxy and Gatehouse, each in a child process, measured from here in
+// one run, in rounds (BENCH_ROUNDS, default 3) whose medians are reported. Prints tables and writes
+// bench/results/latest.json; exits non-zero only when a target or a protocol path answered with errors.
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { loadTest, probe, ttfb, type LoadResult, type TtfbResult } from './measure.js'
-import { LABELS, printReport, summarize, TARGETS, type Measurements, type TargetName } from './report.js'
-import { BENCH_KEY, ROOT, startBareProxy, startFakeUpstream, startGatehouse, stopAll, type Child } from './targets.js'
+import { loadTest, medianLoad, medianSeq, probe, rotate, ttfb, type LoadResult, type SeqResult } from './measure.js'
+import { measureProtocols, probeProtocols, PROTOCOL_OPTS, protocolFailures, protocolRequests, summarizeProtocols, type ProtocolRound, type ProtocolSummary } from './protocols.js'
+import { LABELS, printGoals, printProtocols, printReport, summarize, TARGETS, type Measurements, type TargetName } from './report.js'
+import { BENCH_KEY, fakeOrigins, ROOT, startBareProxy, startFakeUpstream, startGatehouse, stopAll, type Child } from './targets.js'
 
 const CONNECTIONS = [1, 16, 64]
-const LOAD = { durationS: 4, warmupS: 1 }
-const TTFB = { maxRequests: 300, maxMs: 5_000, warmup: 20 }
+const LOAD = { durationS: 3, warmupS: 1 }
+const TTFB = { maxRequests: 200, maxMs: 3_000, warmup: 20 }
 // Lets the previous run's sockets close and its garbage be collected before the next one starts.
 const SETTLE_MS = 250
 const RESULTS_FILE = join(ROOT, 'bench', 'results', 'latest.json')
+
+function roundsFromEnv(): number {
+  const raw = process.env.BENCH_ROUNDS ?? '3'
+  const n = Number(raw)
+  if (!Number.isInteger(n) || n < 1 || n > 20) throw new Error(`BENCH_ROUNDS must be a whole number from 1 to 20, not ${JSON.stringify(raw)}`)
+  return n
+}
 
 const log = (line: string) => process.stderr.write(`${line}\n`)
 
@@ -26,69 +35,108 @@ for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
   })
 }
 
-function failuresOf(m: Measurements, children: Record<TargetName, Child>): string[] {
-  return TARGETS.flatMap((t) => {
+function failuresOf(m: Measurements, p: ProtocolSummary, children: Record<TargetName, Child>): string[] {
+  const tail = (c: Child) => (c.stderrTail() ? `\n  its stderr:\n${c.stderrTail()}` : '')
+  const targets = TARGETS.flatMap((t) => {
     const errors = m.load[t].reduce((n, r) => n + r.errors, 0)
     const non2xx = m.load[t].reduce((n, r) => n + r.non2xx, 0)
     const streams = m.ttfb[t].failures
     if (errors + non2xx + streams === 0) return []
-    const stderr = children[t].stderrTail()
-    return [`${LABELS[t]}: ${errors} errors, ${non2xx} non-2xx under load, ${streams} failed streams${stderr ? `\n  its stderr:\n${stderr}` : ''}`]
+    return [`${LABELS[t]}: ${errors} errors, ${non2xx} non-2xx under load, ${streams} failed streams${tail(children[t])}`]
   })
+  const paths = protocolFailures(p).map(({ id, text }) => `protocol path ${id}: ${text}${tail(id.includes('Direct') ? children.direct : children.gatehouse)}`)
+  return [...targets, ...paths]
+}
+
+/** Each round visits every connection count, and within it the three targets, in an order rotated every round. */
+async function loadRounds(rounds: number, children: Record<TargetName, Child>): Promise<Array<Record<TargetName, LoadResult[]>>> {
+  const all: Array<Record<TargetName, LoadResult[]>> = []
+  for (let round = 0; round < rounds; round++) {
+    const results: Record<TargetName, LoadResult[]> = { direct: [], bare: [], gatehouse: [] }
+    for (const connections of CONNECTIONS) {
+      for (const t of rotate(TARGETS, round)) {
+        log(`  round ${round + 1}/${rounds}, ${LABELS[t]}: ${connections} connections, ${LOAD.warmupS} s warm-up + ${LOAD.durationS} s`)
+        results[t].push(await loadTest(children[t].url, BENCH_KEY, connections, LOAD))
+        await sleep(SETTLE_MS)
+      }
+    }
+    all.push(results)
+  }
+  return all
+}
+
+async function ttfbRounds(rounds: number, children: Record<TargetName, Child>): Promise<Array<Record<TargetName, SeqResult>>> {
+  const all: Array<Record<TargetName, SeqResult>> = []
+  for (let round = 0; round < rounds; round++) {
+    const results = {} as Record<TargetName, SeqResult>
+    for (const t of rotate(TARGETS, round)) {
+      log(`  round ${round + 1}/${rounds}, ${LABELS[t]}: up to ${TTFB.maxRequests} sequential streams or ${TTFB.maxMs / 1000} s`)
+      results[t] = await ttfb(children[t].url, BENCH_KEY, TTFB)
+    }
+    all.push(results)
+  }
+  return all
 }
 
 async function main(): Promise<number> {
   const startedAt = new Date().toISOString()
+  const rounds = roundsFromEnv()
   // Other work on this small machine skews the numbers; the load average before starting makes such a run recognisable.
   const loadBefore = loadavg()[0]
-  log('starting the fake upstream, the bare proxy and Gatehouse…')
+  log('starting the fake upstreams, the bare proxy and Gatehouse…')
   const fake = await startFakeUpstream()
-  const [bare, gatehouse] = await Promise.all([startBareProxy(fake.url), startGatehouse(fake.url)])
+  const fakes = fakeOrigins(fake)
+  const [bare, gatehouse] = await Promise.all([startBareProxy(fake.url), startGatehouse(fakes)])
   const children: Record<TargetName, Child> = { direct: fake, bare, gatehouse }
   for (const t of TARGETS) {
     const problem = await probe(children[t].url, BENCH_KEY)
     if (problem) throw new Error(`${LABELS[t]} (${children[t].url}) does not answer chat completions: ${problem}`)
   }
+  const requests = protocolRequests(gatehouse.url, fakes)
+  await probeProtocols(requests)
 
-  const load: Record<TargetName, LoadResult[]> = { direct: [], bare: [], gatehouse: [] }
-  // Targets take turns at each connection count, so that a drift in the machine's load is shared by all three.
-  for (const connections of CONNECTIONS) {
-    for (const t of TARGETS) {
-      log(`  ${LABELS[t]}: ${connections} connections, ${LOAD.warmupS} s warm-up + ${LOAD.durationS} s`)
-      load[t].push(await loadTest(children[t].url, BENCH_KEY, connections, LOAD))
-      await sleep(SETTLE_MS)
-    }
-  }
-  const streams = {} as Record<TargetName, TtfbResult>
-  for (const t of TARGETS) {
-    log(`  ${LABELS[t]}: up to ${TTFB.maxRequests} sequential streams or ${TTFB.maxMs / 1000} s`)
-    streams[t] = await ttfb(children[t].url, BENCH_KEY, TTFB)
+  const loadByRound = await loadRounds(rounds, children)
+  const ttfbByRound = await ttfbRounds(rounds, children)
+  const protocolByRound: ProtocolRound[] = []
+  for (let round = 0; round < rounds; round++) {
+    log(`  round ${round + 1}/${rounds} of the protocol paths`)
+    protocolByRound.push(await measureProtocols(requests, round, log))
   }
 
-  const m: Measurements = { load, ttfb: streams }
+  const m: Measurements = {
+    load: Object.fromEntries(TARGETS.map((t) => [t, CONNECTIONS.map((_, i) => medianLoad(loadByRound.map((r) => r[t][i])))])) as Record<TargetName, LoadResult[]>,
+    ttfb: Object.fromEntries(TARGETS.map((t) => [t, medianSeq(ttfbByRound.map((r) => r[t]))])) as Record<TargetName, SeqResult>,
+    loadRounds: loadByRound,
+    ttfbRounds: ttfbByRound,
+  }
   const summary = summarize(m, CONNECTIONS)
+  const protocols = summarizeProtocols(protocolByRound)
   const cpu = cpus()
-  console.log(`Gatehouse benchmark — Node ${process.version}, ${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown CPU'}`)
-  console.log(`(the load generator, the target and the fake upstream share these cores; 1-min load average before the run: ${loadBefore.toFixed(2)})`)
+  console.log(`Gatehouse benchmark — Node ${process.version}, ${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${rounds} rounds`)
+  console.log(`(the load generator, the target and the fake upstream share these cores; 1-min load average before the run: ${loadBefore.toFixed(2)}, after: ${loadavg()[0].toFixed(2)})`)
   printReport(m, summary, CONNECTIONS)
+  printProtocols(protocols, rounds)
+  printGoals(summary, protocols)
 
-  const failures = failuresOf(m, children)
+  const failures = failuresOf(m, protocols, children)
   mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true })
   const report = {
     startedAt,
     finishedAt: new Date().toISOString(),
-    machine: { node: process.version, platform: process.platform, cpus: cpu.length, cpuModel: cpu[0]?.model.trim(), loadAverageBefore: loadBefore },
-    settings: { connections: CONNECTIONS, load: LOAD, ttfb: TTFB, units: 'requestsPerSec in req/s, latencies in ms' },
+    machine: { node: process.version, platform: process.platform, cpus: cpu.length, cpuModel: cpu[0]?.model.trim(), loadAverageBefore: loadBefore, loadAverageAfter: loadavg()[0] },
+    settings: { rounds, connections: CONNECTIONS, load: LOAD, ttfb: TTFB, protocols: PROTOCOL_OPTS, units: 'requestsPerSec in req/s, latencies in ms; load/ttfb are medians of the rounds, counts summed' },
     load: m.load,
     ttfb: m.ttfb,
-    summary,
+    rounds: { load: m.loadRounds, ttfb: m.ttfbRounds, protocols: protocolByRound },
+    protocols: { requests: Object.fromEntries(Object.entries(requests).map(([id, r]) => [id, r.url])), ...protocols },
+    summary: { ...summary, goals: { ...summary.goals, translationUnder1Ms: protocols.goal } },
     failures,
   }
   writeFileSync(RESULTS_FILE, `${JSON.stringify(report, null, 2)}\n`)
   console.log(`\nresults written to ${RESULTS_FILE}`)
 
   if (failures.length === 0) return 0
-  console.error(`\nFAILED: targets answered with errors:\n${failures.map((f) => `- ${f}`).join('\n')}`)
+  console.error(`\nFAILED: targets or protocol paths answered with errors:\n${failures.map((f) => `- ${f}`).join('\n')}`)
   return 1
 }
 

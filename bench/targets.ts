@@ -11,11 +11,18 @@ import type { GatewayConfig } from '../electron/gateway/config/load-config.js'
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url))
 export const BENCH_KEY = 'sk-bench-0123456789abcdef'
+/** A key of the messages-protocol group, for /v1/messages. */
+export const BENCH_MESSAGES_KEY = 'sk-bench-messages-0123456789'
+export const MODELS = { relay: 'test-gpt', gemini: 'test-gemini', claude: 'test-claude' } as const
+/** What Gatehouse sends the fakes, and what the direct measurements send too. */
+export const UPSTREAM_KEYS = { openai: 'upstream-secret-bench', gemini: 'upstream-secret-gemini', anthropic: 'upstream-secret-anthropic' } as const
 
 export interface Child {
   name: string
   /** origin, e.g. http://127.0.0.1:PORT */
   url: string
+  /** further origins it printed before that one, as `NAME on URL` lines (the fake upstream's Gemini and Anthropic) */
+  origins: Record<string, string>
   /** the child's last stderr output, for explaining a failure */
   stderrTail(): string
   stop(): Promise<void>
@@ -27,7 +34,8 @@ const STOP_GRACE_MS = 5_000
 const EXIT_WITH_PARENT = pathToFileURL(join(ROOT, 'bench', 'exit-with-parent.ts')).href
 
 /**
- * Runs `script` (TypeScript, through tsx's loader) and resolves once it prints `… listening on URL`. Node is spawned
+ * Runs `script` (TypeScript, through tsx's loader) and resolves once it prints `… listening on URL`; `NAME on URL` lines
+ * before that one are kept in `origins`. Node is spawned
  * directly rather than through `npx tsx` so that the pid we signal is the server itself, not a wrapper; stdin is a
  * pipe so that exit-with-parent.ts can tell when we are gone.
  */
@@ -38,6 +46,7 @@ function startChild(name: string, script: string, args: string[], afterStop?: ()
   const child: Child = {
     name,
     url: '',
+    origins: {},
     stderrTail: () => tail.trim(),
     async stop() {
       running.delete(child)
@@ -54,8 +63,11 @@ function startChild(name: string, script: string, args: string[], afterStop?: ()
     const timer = setTimeout(() => fail(`printed no "listening on" line within ${START_TIMEOUT_MS / 1000} s`), START_TIMEOUT_MS)
     // Reading stdout to the end also keeps the pipe from filling up and blocking the child.
     createInterface({ input: proc.stdout! }).on('line', (line) => {
+      if (child.url) return
+      const other = /^(\w+) on (http:\/\/\S+)$/.exec(line.trim())
+      if (other && other[1] !== 'listening') child.origins[other[1]] = other[2].replace(/\/$/, '')
       const match = /listening on (http:\/\/\S+)/.exec(line)
-      if (!match || child.url) return
+      if (!match) return
       clearTimeout(timer)
       child.url = match[1].replace(/\/$/, '')
       resolve(child)
@@ -86,22 +98,50 @@ export function startBareProxy(upstreamOrigin: string): Promise<Child> {
   return startChild('bare proxy', 'bench/bare-proxy.ts', [upstreamOrigin])
 }
 
-/** Limits sized so that they never answer for the gateway: the benchmark measures the path, not the 429s. */
-function gatewayConfig(upstreamOrigin: string): GatewayConfig {
+/** The fake upstream child's three origins. */
+export interface FakeOrigins { openai: string; gemini: string; anthropic: string }
+
+export function fakeOrigins(fake: Child): FakeOrigins {
+  const { gemini, anthropic } = fake.origins
+  if (!gemini || !anthropic) throw new Error(`the fake upstream printed no "gemini on" / "anthropic on" line (got ${JSON.stringify(fake.origins)})`)
+  return { openai: fake.url, gemini, anthropic }
+}
+
+/**
+ * The chat group serves the OpenAI-compatible relay and the Gemini translation; a messages-protocol group with a key
+ * of its own serves Claude. Limits sized so that they never answer for the gateway: the benchmark measures the path,
+ * not the 429s.
+ */
+function gatewayConfig(fakes: FakeOrigins): GatewayConfig {
+  const pricing = { unit: 'token', input: 2, output: 8 } as const
   return {
     account: { balance: 1e9, concurrency: 512 },
-    models: [{ id: 'test-gpt', family: 'gpt', vendor: 'openai', pricing: { unit: 'token', input: 2, output: 8 } }],
-    upstreams: [{ id: 'fake', vendor: 'openai', baseUrl: `${upstreamOrigin}/v1`, apiKey: 'upstream-secret-bench' }],
-    groups: [{ id: 'bench', protocol: 'chat', models: ['test-gpt'], upstreams: ['fake'] }],
-    keys: [{ key: BENCH_KEY, group: 'bench', name: 'bench' }],
+    models: [
+      { id: MODELS.relay, family: 'gpt', vendor: 'openai', pricing },
+      { id: MODELS.gemini, family: 'gemini', vendor: 'gemini', pricing, endpoints: ['chat.completions'] },
+      { id: MODELS.claude, family: 'claude', vendor: 'anthropic', pricing },
+    ],
+    upstreams: [
+      { id: 'fake', vendor: 'openai', baseUrl: `${fakes.openai}/v1`, apiKey: UPSTREAM_KEYS.openai },
+      { id: 'fake-gemini', vendor: 'gemini', baseUrl: fakes.gemini, apiKey: UPSTREAM_KEYS.gemini },
+      { id: 'fake-anthropic', vendor: 'anthropic', baseUrl: fakes.anthropic, apiKey: UPSTREAM_KEYS.anthropic },
+    ],
+    groups: [
+      { id: 'bench', protocol: 'chat', models: [MODELS.relay, MODELS.gemini], upstreams: ['fake', 'fake-gemini'] },
+      { id: 'bench-messages', protocol: 'messages', models: [MODELS.claude], upstreams: ['fake-anthropic'] },
+    ],
+    keys: [
+      { key: BENCH_KEY, group: 'bench', name: 'bench' },
+      { key: BENCH_MESSAGES_KEY, group: 'bench-messages', name: 'bench messages' },
+    ],
   }
 }
 
 /** Gatehouse through its headless CLI contract, with a throw-away config and data dir. */
-export function startGatehouse(upstreamOrigin: string): Promise<Child> {
+export function startGatehouse(fakes: FakeOrigins): Promise<Child> {
   const dir = mkdtempSync(join(tmpdir(), 'gatehouse-bench-'))
   const configFile = join(dir, 'config.json')
-  writeFileSync(configFile, JSON.stringify(gatewayConfig(upstreamOrigin), null, 2))
+  writeFileSync(configFile, JSON.stringify(gatewayConfig(fakes), null, 2))
   const args = ['--config', configFile, '--port', '0', '--data-dir', join(dir, 'data'), '--host', '127.0.0.1']
   return startChild('gatehouse', 'electron/gateway/cli.ts', args, () => rmSync(dir, { recursive: true, force: true }))
 }
