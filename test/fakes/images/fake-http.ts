@@ -1,0 +1,206 @@
+// Common plumbing for the fake image vendors: server lifecycle (127.0.0.1, port 0, socket tracking so
+// close() never hangs), call recording (JSON or streamed multipart via busboy), scenario queue, SSE frames,
+// and "hosted" result files served by the same fake at signed URLs (what the gateway downloads).
+import http from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { setTimeout as sleepTimer } from 'node:timers/promises';
+import busboy from 'busboy';
+import { imageInfo } from './image-bytes.js';
+
+export interface UploadedFile {
+  field: string; filename: string; mimeType: string; bytes: Buffer;
+  /** from the image header (PNG IHDR, JPEG SOFn, WebP) when recognised */
+  width?: number; height?: number;
+  /** PNG colour type 4/6 or a tRNS chunk; WebP alpha flag; false for JPEG */
+  hasAlpha?: boolean;
+}
+export interface MultipartBody { fields: Record<string, string | string[]>; files: UploadedFile[]; error?: string }
+export interface FakeCall {
+  method: string;
+  path: string; // request-target as received (path plus any query string)
+  headers: Record<string, string | string[] | undefined>;
+  body: any; // parsed JSON, MultipartBody for multipart/form-data, raw string otherwise, undefined if empty
+  /** set when the client went away before the answer was complete */
+  aborted?: boolean;
+}
+export interface HostedFile { bytes: Buffer; mimeType: string; signature?: string }
+export interface FakeImageServer<S> {
+  /** what the gateway account takes as baseUrl (as the vendor's official SDK does) */
+  url: string;
+  origin: string;
+  /** API calls, recorded before answering (downloads of hosted files are in `downloads`) */
+  calls: FakeCall[];
+  downloads: FakeCall[];
+  /** result files by path; delete entries (or clear) to make their links 404, as expired links do */
+  hosted: Map<string, HostedFile>;
+  setScenario(s: S): void;
+  once(...s: S[]): void;
+  reset(): void;
+  close(): Promise<void>;
+}
+export interface Ctx<S> {
+  req: http.IncomingMessage; res: http.ServerResponse; call: FakeCall; body: any;
+  /** pathname without query */ path: string; query: URLSearchParams; origin: string; signal: AbortSignal;
+  /** the next queued scenario, else the current one */
+  next(): S;
+  /** serves `bytes` at `${dir}${prefix}<id>.<ext>` and returns its absolute URL (with a signature query if `signed`) */
+  host(bytes: Buffer, mimeType: string, o: { dir: string; prefix?: string; ext: string; signed?: boolean }): string;
+}
+
+export const newId = (bytes = 12) => randomBytes(bytes).toString('hex');
+export const nowSec = () => Math.floor(Date.now() / 1000);
+export const approxTokens = (chars: number) => Math.max(1, Math.ceil(chars / 4));
+/** A client that went away leaves res un-destroyed but its socket destroyed; writing then would throw. */
+export const gone = (res: http.ServerResponse) => res.destroyed || (res.socket?.destroyed ?? true);
+export const sleep = (ms: number, signal: AbortSignal) => sleepTimer(ms, undefined, { signal }).catch(() => {});
+
+export function sendJson(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  if (gone(res)) return;
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+export function openSse(res: http.ServerResponse): void {
+  res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
+  res.flushHeaders();
+}
+
+/** `event: <type>` + `data: <json>` frame; `type` null gives a bare data frame. */
+export const sseFrame = (type: string | null, data: unknown) =>
+  `${type ? `event: ${type}\n` : ''}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`;
+
+/** One write per frame, awaiting the flush; `breakAfter` destroys the socket after that many frames. */
+export async function writeFrames(res: http.ServerResponse, frames: string[], o: { delayMs?: number; signal: AbortSignal; breakAfter?: number }): Promise<void> {
+  for (const [i, frame] of frames.entries()) {
+    if (o.breakAfter !== undefined && i >= o.breakAfter) { res.socket?.destroy(); return; }
+    if (i > 0 && o.delayMs) await sleep(o.delayMs, o.signal);
+    if (gone(res)) return;
+    await new Promise<void>((resolve) => res.write(frame, () => resolve()));
+  }
+  if (!gone(res)) res.end();
+}
+
+function readRaw(req: http.IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const parts: Buffer[] = [];
+    req.on('data', (c: Buffer) => parts.push(c));
+    req.on('end', () => resolve(Buffer.concat(parts)));
+    req.on('error', reject);
+  });
+}
+
+/** Streams multipart/form-data through busboy; repeated field names collect into arrays. Never rejects. */
+export function parseMultipart(req: http.IncomingMessage): Promise<MultipartBody> {
+  const out: MultipartBody = { fields: {}, files: [] };
+  return new Promise((resolve) => {
+    const fail = (err: unknown) => { out.error = String((err as Error)?.message ?? err); req.resume(); resolve(out); };
+    let bb: busboy.Busboy;
+    try { bb = busboy({ headers: req.headers }); } catch (err) { return fail(err); }
+    const pending: Promise<void>[] = [];
+    bb.on('field', (name, value) => {
+      const prev = out.fields[name];
+      out.fields[name] = prev === undefined ? value : [...(Array.isArray(prev) ? prev : [prev]), value];
+    });
+    bb.on('file', (field, stream, info) => {
+      const file: UploadedFile = { field, filename: info.filename ?? '', mimeType: info.mimeType, bytes: Buffer.alloc(0) };
+      out.files.push(file); // in arrival order
+      pending.push(new Promise<void>((done) => {
+        const parts: Buffer[] = [];
+        stream.on('data', (c: Buffer) => parts.push(c));
+        stream.on('end', () => {
+          file.bytes = Buffer.concat(parts);
+          const { width, height, hasAlpha } = imageInfo(file.bytes);
+          Object.assign(file, { width, height, hasAlpha });
+          done();
+        });
+      }));
+    });
+    bb.on('close', () => void Promise.all(pending).then(() => resolve(out)));
+    bb.on('error', fail);
+    req.pipe(bb);
+  });
+}
+
+export async function startFakeImageServer<S extends object>(o: {
+  basePath: string;
+  initial: S;
+  handle(ctx: Ctx<S>): Promise<void>;
+  /** answer for a handler that threw (vendor error shape) */
+  crash(res: http.ServerResponse, err: unknown): void;
+}): Promise<FakeImageServer<S>> {
+  let scenario = o.initial;
+  const queue: S[] = [];
+  const calls: FakeCall[] = [];
+  const downloads: FakeCall[] = [];
+  const hosted = new Map<string, HostedFile>();
+  const sockets = new Set<Socket>();
+  const aborter = new AbortController();
+  let origin = '';
+
+  async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://fake');
+    const call: FakeCall = { method: req.method ?? 'GET', path: req.url ?? '/', headers: { ...req.headers }, body: undefined };
+    res.on('close', () => { if (!res.writableFinished) call.aborted = true; });
+    const file = req.method === 'GET' ? hosted.get(url.pathname) : undefined;
+    if (file) {
+      downloads.push(call);
+      await readRaw(req);
+      if (file.signature && url.searchParams.get('X-Fake-Signature') !== file.signature) {
+        res.writeHead(403, { 'content-type': 'application/xml' });
+        return void res.end('<Error><Code>AccessDenied</Code><Message>signature mismatch</Message></Error>');
+      }
+      res.writeHead(200, { 'content-type': file.mimeType, 'content-length': file.bytes.length });
+      return void res.end(file.bytes);
+    }
+    if (/^multipart\/form-data/i.test(String(req.headers['content-type'] ?? ''))) {
+      call.body = await parseMultipart(req);
+    } else {
+      const raw = (await readRaw(req)).toString('utf8');
+      try { call.body = raw === '' ? undefined : JSON.parse(raw); } catch { call.body = raw; }
+    }
+    calls.push(call);
+    await o.handle({
+      req, res, call, body: call.body, path: url.pathname, query: url.searchParams, origin, signal: aborter.signal,
+      next: () => queue.shift() ?? scenario,
+      host(bytes, mimeType, h) {
+        const path = `${h.dir}${h.prefix ?? ''}${newId(10)}.${h.ext}`;
+        const signature = h.signed ? newId(16) : undefined;
+        hosted.set(path, { bytes, mimeType, signature });
+        return `${origin}${path}${signature ? `?X-Fake-Expires=86400&X-Fake-Date=${nowSec()}&X-Fake-Signature=${signature}` : ''}`;
+      },
+    });
+  }
+
+  const server = http.createServer((req, res) => {
+    handle(req, res).catch((err) => {
+      if (gone(res)) return;
+      if (res.headersSent) return void res.destroy();
+      o.crash(res, err);
+    });
+  });
+  server.on('connection', (s: Socket) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
+  await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(0, '127.0.0.1', () => resolve()); });
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  let closing: Promise<void> | undefined;
+  return {
+    url: origin + o.basePath,
+    origin,
+    calls,
+    downloads,
+    hosted,
+    setScenario(s) { scenario = s; },
+    once(...s) { queue.push(...s); },
+    reset() { calls.length = 0; downloads.length = 0; queue.length = 0; hosted.clear(); scenario = o.initial; },
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        aborter.abort();
+        server.close(() => resolve());
+        server.closeAllConnections?.();
+        for (const s of sockets) s.destroy();
+      });
+      return closing;
+    },
+  };
+}
