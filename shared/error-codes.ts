@@ -15,6 +15,7 @@ export const ERROR_CODES = {
   origin_not_allowed: { status: 403, type: 'permission_error' },
   model_not_found: { status: 404, type: 'not_found_error' },
   route_not_found: { status: 404, type: 'not_found_error' },
+  task_not_found: { status: 404, type: 'not_found_error' },
   method_not_allowed: { status: 405, type: 'invalid_request_error' },
   request_too_large: { status: 413, type: 'request_too_large' },
   user_concurrency_limit: { status: 429, type: 'rate_limit_error' },

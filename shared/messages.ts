@@ -92,6 +92,10 @@ export const MESSAGES = {
   },
   upstream_timeout: { en: 'The model did not answer in time.', zh: '模型响应超时。' },
   upstream_rejected: { en: '{detail}', zh: '{detail}' },
+  invalid_multipart: { en: 'The multipart/form-data body cannot be read: {detail}', zh: '无法解析 multipart/form-data 请求体：{detail}' },
+  image_refused: { en: 'The model returned no image. It said: {text}', zh: '模型没有返回图像。模型回复：{text}' },
+  reference_image_unusable: { en: 'The image at {url} {detail}.', zh: '图像 {url} 无法使用：{detail}。' },
+  task_not_found: { en: 'No task {id} for this API key.', zh: '此 API 密钥下没有任务 {id}。' },
   stream_interrupted: {
     en: 'The upstream stream was interrupted: {detail}. Partial output cannot be resumed; reissue the request.',
     zh: '上游流已中断：{detail}。部分输出无法续传，请重新发起请求。',
@@ -131,6 +135,71 @@ export const MESSAGES = {
     zh: '图片的长宽不满足模型要求。[高 {height} 或宽 {width} 必须大于 {min}]',
   },
   qwen_input_too_long: { en: 'Range of input length should be [1, {max}]', zh: '输入长度的范围应为 [1, {max}]' },
+  image_prompt_empty: { en: 'prompt must not be empty', zh: 'prompt 不能为空' },
+  image_prompt_missing: { en: 'missing prompt', zh: '缺少 prompt' },
+  image_prompt_too_long: {
+    en: '{field} is too long: {length} characters, at most {max} for the model `{model}`.',
+    zh: '{field} 过长：{length} 个字符，模型 `{model}` 最多 {max} 个。',
+  },
+  image_size_invalid: { en: 'Invalid size `{value}` for the model `{model}`: {reason}.', zh: '模型 `{model}` 的 size `{value}` 无效：{reason}。' },
+  image_tier_unsupported: {
+    en: 'The model `{model}` does not support the {tier} output tier ({field}); supported: {allowed}.',
+    zh: '模型 `{model}` 不支持 {tier} 输出档位（{field}）；支持：{allowed}。',
+  },
+  image_value_unsupported: {
+    en: '{field} `{value}` is not supported by the model `{model}`; allowed values: {allowed}.',
+    zh: '模型 `{model}` 不支持 {field} `{value}`；允许的取值：{allowed}。',
+  },
+  image_n_range: {
+    en: 'n must be an integer from 1 to {max} for the model `{model}` (got {n}).',
+    zh: '模型 `{model}` 的 n 必须是 1 到 {max} 之间的整数（收到 {n}）。',
+  },
+  image_n_only_one: {
+    en: 'The model `{model}` generates one image per request: n must be 1 (got {n}).',
+    zh: '模型 `{model}` 每次请求只生成一张图片：n 必须为 1（收到 {n}）。',
+  },
+  image_n_tier_limit: {
+    en: 'n must be at most {max} at {tier} output for the model `{model}` (got {n}).',
+    zh: '模型 `{model}` 在 {tier} 输出档位下 n 最多为 {max}（收到 {n}）。',
+  },
+  image_n_group_single: {
+    en: 'This API key\'s group supports only one image per request: n must be 1 (got {n}).',
+    zh: '此 API 密钥所在分组每次请求只支持一张图片：n 必须为 1（收到 {n}）。',
+  },
+  image_transparent_needs_format: {
+    en: 'background `transparent` requires output_format png or webp (got {format}).',
+    zh: 'background 为 `transparent` 时 output_format 必须是 png 或 webp（收到 {format}）。',
+  },
+  image_transparent_unsupported: {
+    en: 'The model `{model}` does not support background `transparent`.',
+    zh: '模型 `{model}` 不支持 background `transparent`。',
+  },
+  image_mask_unsupported: { en: 'The model `{model}` does not support mask; omit the field.', zh: '模型 `{model}` 不支持 mask，请勿发送该字段。' },
+  image_stream_unsupported: {
+    en: 'The model `{model}` does not support streaming: omit stream or send false.',
+    zh: '模型 `{model}` 不支持流式输出：请省略 stream 或设为 false。',
+  },
+  image_references_missing: {
+    en: 'The edits endpoint needs at least one reference image in {field}.',
+    zh: 'edits 接口至少需要一张参考图（{field}）。',
+  },
+  image_references_too_many: {
+    en: 'Too many reference images for the model `{model}`: {count} sent, at most {max}.',
+    zh: '模型 `{model}` 的参考图过多：收到 {count} 张，最多 {max} 张。',
+  },
+  image_reference_invalid: {
+    en: '{field} must be an HTTP(S) URL or a data URL (data:image/...;base64,...).',
+    zh: '{field} 必须是 HTTP(S) URL 或 data URL（data:image/...;base64,...）。',
+  },
+  image_reference_base64: {
+    en: '{field}: raw base64 is not accepted; send a data URL (data:image/png;base64,...) or an HTTP(S) URL.',
+    zh: '{field}：不接受裸 base64，请发送 data URL（data:image/png;base64,...）或 HTTP(S) URL。',
+  },
+  image_reference_file_id: {
+    en: '{field}: file IDs are not accepted; upload the image as a file, or send a data URL or an HTTP(S) URL.',
+    zh: '{field}：不接受文件 ID，请以文件形式上传图片，或发送 data URL 或 HTTP(S) URL。',
+  },
+  image_reference_too_large: { en: '{field} is too large: {size} bytes, at most {max}.', zh: '{field} 过大：{size} 字节，最多 {max} 字节。' },
 } as const satisfies Record<string, { en: string; zh: string }>
 
 export type MessageId = keyof typeof MESSAGES

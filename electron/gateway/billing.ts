@@ -27,7 +27,12 @@ export function costNano(model: CatalogModel, usage: TokenUsage): number {
     }
     case 'character':
       return Math.round(1000 * (usage.quantity ?? 0) * pricing.price)
-    case 'image':
+    case 'image': {
+      // Per-tier prices apply to the tier the images were made at.
+      const tier = (usage.raw as { tier?: string } | undefined)?.tier
+      const price = (tier !== undefined ? pricing.byTier?.[tier] : undefined) ?? pricing.price
+      return Math.round(1_000_000_000 * (usage.quantity ?? 0) * price)
+    }
     case 'second':
       return Math.round(1_000_000_000 * (usage.quantity ?? 0) * pricing.price)
   }

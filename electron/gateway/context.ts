@@ -20,6 +20,8 @@ export interface RequestContext {
   abort: AbortController
   key?: ApiKey
   group?: Group
+  /** the concurrency slot's release; a handler that hands its work to a background task takes it (and clears it) */
+  release?: () => void
   model?: CatalogModel
   /** filled by the handler for the ledger */
   outcome: {

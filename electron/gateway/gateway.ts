@@ -10,6 +10,7 @@ import { fileSecretBox, type SecretBox } from './secrets.js'
 import { createGatewayServer } from './server.js'
 import type { Services } from './services.js'
 import { isFreshStore } from './store/db.js'
+import { failInterruptedImageTasks } from './tasks/image-tasks.js'
 import { createStore } from './store/index.js'
 
 export interface GatewayOptions {
@@ -45,7 +46,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     registry.reload()
 
     const http = createHttp({ ...DEFAULT_TIMEOUTS, ...options.config?.timeouts })
-    const services: Services = { store, registry, http, limiter: createConcurrencyLimiter(registry) }
+    const services: Services = { store, registry, http, limiter: createConcurrencyLimiter(registry), dataDir: options.dataDir }
+    failInterruptedImageTasks(services)
     const gateway = createGatewayServer(services, ROUTES, { allowedHosts: options.config?.allowedHosts ?? [], log: options.log })
     const host = options.host ?? '127.0.0.1'
     await new Promise<void>((resolve, reject) => {

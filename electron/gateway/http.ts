@@ -1,11 +1,25 @@
-import { Agent, errors, request, type Dispatcher } from 'undici'
+import { Agent, errors, FormData, interceptors, request, type Dispatcher } from 'undici'
 
 /** An upstream HTTP call, as built by an adapter. */
 export interface HttpSpec {
   method: 'GET' | 'POST'
   url: string
   headers: Record<string, string>
-  body?: string | Buffer
+  /** JSON text or bytes, or the parts of a multipart/form-data body */
+  body?: string | Buffer | { multipart: MultipartPart[] }
+}
+
+/** A text field, or a file, of a multipart body. */
+export type MultipartPart = { name: string; value: string } | { name: string; bytes: Buffer; type: string; filename: string }
+
+/** undici's own FormData: Node's global one is a different undici copy that this one cannot stream. */
+function toFormData(parts: MultipartPart[]): FormData {
+  const form = new FormData()
+  for (const part of parts) {
+    if ('value' in part) form.append(part.name, part.value)
+    else form.append(part.name, new Blob([new Uint8Array(part.bytes.buffer, part.bytes.byteOffset, part.bytes.byteLength) as Uint8Array<ArrayBuffer>], { type: part.type }), part.filename)
+  }
+  return form
 }
 
 export interface Timeouts {
@@ -32,14 +46,52 @@ export function createHttp(timeouts: Timeouts) {
     headersTimeout: timeouts.firstByteMs,
     bodyTimeout: timeouts.idleMs,
   })
+  // Reference links may redirect (CDNs, signed URLs); upstream API calls never follow redirects.
+  const downloader = agent.compose(interceptors.redirect({ maxRedirections: 3 }))
   return {
     timeouts,
     send(spec: HttpSpec, signal: AbortSignal): Promise<UpstreamResponse> {
-      return request(spec.url, { method: spec.method, headers: spec.headers, body: spec.body, signal, dispatcher: agent })
+      const body = spec.body !== undefined && typeof spec.body === 'object' && 'multipart' in spec.body ? toFormData(spec.body.multipart) : spec.body
+      return request(spec.url, { method: spec.method, headers: spec.headers, body, signal, dispatcher: agent })
+    },
+    /**
+     * Downloads a reference image: at most `maxBytes`, and only an `image/*` answer (spec §4.2);
+     * anything else answers a 400 naming the link.
+     */
+    async download(url: string, maxBytes: number, signal: AbortSignal): Promise<{ bytes: Buffer; mimeType: string }> {
+      const res = await request(url, { method: 'GET', signal, dispatcher: downloader })
+      const type = String(res.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase()
+      const declared = Number(res.headers['content-length'] ?? 0)
+      if (res.statusCode >= 400) {
+        await res.body.dump()
+        throw new DownloadError(`answered HTTP ${res.statusCode}`)
+      }
+      if (!type.startsWith('image/')) {
+        await res.body.dump()
+        throw new DownloadError(`is not an image (content type "${type || 'none'}")`)
+      }
+      if (declared > maxBytes) {
+        await res.body.dump()
+        throw new DownloadError(`is larger than ${maxBytes} bytes`)
+      }
+      const chunks: Buffer[] = []
+      let size = 0
+      for await (const chunk of res.body as AsyncIterable<Buffer>) {
+        size += chunk.length
+        if (size > maxBytes) {
+          res.body.destroy()
+          throw new DownloadError(`is larger than ${maxBytes} bytes`)
+        }
+        chunks.push(chunk)
+      }
+      return { bytes: Buffer.concat(chunks, size), mimeType: type }
     },
     close: () => agent.close(),
   }
 }
+
+/** A reference link that could not be used; the message completes "the image at <url> …". */
+export class DownloadError extends Error {}
 
 export type Http = ReturnType<typeof createHttp>
 

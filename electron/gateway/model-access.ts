@@ -3,7 +3,8 @@ import { endpointsOf } from './catalog/catalog.js'
 import { gatewayError } from './errors.js'
 import type { Group, Registry, UpstreamAccount } from './registry.js'
 import { adapterFor } from './upstreams/index.js'
-import type { VendorAdapter } from './upstreams/types.js'
+import { imageAdapterFor } from './upstreams/images/index.js'
+import type { RelayCapability } from './upstreams/types.js'
 
 const ENDPOINT_PATHS: Record<Endpoint, string> = {
   'chat.completions': '/v1/chat/completions',
@@ -41,9 +42,10 @@ export function upstreamsFor(
   registry: Registry,
   group: Group,
   model: CatalogModel,
-  capability: keyof Omit<VendorAdapter, 'vendor'>,
+  capability: RelayCapability | 'images',
 ): UpstreamAccount[] {
-  const candidates = registry.candidates(group, model, capability, (u) => adapterFor(u.vendor)?.[capability] !== undefined)
+  const serves = capability === 'images' ? (u: UpstreamAccount) => imageAdapterFor(u.vendor) !== undefined : (u: UpstreamAccount) => adapterFor(u.vendor)?.[capability] !== undefined
+  const candidates = registry.candidates(group, model, capability, serves)
   if (candidates.length === 0) throw gatewayError('model_not_found', 'model_no_account', { model: model.id }, { param: 'model' })
   return candidates
 }

@@ -27,7 +27,6 @@ export function createGatewayServer(services: Services, routes: Route[], opts: {
     res.once('close', () => {
       if (!res.writableFinished) ctx.abort.abort()
     })
-    let release: (() => void) | undefined
     try {
       guardHost(req)
       if (!match.route) {
@@ -40,7 +39,7 @@ export function createGatewayServer(services: Services, routes: Route[], opts: {
       if (r.auth !== 'none') authorize(ctx, r, path)
       if (r.concurrency) {
         checkDeclaredLength(req)
-        release = services.limiter.acquire(ctx.key!)
+        ctx.release = services.limiter.acquire(ctx.key!)
       }
       await r.handle(ctx, services, match.params)
     } catch (err) {
@@ -48,7 +47,7 @@ export function createGatewayServer(services: Services, routes: Route[], opts: {
       if (error.kind === 'internal_error') log(`[gatehouse] ${ctx.id} internal error: ${(err as Error)?.stack ?? String(err)}`)
       renderError(ctx, error)
     } finally {
-      release?.()
+      ctx.release?.()
       if (match.route?.ledger) finish(ctx, match.route)
     }
   }

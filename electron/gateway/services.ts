@@ -9,4 +9,6 @@ export interface Services {
   registry: Registry
   http: Http
   limiter: ConcurrencyLimiter
+  /** where the store and saved media live */
+  dataDir: string
 }

@@ -4,12 +4,16 @@ import { countTokensRequest, messageObject, messagesRequest, messageStreamEvent,
 import { responseObject, responsesRequest, responseStreamEvent } from '../../../shared/schemas/responses.js'
 import { speechAudio, speechRequest } from '../../../shared/schemas/speech.js'
 import { interactionEvent, interactionObject, interactionRequest } from '../../../shared/schemas/interactions.js'
+import { imageEditRequest, imageGenerationRequest, imageSchemaIndex } from '../../../shared/schemas/images.js'
+import { imageTaskObject, imagesResponse, taskAccepted } from '../../../shared/schemas/image-responses.js'
 import type { Route } from '../router.js'
 import { chatCompletions } from './chat-completions.js'
 import { countTokens, messages } from './messages.js'
 import { responses } from './responses.js'
 import { speech } from './speech.js'
 import { interactions } from './interactions.js'
+import { imageEdits, imageGenerations, imageTask } from './images.js'
+import { sendJson } from '../respond.js'
 import { getModel, listModels } from './models.js'
 import { openApiDocument } from './openapi.js'
 import { pricingList } from './pricing.js'
@@ -70,6 +74,38 @@ export const ROUTES: Route[] = [
       request: { schema: interactionRequest }, response: interactionObject,
       stream: { schema: interactionEvent, description: 'data-only events with `event_type`, ending with interaction.completed and `data: [DONE]`' },
     },
+  },
+  {
+    method: 'POST', path: '/v1/images/generations', endpoint: 'images.generations', protocol: 'chat', auth: 'key',
+    groupProtocol: 'chat', concurrency: true, ledger: true, handle: imageGenerations,
+    doc: {
+      tag: 'Images', summary: 'Generate images',
+      description: 'Spec §4.2. Every rule is checked before any upstream call (400, not billed); each model\'s own body schema is at /spec/models/index.json. `Prefer: respond-async` answers 202 with a task for GPT-style and Gemini-style models. `stream: true` answers the gateway images SSE: keepalive comments, then one `data:` event with the images JSON, then `data: [DONE]`.',
+      request: { schema: imageGenerationRequest }, response: imagesResponse,
+      stream: { schema: imagesResponse, description: 'keepalive comments while the images are made; the last data event is the images JSON; then [DONE]' },
+    },
+  },
+  {
+    method: 'POST', path: '/v1/images/edits', endpoint: 'images.edits', protocol: 'chat', auth: 'key',
+    groupProtocol: 'chat', concurrency: true, ledger: true, handle: imageEdits,
+    doc: {
+      tag: 'Images', summary: 'Edit images',
+      description: 'multipart/form-data (`image` or `image[]` files, repeated, and `mask`) or JSON with http(s) or data URLs. The mask is scaled to the first reference image and sent as a PNG with alpha.',
+      request: { schema: imageEditRequest, contentType: 'multipart/form-data' }, response: imagesResponse,
+    },
+  },
+  {
+    method: 'GET', path: '/v1/images/tasks', endpoint: 'images.tasks', protocol: 'chat', auth: 'key',
+    concurrency: false, ledger: false, handle: imageTask,
+    doc: {
+      tag: 'Images', summary: 'Poll an async image task', description: 'Holds no concurrency slot. Only the key that submitted the task sees it.',
+      query: [{ name: 'task_id', required: true, description: 'the task_id of the 202 answer' }], response: imageTaskObject,
+    },
+  },
+  {
+    method: 'GET', path: '/spec/models/index.json', endpoint: 'spec.models', protocol: 'chat', auth: 'none', concurrency: false, ledger: false,
+    handle: async (ctx, services) => sendJson(ctx.res, 200, imageSchemaIndex(services.registry.catalog.all())),
+    doc: { tag: 'Meta', summary: 'Per-image-model request body JSON Schemas (2020-12)', description: 'No key needed. Generated from the same schemas that validate image requests.', response: { type: 'object' } },
   },
   {
     method: 'GET', path: '/v1/models', endpoint: 'models.list', protocol: 'chat', auth: 'key', concurrency: false, ledger: true, handle: listModels,

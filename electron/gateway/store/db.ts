@@ -60,6 +60,40 @@ const MIGRATIONS: string[] = [
      created_at INTEGER NOT NULL
    );
    CREATE INDEX requests_key_created ON requests (key_id, created_at);`,
+  // Async image and video tasks: their state survives a restart; settlement happens once (settled flag).
+  `CREATE TABLE tasks (
+     id TEXT PRIMARY KEY,
+     kind TEXT NOT NULL,
+     key_id TEXT NOT NULL,
+     group_id TEXT NOT NULL,
+     model TEXT NOT NULL,
+     endpoint TEXT NOT NULL,
+     upstream_id TEXT,
+     vendor_task_id TEXT,
+     status TEXT NOT NULL,
+     progress REAL,
+     request TEXT,
+     result TEXT,
+     error TEXT,
+     reserved_nano INTEGER NOT NULL DEFAULT 0,
+     cost_nano INTEGER NOT NULL DEFAULT 0,
+     settled INTEGER NOT NULL DEFAULT 0,
+     idempotency_key TEXT,
+     created_at INTEGER NOT NULL,
+     updated_at INTEGER NOT NULL
+   );
+   CREATE INDEX tasks_status ON tasks (status);
+   CREATE INDEX tasks_key_idem ON tasks (key_id, idempotency_key);
+   CREATE TABLE media (
+     id TEXT PRIMARY KEY,
+     request_id TEXT NOT NULL,
+     kind TEXT NOT NULL,
+     source_url TEXT,
+     path TEXT NOT NULL,
+     mime_type TEXT NOT NULL,
+     created_at INTEGER NOT NULL
+   );
+   CREATE INDEX media_request ON media (request_id);`,
 ]
 
 /** Opens (creating if needed) the gateway's SQLite store in the data dir and brings its schema up to date. */

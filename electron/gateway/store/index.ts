@@ -4,6 +4,8 @@ import { openDb, type Db } from './db.js'
 import { groupsRepo } from './groups.js'
 import { ledgerRepo } from './ledger.js'
 import { modelOverridesRepo } from './model-overrides.js'
+import { tasksRepo } from './tasks.js'
+import { mediaRepo } from './media.js'
 import { upstreamsRepo } from './upstreams.js'
 
 export type Store = ReturnType<typeof createStore>
@@ -20,6 +22,8 @@ export function createStore(dataDir: string) {
     groups: groupsRepo(db),
     modelOverrides: modelOverridesRepo(db),
     ledger,
+    tasks: tasksRepo(db),
+    media: mediaRepo(db),
     /** Runs `fn` atomically: all of it is stored, or none. */
     transaction: <T>(fn: () => T): T => db.transaction(fn)(),
     close: () => {

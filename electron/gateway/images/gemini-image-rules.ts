@@ -1,0 +1,100 @@
+/**
+ * Request rules of the Gemini-style image models (spec §4.2 "Gemini-style image models"). Tiers
+ * (imageSizes), per-tier n caps (maxNByTier), aspect ratios and maxReferenceImages come from the
+ * catalog; the tier ladder, defaults and the official-direct 20 MiB cap are family rules (GEMINI_IMAGE).
+ * @see ../../../../shared/vendors/gemini.md (generationConfig.imageConfig)
+ */
+import { catalogStrings, GEMINI_IMAGE } from '../../../shared/schemas/images.js'
+import type { CatalogModel } from '../../../shared/types.js'
+import type { ImageRule } from './image-request.js'
+import { invalid, isAbsent, isObj, omit, readN, readPrompt, readStream, refuseMask, show, type Obj } from './image-fields.js'
+import { readReferences } from './image-references.js'
+import { mapSizeToRatioTier } from './image-size.js'
+
+/** The three equivalent homes of image_size / aspect_ratio, in precedence order (top level first). */
+const CONFIG_PATHS = [[], ['google', 'image_config'], ['extra_body', 'google', 'image_config']] as const
+
+const CONSUMED = ['model', 'prompt', 'n', 'size', 'image_size', 'aspect_ratio', 'image', 'image[]', 'images', 'stream', 'background']
+
+function dig(body: Obj, path: readonly string[]): Obj | undefined {
+  let node: unknown = body
+  for (const key of path) node = isObj(node) ? node[key] : undefined
+  return isObj(node) ? node : undefined
+}
+
+/** The first non-null value of `key` among the three forms, with the field path that carried it. */
+function configValue(body: Obj, key: string): { value: unknown; param: string } | undefined {
+  for (const path of CONFIG_PATHS) {
+    const value = dig(body, path)?.[key]
+    if (!isAbsent(value)) return { value, param: [...path, key].join('.') }
+  }
+  return undefined
+}
+
+function readImageSize(body: Obj, model: CatalogModel, sizes: string[]): string | undefined {
+  const found = configValue(body, 'image_size')
+  if (!found) return undefined
+  if (typeof found.value === 'string' && sizes.includes(found.value)) return found.value
+  throw invalid('image_tier_unsupported', { model: model.id, tier: show(found.value), field: found.param, allowed: sizes.join(', ') }, found.param)
+}
+
+function readAspectRatio(body: Obj, model: CatalogModel, ratios: string[]): string | undefined {
+  const found = configValue(body, 'aspect_ratio')
+  if (!found) return undefined
+  if (typeof found.value === 'string' && ratios.includes(found.value)) return found.value
+  const params = { field: found.param, value: show(found.value), model: model.id, allowed: ratios.join(', ') }
+  throw invalid('image_value_unsupported', params, found.param)
+}
+
+/** n beyond the tier's cap (catalog maxNByTier: 2K <= 5, 4K <= 2) answers 400. */
+function checkTierN(n: number, tier: string, model: CatalogModel): void {
+  const caps = isObj(model.maxNByTier) ? model.maxNByTier : {}
+  const max = caps[tier]
+  if (typeof max === 'number' && n > max) throw invalid('image_n_tier_limit', { n, max, tier, model: model.id }, 'n')
+}
+
+/** The body without the consumed fields and without google.image_config in either form. */
+function forwardOf(body: Obj): Obj {
+  const out = omit(body, CONSUMED)
+  const stripConfig = (google: unknown) => (isObj(google) ? omit(google, ['image_config']) : google)
+  if ('google' in out) out.google = stripConfig(out.google)
+  if (isObj(out.extra_body) && 'google' in out.extra_body) out.extra_body = { ...out.extra_body, google: stripConfig(out.extra_body.google) }
+  return out
+}
+
+export const checkGeminiImage: ImageRule = (body, model, opts) => {
+  const prompt = readPrompt(body, model, 'image_prompt_empty')
+  refuseMask(body, model, opts)
+  if (body.background === 'transparent') throw invalid('image_transparent_unsupported', { model: model.id }, 'background')
+  if (readStream(body)) throw invalid('image_stream_unsupported', { model: model.id }, 'stream')
+  const sizes = catalogStrings(model, 'imageSizes')
+  const ratios = catalogStrings(model, 'aspectRatios')
+  const imageSize = readImageSize(body, model, sizes)
+  const aspect = readAspectRatio(body, model, ratios)
+  // image_size wins over the tier derived from size, aspect_ratio over the ratio derived from it.
+  const fromSize = mapSizeToRatioTier(body.size, model, { available: sizes, ratios, anyCase: false, tierOverridden: imageSize !== undefined })
+  const defaultTier = sizes.includes(GEMINI_IMAGE.defaultTier) ? GEMINI_IMAGE.defaultTier : sizes[0] ?? GEMINI_IMAGE.defaultTier
+  const tier = imageSize ?? fromSize.tier ?? defaultTier
+  const n = readN(body, model, opts)
+  checkTierN(n, tier, model)
+  const refs = readReferences(body, model, opts, {
+    fields: ['image', 'image[]'],
+    preferred: 'images',
+    decodedMaxBytes: opts.officialDirect ? GEMINI_IMAGE.officialDirectMaxBytes : undefined,
+    requireOnEdits: false,
+  })
+  return {
+    model: model.id,
+    family: model.family,
+    endpoint: opts.endpoint,
+    prompt,
+    n,
+    tier,
+    aspectRatio: aspect ?? fromSize.aspectRatio ?? GEMINI_IMAGE.defaultRatio,
+    references: refs.references,
+    referenceCount: refs.count,
+    stream: false,
+    async: opts.async,
+    forward: forwardOf(body),
+  }
+}

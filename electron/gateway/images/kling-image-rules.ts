@@ -1,0 +1,42 @@
+/**
+ * Request rules of the Kling image models (spec §4.2 names them; their limits are the vendor's).
+ * From kling.md "Images": prompt and negative_prompt at most 2500 characters; n 1..9 (catalog maxN);
+ * aspect_ratio and resolution from the catalog; image_reference subject|face; image_fidelity and
+ * human_fidelity 0..1. Reference count per model: catalog maxReferenceImages (kling-v2-1: 1).
+ * Kling has no mask and no edits endpoint (catalog endpoints: generations only).
+ * @see ../../../../shared/vendors/kling.md
+ */
+import { KLING_IMAGE } from '../../../shared/schemas/images.js'
+import type { ImageRule } from './image-request.js'
+import { checkLength, omit, readChoice, readN, readNumber, readPrompt, readStream, readString, refuseMask } from './image-fields.js'
+import { readReferences } from './image-references.js'
+import { readRatioResolution } from './image-resolution.js'
+
+/** The Kling adapter builds its body from the normalized fields; `size` is never sent (Kling has none). */
+const CONSUMED = ['model', 'prompt', 'n', 'size', 'aspect_ratio', 'resolution', 'image', 'image[]', 'stream']
+
+export const checkKlingImage: ImageRule = (body, model, opts) => {
+  const prompt = readPrompt(body, model, 'image_prompt_empty', KLING_IMAGE.promptMax)
+  const negative = readString(body, 'negative_prompt')
+  if (negative !== undefined) checkLength(negative, 'negative_prompt', KLING_IMAGE.promptMax, model)
+  refuseMask(body, model, opts)
+  const sizing = readRatioResolution(body, model)
+  const n = readN(body, model, opts)
+  readChoice(body, 'image_reference', KLING_IMAGE.imageReference, model)
+  readNumber(body, 'image_fidelity', 0, 1, false)
+  readNumber(body, 'human_fidelity', 0, 1, false)
+  const refs = readReferences(body, model, opts, { fields: ['image', 'image[]'], requireOnEdits: true })
+  return {
+    model: model.id,
+    family: model.family,
+    endpoint: opts.endpoint,
+    prompt,
+    n,
+    ...sizing,
+    references: refs.references,
+    referenceCount: refs.count,
+    stream: readStream(body) && !opts.async,
+    async: opts.async,
+    forward: omit(body, CONSUMED),
+  }
+}

@@ -1,0 +1,33 @@
+import { dataUrlBytes, parseDataUrl } from '../data-url.js'
+import { gatewayError } from '../errors.js'
+import { DownloadError, type Http } from '../http.js'
+import type { UploadedFile } from './multipart.js'
+import type { ImageBytes } from '../upstreams/images/types.js'
+
+/** Spec §4.2: a remote reference image is at most 26,214,400 bytes. */
+export const MAX_REMOTE_IMAGE_BYTES = 26_214_400
+
+const extension = (mimeType: string) => mimeType.split('/')[1]?.replace('jpeg', 'jpg') ?? 'bin'
+
+/** One reference (data URL or link) as bytes; a link is downloaded (image/* only, size-capped). */
+export async function referenceBytes(http: Http, ref: string, index: number, param: string, signal: AbortSignal): Promise<ImageBytes> {
+  const data = parseDataUrl(ref)
+  if (data) {
+    const mimeType = data.mimeType || 'image/png'
+    return { bytes: dataUrlBytes(data).bytes, mimeType, filename: `image-${index}.${extension(mimeType)}` }
+  }
+  try {
+    const { bytes, mimeType } = await http.download(ref, MAX_REMOTE_IMAGE_BYTES, signal)
+    return { bytes, mimeType, filename: `image-${index}.${extension(mimeType)}` }
+  } catch (err) {
+    const detail = err instanceof DownloadError ? err.message : 'could not be downloaded'
+    throw gatewayError('invalid_request', 'reference_image_unusable', { url: ref.slice(0, 200), detail }, { param })
+  }
+}
+
+/** The request's reference images as bytes: file parts first, then the references in order. */
+export async function allReferenceBytes(http: Http, files: UploadedFile[], refs: string[], signal: AbortSignal): Promise<ImageBytes[]> {
+  const fromFiles = files.map((f, i) => ({ bytes: f.bytes, mimeType: f.mimeType, filename: f.filename || `image-${i}.${extension(f.mimeType)}` }))
+  const fromRefs = await Promise.all(refs.map((ref, i) => referenceBytes(http, ref, fromFiles.length + i, `image[${fromFiles.length + i}]`, signal)))
+  return [...fromFiles, ...fromRefs]
+}

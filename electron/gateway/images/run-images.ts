@@ -1,0 +1,68 @@
+import { GatewayError } from '../errors.js'
+import { transportFailure, type Http } from '../http.js'
+import type { UpstreamAccount } from '../registry.js'
+import { exhausted, isFailoverStatus, type UpstreamFailure } from '../relay/upstream-failure.js'
+import { imageAdapterFor } from '../upstreams/images/index.js'
+import type { ImageAdapter, ImageJob } from '../upstreams/images/types.js'
+import type { UpstreamCtx } from '../upstreams/types.js'
+import type { CatalogModel } from '../../../shared/types.js'
+import type { ImageOutcome } from './result.js'
+
+type Attempt = { outcome: ImageOutcome; upstreamId: string } | { failure: UpstreamFailure }
+
+/** All of one account's calls, made in parallel: every one must succeed (spec §4.2, Gemini `n`). */
+async function attempt(http: Http, adapter: ImageAdapter, job: ImageJob, uctx: UpstreamCtx, signal: AbortSignal): Promise<Attempt> {
+  const specs = adapter.toRequests(job, uctx)
+  const calls = await Promise.allSettled(
+    specs.map(async (spec) => {
+      const response = await http.send(spec, signal)
+      const text = await response.body.text()
+      if (response.statusCode >= 400) throw adapter.fromError(response.statusCode, text)
+      return adapter.fromResponse(text, job)
+    }),
+  )
+  const failed = calls.find((c): c is PromiseRejectedResult => c.status === 'rejected')
+  if (failed) {
+    const err = failed.reason
+    if (err instanceof GatewayError) {
+      if (isFailoverStatus(err.status)) return { failure: { kind: 'status', status: err.status, error: err } }
+      throw err
+    }
+    if (err instanceof SyntaxError) return { failure: { kind: 'malformed' } }
+    const reason = transportFailure(err)
+    return { failure: { kind: 'transport', reason: reason === 'aborted' ? 'reset' : reason } }
+  }
+  const outcomes = (calls as Array<PromiseFulfilledResult<ImageOutcome>>).map((c) => c.value)
+  return {
+    upstreamId: uctx.upstream.id,
+    outcome: {
+      images: outcomes.flatMap((o) => o.images),
+      usage: outcomes.some((o) => o.usage)
+        ? outcomes.reduce((sum, o) => ({ inputTokens: sum.inputTokens + (o.usage?.inputTokens ?? 0), cachedInputTokens: (sum.cachedInputTokens ?? 0) + (o.usage?.cachedInputTokens ?? 0), outputTokens: sum.outputTokens + (o.usage?.outputTokens ?? 0) }), { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 })
+        : undefined,
+      tier: outcomes[0]?.tier,
+    },
+  }
+}
+
+/**
+ * Makes the images on the group's accounts in failover order. Nothing reaches the client before the
+ * images exist, so any account failure fails over; the client's own errors (400) are thrown at once.
+ */
+export async function runImages(
+  http: Http,
+  candidates: UpstreamAccount[],
+  model: CatalogModel,
+  job: (adapter: ImageAdapter) => Promise<ImageJob>,
+  signal: AbortSignal,
+): Promise<{ outcome: ImageOutcome; upstreamId: string }> {
+  let failure: UpstreamFailure | undefined
+  for (const upstream of candidates) {
+    if (signal.aborted) break
+    const adapter = imageAdapterFor(upstream.vendor)!
+    const result = await attempt(http, adapter, await job(adapter), { upstream, model }, signal)
+    if ('outcome' in result) return result
+    failure = result.failure
+  }
+  throw exhausted(failure)
+}

@@ -1,0 +1,53 @@
+/**
+ * Request rules of the Seedream-style models (spec §4.2 "Seedream-style models"). Size tiers, pixel
+ * range, ratio range, output formats, optimisation modes, maxN and maxReferenceImages come from the
+ * catalog; the Data URL cap and the url-only response format are family rules (SEEDREAM).
+ * Field names the spec leaves unshown are Ark's: output_format, optimize_prompt_options, image, watermark.
+ * @see ../../../../shared/vendors/volcengine-ark.md §1
+ */
+import { catalogStrings, pixelSizeRuleOf, SEEDREAM } from '../../../shared/schemas/images.js'
+import type { CatalogModel } from '../../../shared/types.js'
+import type { ImageRule } from './image-request.js'
+import { badField, invalid, isObj, maskSent, omit, readChoice, readN, readPrompt, readStream, type Obj } from './image-fields.js'
+import { readReferences } from './image-references.js'
+import { readExplicitSize } from './image-size.js'
+
+/** `watermark` is the always-false flag: the gateway sends false itself, so the client's value is dropped. */
+const CONSUMED = ['model', 'prompt', 'n', 'size', 'output_format', 'response_format', 'image', 'image[]', 'stream', 'watermark']
+
+/** The options object must be an object; its mode one of the model's optimizeModes. */
+function checkOptimizeOptions(body: Obj, model: CatalogModel): void {
+  if (!('optimize_prompt_options' in body)) return
+  const options = body.optimize_prompt_options
+  if (!isObj(options)) throw badField('optimize_prompt_options', 'must be an object', '必须是对象')
+  readChoice(options, 'mode', catalogStrings(model, 'optimizeModes'), model, 'optimize_prompt_options.mode')
+}
+
+export const checkSeedream: ImageRule = (body, model, opts) => {
+  const prompt = readPrompt(body, model, 'image_prompt_missing')
+  const tiers = catalogStrings(model, 'sizeTiers')
+  const { size, tier } = readExplicitSize(body.size, model, { auto: false, tiers, rule: pixelSizeRuleOf(model), nullRefused: true })
+  const n = readN(body, model, opts)
+  const outputFormat = readChoice(body, 'output_format', catalogStrings(model, 'outputFormats'), model)
+  readChoice(body, 'response_format', SEEDREAM.responseFormats, model)
+  checkOptimizeOptions(body, model)
+  // Spec §4.2: a mask on edits answers 400 even when null.
+  if (opts.endpoint === 'edits' && maskSent(body, opts)) throw invalid('image_mask_unsupported', { model: model.id }, 'mask')
+  const refs = readReferences(body, model, opts, { fields: ['image', 'image[]'], dataUrlMaxBytes: SEEDREAM.dataUrlMaxBytes, requireOnEdits: true })
+  return {
+    model: model.id,
+    family: model.family,
+    endpoint: opts.endpoint,
+    prompt,
+    n,
+    ...(size !== undefined ? { size } : {}),
+    ...(tier !== undefined ? { tier } : {}),
+    ...(outputFormat !== undefined ? { outputFormat } : {}),
+    references: refs.references,
+    referenceCount: refs.count,
+    stream: readStream(body),
+    // Seedream ignores Prefer: respond-async and answers synchronously (spec §4.2).
+    async: false,
+    forward: omit(body, CONSUMED),
+  }
+}

@@ -1,0 +1,117 @@
+import type { CatalogModel } from '../../../shared/types.js'
+import { costNano, ensureFunds } from '../billing.js'
+import { readJson } from '../body.js'
+import type { RequestContext } from '../context.js'
+import { asGatewayError, errorBody, gatewayError } from '../errors.js'
+import { checkImageRequest } from '../images/image-rules.js'
+import type { NormalizedImageRequest } from '../images/image-request.js'
+import { fitMask } from '../images/mask.js'
+import { baseField, readMultipart, type UploadedFile } from '../images/multipart.js'
+import { allReferenceBytes, referenceBytes } from '../images/reference-bytes.js'
+import { imageUsage, imagesBody } from '../images/result.js'
+import { runImages } from '../images/run-images.js'
+import { saveLinkedImages } from '../images/save-media.js'
+import { startImageStream } from '../images/sse.js'
+import { resolveModel, upstreamsFor } from '../model-access.js'
+import { sendJson } from '../respond.js'
+import type { Services } from '../services.js'
+import { startImageTask, taskView } from '../tasks/image-tasks.js'
+import type { ImageAdapter, ImageJob } from '../upstreams/images/types.js'
+
+type Endpoint = 'generations' | 'edits'
+
+interface ImageBody {
+  body: Record<string, unknown>
+  multipart: boolean
+  imageFiles: UploadedFile[]
+  maskFile?: UploadedFile
+}
+
+/** Edits take multipart/form-data (image / image[] files, mask) or JSON; generations take JSON. */
+async function readImageBody(ctx: RequestContext, endpoint: Endpoint): Promise<ImageBody> {
+  const type = String(ctx.req.headers['content-type'] ?? '')
+  if (endpoint === 'edits' && /^multipart\/form-data/i.test(type)) {
+    const { fields, files } = await readMultipart(ctx.req)
+    return {
+      body: fields,
+      multipart: true,
+      // Only `image` is read (spec §4.2), whether sent once, repeated, or as image[].
+      imageFiles: files.filter((f) => baseField(f.field) === 'image'),
+      maskFile: files.find((f) => f.field === 'mask'),
+    }
+  }
+  return { body: (await readJson(ctx.req)).value, multipart: false, imageFiles: [] }
+}
+
+/** The bytes a vendor needs: references resolved once, and the mask fitted to the first reference. */
+function jobBuilder(ctx: RequestContext, services: Services, req: NormalizedImageRequest, input: ImageBody) {
+  let withBytes: Promise<ImageJob> | undefined
+  const build = async (): Promise<ImageJob> => {
+    const images = await allReferenceBytes(services.http, input.imageFiles, req.references, ctx.abort.signal)
+    const maskSource = input.maskFile?.bytes ?? (typeof req.mask === 'string' ? (await referenceBytes(services.http, req.mask, 0, 'mask', ctx.abort.signal)).bytes : undefined)
+    if (maskSource === undefined) return { req, images }
+    if (images.length === 0) throw gatewayError('invalid_request', 'missing_field', { field: 'image' }, { param: 'image' })
+    try {
+      return { req, images, mask: (await fitMask(maskSource, images[0].bytes)).png }
+    } catch {
+      throw gatewayError('invalid_request', 'invalid_field', { field: 'mask', detail: { en: 'is not a readable image', zh: '不是可读的图像' } }, { param: 'mask' })
+    }
+  }
+  return (adapter: ImageAdapter): Promise<ImageJob> => (adapter.needsBytes ? (withBytes ??= build()) : Promise.resolve({ req, images: [] }))
+}
+
+async function handleImages(ctx: RequestContext, services: Services, endpoint: Endpoint): Promise<void> {
+  const input = await readImageBody(ctx, endpoint)
+  if (typeof input.body.model !== 'string' || input.body.model === '') throw gatewayError('invalid_request', 'missing_field', { field: 'model' }, { param: 'model' })
+  const model: CatalogModel = resolveModel(services.registry, ctx.group!, input.body.model, endpoint === 'edits' ? 'images.edits' : 'images.generations')
+  ctx.model = model
+  const req = checkImageRequest(input.body, model, {
+    endpoint,
+    async: /\brespond-async\b/i.test(String(ctx.req.headers.prefer ?? '')),
+    multipart: input.multipart,
+    imageFiles: input.imageFiles.length,
+    maskFile: input.maskFile !== undefined,
+  })
+  const candidates = upstreamsFor(services.registry, ctx.group!, model, 'images')
+  ensureFunds(services.registry, ctx.key!)
+  const job = jobBuilder(ctx, services, req, input)
+  const run = (signal: AbortSignal) => runImages(services.http, candidates, model, job, signal)
+
+  if (req.async) {
+    const task = startImageTask(ctx, services, model, `images.${endpoint}`, run)
+    sendJson(ctx.res, 202, { task_id: task.id, status_url: `/v1/images/tasks?task_id=${task.id}`, status: task.status })
+    return
+  }
+  const stream = req.stream ? startImageStream(ctx.res) : undefined
+  try {
+    const { outcome, upstreamId } = await run(ctx.abort.signal)
+    ctx.outcome.upstreamId = upstreamId
+    ctx.outcome.usage = imageUsage(model, outcome)
+    ctx.outcome.costNano = costNano(model, ctx.outcome.usage)
+    const body = imagesBody(outcome)
+    if (stream) stream.finish(body)
+    else sendJson(ctx.res, 200, body)
+    if (outcome.images.some((i) => i.url)) void saveLinkedImages(services, ctx.id, outcome.images, (line) => process.stderr.write(`${line}\n`))
+  } catch (err) {
+    if (!stream) throw err
+    const error = asGatewayError(err, ctx.id)
+    ctx.outcome.status = error.status
+    ctx.outcome.errorCode = error.code
+    stream.fail(errorBody(error, 'chat', ctx.lang))
+  }
+}
+
+/** POST /v1/images/generations (spec §4.2). */
+export const imageGenerations = (ctx: RequestContext, services: Services) => handleImages(ctx, services, 'generations')
+
+/** POST /v1/images/edits (spec §4.2). */
+export const imageEdits = (ctx: RequestContext, services: Services) => handleImages(ctx, services, 'edits')
+
+/** GET /v1/images/tasks?task_id=: a task of the calling key; polling holds no concurrency slot (spec §4.3). */
+export async function imageTask(ctx: RequestContext, services: Services): Promise<void> {
+  const id = new URLSearchParams((ctx.req.url ?? '').split('?')[1] ?? '').get('task_id')
+  if (!id) throw gatewayError('invalid_request', 'missing_field', { field: 'task_id' }, { param: 'task_id' })
+  const task = services.store.tasks.get(id)
+  if (!task || task.kind !== 'image' || task.key_id !== ctx.key!.id) throw gatewayError('task_not_found', 'task_not_found', { id })
+  sendJson(ctx.res, 200, taskView(task))
+}

@@ -1,0 +1,82 @@
+import { randomBytes } from 'node:crypto'
+import { costNano } from '../billing.js'
+import type { RequestContext } from '../context.js'
+import { asGatewayError } from '../errors.js'
+import { imageUsage, imagesBody, type ImageOutcome } from '../images/result.js'
+import type { Services } from '../services.js'
+import type { TaskRow } from '../store/tasks.js'
+import type { CatalogModel } from '../../../shared/types.js'
+
+export const newTaskId = (): string => `task_${Date.now().toString(36)}${randomBytes(9).toString('hex')}`
+
+/** The task as clients see it at GET /v1/images/tasks (spec §2.4: task_id and status_url, the rest designed here). */
+export function taskView(task: TaskRow): object {
+  return {
+    task_id: task.id,
+    object: 'image.task',
+    status: task.status,
+    model: task.model,
+    created_at: Math.floor(task.created_at / 1000),
+    updated_at: Math.floor(task.updated_at / 1000),
+    status_url: `/v1/images/tasks?task_id=${task.id}`,
+    ...(task.result ? { result: JSON.parse(task.result) } : {}),
+    ...(task.error ? { error: JSON.parse(task.error) } : {}),
+  }
+}
+
+/**
+ * Spec §4.2 `Prefer: respond-async`: the task is stored, the client gets its id at once, and the images are
+ * made in the background holding the request's concurrency slot. Success settles the bill once; a failure
+ * is recorded unbilled (spec §1).
+ */
+export function startImageTask(ctx: RequestContext, services: Services, model: CatalogModel, endpoint: string, run: (signal: AbortSignal) => Promise<{ outcome: ImageOutcome; upstreamId: string }>): TaskRow {
+  const now = Date.now()
+  const task: TaskRow = {
+    id: newTaskId(), kind: 'image', key_id: ctx.key!.id, group_id: ctx.group!.id, model: model.id, endpoint,
+    upstream_id: null, vendor_task_id: null, status: 'running', progress: null, request: null, result: null, error: null,
+    reserved_nano: 0, cost_nano: 0, settled: 0, idempotency_key: null, created_at: now, updated_at: now,
+  }
+  services.store.tasks.insert(task)
+  const release = ctx.release
+  ctx.release = undefined
+  const key = ctx.key!
+  void run(new AbortController().signal)
+    .then(({ outcome, upstreamId }) => {
+      const usage = imageUsage(model, outcome)
+      const cost = costNano(model, usage)
+      const ended = services.store.tasks.end(
+        { id: task.id, status: 'succeeded', result: JSON.stringify(imagesBody(outcome)), error: null, cost_nano: cost, progress: 100, reserved_nano: 0 },
+        ledgerEntry(task, 200, null, upstreamId, usage.inputTokens, usage.outputTokens, JSON.stringify(usage.raw ?? null), cost),
+      )
+      if (ended && cost !== 0) {
+        services.registry.account.balanceNano -= cost
+        key.usedNano += cost
+      }
+    })
+    .catch((err: unknown) => failTask(services, task, asGatewayError(err, task.id)))
+    .finally(() => release?.())
+  return task
+}
+
+function ledgerEntry(task: TaskRow, status: number, errorCode: string | null, upstreamId: string | null, input: number | null, output: number | null, usage: string | null, cost: number) {
+  return {
+    id: task.id, key_id: task.key_id, group_id: task.group_id, model: task.model, endpoint: task.endpoint, status,
+    error_code: errorCode, upstream_id: upstreamId, input_tokens: input, output_tokens: output, usage, cost_nano: cost,
+    latency_ms: Date.now() - task.created_at, created_at: Date.now(),
+  }
+}
+
+/** Ends a task as failed, unbilled, once. */
+export function failTask(services: Services, task: TaskRow, error: { code: string; status: number; message: string }): void {
+  services.store.tasks.end(
+    { id: task.id, status: 'failed', result: null, error: JSON.stringify({ code: error.code, message: error.message }), cost_nano: 0, progress: null, reserved_nano: 0 },
+    ledgerEntry(task, error.status, error.code, null, null, null, null, 0),
+  )
+}
+
+/** After a restart an unfinished image task cannot be resumed (its upstream call died with the process): it fails, unbilled. */
+export function failInterruptedImageTasks(services: Services): number {
+  const unfinished = services.store.tasks.unfinished('image')
+  for (const task of unfinished) failTask(services, task, { code: 'task_interrupted', status: 503, message: 'The gateway restarted while the images were being made; submit the request again.' })
+  return unfinished.length
+}

@@ -1,0 +1,39 @@
+import { fromOpenAIError, parseJson } from '../openai-compatible.js'
+import type { ImageAdapter } from './types.js'
+
+/**
+ * Volcengine Ark Seedream: synchronous, answers signed links valid 24 h (spec §4.2: url output only,
+ * one image per request). References go as given: Ark takes links and data URLs alike.
+ * @see ../../../../../shared/vendors/volcengine-ark.md §1
+ */
+export const arkSeedream: ImageAdapter = {
+  needsBytes: false,
+  toRequests(job, ctx) {
+    const { req } = job
+    const size = req.size === undefined || req.size === 'auto' ? req.tier : `${req.size.width}x${req.size.height}`
+    const model = typeof ctx.model.upstreamModel === 'string' ? ctx.model.upstreamModel : ctx.model.id
+    const body = Object.fromEntries(
+      Object.entries({
+        ...req.forward,
+        model,
+        prompt: req.prompt,
+        size,
+        image: req.references.length === 0 ? undefined : req.references.length === 1 ? req.references[0] : req.references,
+        output_format: req.outputFormat,
+        response_format: 'url',
+        sequential_image_generation: 'disabled',
+        stream: false,
+      }).filter(([, v]) => v !== undefined),
+    )
+    return [{ method: 'POST', url: `${ctx.upstream.baseUrl}/images/generations`, headers: { authorization: `Bearer ${ctx.upstream.apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) }]
+  },
+  fromResponse(text, job) {
+    const body = parseJson(text) as { data?: Array<{ url?: string; b64_json?: string; error?: { message?: string } }>; usage?: { generated_images?: number; output_tokens?: number } } | undefined
+    if (!body || !Array.isArray(body.data)) throw new SyntaxError('no data in the images answer')
+    const mimeType = job.req.outputFormat === 'png' ? 'image/png' : 'image/jpeg'
+    // Per-image errors (a blocked image in a group) are dropped; billing counts what was generated.
+    const images = body.data.filter((d) => d.url || d.b64_json).map((d) => ({ url: d.url, b64: d.b64_json, mimeType }))
+    return { images, tier: job.req.tier }
+  },
+  fromError: fromOpenAIError,
+}

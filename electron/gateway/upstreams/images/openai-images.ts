@@ -1,0 +1,64 @@
+import type { HttpSpec, MultipartPart } from '../../http.js'
+import { fromOpenAIError, parseJson } from '../openai-compatible.js'
+import type { UpstreamCtx } from '../types.js'
+import type { ImageAdapter, ImageJob } from './types.js'
+
+const MIME: Record<string, string> = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp' }
+
+/** The request's own fields in OpenAI's names; the rest of the body rides along unchanged. */
+function fields(job: ImageJob, ctx: UpstreamCtx): Record<string, unknown> {
+  const { req } = job
+  const size = req.size === undefined ? req.tier : req.size === 'auto' ? 'auto' : `${req.size.width}x${req.size.height}`
+  const model = typeof ctx.model.upstreamModel === 'string' ? ctx.model.upstreamModel : ctx.model.id
+  return Object.fromEntries(
+    Object.entries({
+      ...req.forward,
+      model,
+      prompt: req.prompt,
+      n: req.n,
+      size,
+      quality: req.quality,
+      background: req.background,
+      output_format: req.outputFormat,
+      output_compression: req.outputCompression,
+    }).filter(([, value]) => value !== undefined),
+  )
+}
+
+/** Edits go as multipart: `image[]` files and the fitted mask, like the official SDK sends them. */
+function editParts(job: ImageJob, ctx: UpstreamCtx): MultipartPart[] {
+  return [
+    ...Object.entries(fields(job, ctx)).map(([name, value]) => ({ name, value: typeof value === 'string' ? value : JSON.stringify(value) })),
+    ...job.images.map((image) => ({ name: 'image[]', bytes: image.bytes, type: image.mimeType, filename: image.filename })),
+    ...(job.mask ? [{ name: 'mask', bytes: job.mask, type: 'image/png', filename: 'mask.png' }] : []),
+  ]
+}
+
+/**
+ * OpenAI's GPT image models: generations as JSON, edits as multipart; answers `b64_json`.
+ * @see ../../../../../shared/vendors/openai.md §3
+ */
+export const openAIImages: ImageAdapter = {
+  needsBytes: true,
+  toRequests(job, ctx): HttpSpec[] {
+    const auth = { authorization: `Bearer ${ctx.upstream.apiKey}` }
+    if (job.req.endpoint === 'edits') {
+      return [{ method: 'POST', url: `${ctx.upstream.baseUrl}/images/edits`, headers: auth, body: { multipart: editParts(job, ctx) } }]
+    }
+    return [{ method: 'POST', url: `${ctx.upstream.baseUrl}/images/generations`, headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify(fields(job, ctx)) }]
+  },
+  fromResponse(text, job) {
+    const body = parseJson(text) as { data?: Array<{ b64_json?: string; url?: string; revised_prompt?: string }>; output_format?: string; usage?: { input_tokens?: number; output_tokens?: number; input_tokens_details?: { cached_tokens?: number } } } | undefined
+    if (!body || !Array.isArray(body.data)) throw new SyntaxError('no data in the images answer')
+    const mimeType = MIME[body.output_format ?? job.req.outputFormat ?? 'png'] ?? 'image/png'
+    const usage = body.usage && typeof body.usage.input_tokens === 'number'
+      ? { inputTokens: body.usage.input_tokens - (body.usage.input_tokens_details?.cached_tokens ?? 0), cachedInputTokens: body.usage.input_tokens_details?.cached_tokens ?? 0, outputTokens: body.usage.output_tokens ?? 0, raw: body.usage }
+      : undefined
+    return {
+      images: body.data.map((d) => ({ b64: d.b64_json, url: d.url, mimeType, revisedPrompt: d.revised_prompt })),
+      usage,
+      tier: job.req.tier,
+    }
+  },
+  fromError: fromOpenAIError,
+}

@@ -1,0 +1,31 @@
+import type { GatewayError } from '../../errors.js'
+import type { HttpSpec } from '../../http.js'
+import type { ImageOutcome } from '../../images/result.js'
+import type { NormalizedImageRequest } from '../../images/image-request.js'
+import type { UpstreamCtx } from '../types.js'
+
+/** A reference image or mask as bytes: multipart file parts, decoded data URLs and downloaded links. */
+export interface ImageBytes {
+  bytes: Buffer
+  mimeType: string
+  filename: string
+}
+
+/** A checked image request with the bytes the vendor needs (which families need bytes: see `needsBytes`). */
+export interface ImageJob {
+  req: NormalizedImageRequest
+  /** reference images as bytes, in order (files first, then references), when the adapter needs bytes */
+  images: ImageBytes[]
+  /** the mask, already fitted to the first reference image (PNG with alpha) */
+  mask?: Buffer
+}
+
+/** One vendor's image API: pure transforms, no I/O. */
+export interface ImageAdapter {
+  /** true when references must arrive as bytes (the vendor takes files or inline data, not links) */
+  needsBytes: boolean
+  /** one call, or several made in parallel (one image per call) whose outcomes are joined, all or nothing */
+  toRequests(job: ImageJob, ctx: UpstreamCtx): HttpSpec[]
+  fromResponse(text: string, job: ImageJob): ImageOutcome
+  fromError(status: number, text: string): GatewayError
+}

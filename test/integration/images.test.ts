@@ -1,0 +1,140 @@
+import OpenAI, { toFile } from 'openai'
+import sharp from 'sharp'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { makePng } from '../fakes/images/image-bytes.js'
+import { startFakeArkSeedream } from '../fakes/images/ark-seedream.js'
+import { startFakeGeminiImage } from '../fakes/images/gemini-image.js'
+import { startFakeOpenAIImages } from '../fakes/images/openai-images.js'
+import { startTestGateway, TEST_KEY, type TestGateway } from '../helpers/gateway.js'
+import { readSse } from '../helpers/sse.js'
+
+type Fake = Awaited<ReturnType<typeof startFakeOpenAIImages>>
+let openaiFake: Fake
+let geminiFake: Awaited<ReturnType<typeof startFakeGeminiImage>>
+let arkFake: Awaited<ReturnType<typeof startFakeArkSeedream>>
+let gw: TestGateway
+let client: OpenAI
+
+beforeAll(async () => {
+  openaiFake = await startFakeOpenAIImages({ apiKey: 'oa' })
+  geminiFake = await startFakeGeminiImage({ apiKey: 'gm' })
+  arkFake = await startFakeArkSeedream({ apiKey: 'ark' })
+  gw = await startTestGateway({
+    account: { balance: 100, concurrency: 5 },
+    models: [
+      { id: 'img-gpt', family: 'gpt-image', vendor: 'openai', pricing: { unit: 'image', price: 0.04 }, variant: '2.5', sizeTiers: [], maxN: 10, maxReferenceImages: 16 },
+      { id: 'img-gemini', family: 'gemini-image', vendor: 'gemini', pricing: { unit: 'image', price: 0.05, byTier: { '1K': 0.05, '2K': 0.1, '4K': 0.2 } }, imageSizes: ['1K', '2K', '4K'], maxNByTier: { '1K': 10, '2K': 5, '4K': 2 }, maxReferenceImages: 14, aspectRatios: ['1:1', '2:3', '3:2', '3:4', '4:3', '4:5', '5:4', '9:16', '16:9', '21:9'] },
+      { id: 'img-seedream', family: 'seedream', vendor: 'ark', pricing: { unit: 'image', price: 0.03 }, sizeTiers: ['2K', '4K'], minPixels: 3686400, maxPixels: 16777216, minRatio: '1:16', maxRatio: '16:1', outputFormats: ['jpeg'], maxReferenceImages: 14 },
+    ] as never,
+    upstreams: [
+      { id: 'oa', vendor: 'openai', baseUrl: openaiFake.url, apiKey: 'oa' },
+      { id: 'gm', vendor: 'gemini', baseUrl: geminiFake.url, apiKey: 'gm' },
+      { id: 'ark', vendor: 'ark', baseUrl: arkFake.url, apiKey: 'ark' },
+    ],
+    groups: [{ id: 'main', protocol: 'chat', models: ['img-gpt', 'img-gemini', 'img-seedream'], upstreams: ['oa', 'gm', 'ark'] }],
+    keys: [{ key: TEST_KEY, group: 'main' }],
+  })
+  client = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: TEST_KEY, maxRetries: 0 })
+})
+afterAll(async () => {
+  await gw.stop()
+  await Promise.all([openaiFake.close(), geminiFake.close(), arkFake.close()])
+})
+beforeEach(() => {
+  openaiFake.reset()
+  geminiFake.reset()
+  arkFake.reset()
+})
+
+const lastRow = () => gw.services.store.ledger.recent(null, 1)[0]
+
+describe('gpt-image through the openai client', () => {
+  it('images.generate answers b64_json PNGs and bills per image', async () => {
+    const result = await client.images.generate({ model: 'img-gpt', prompt: 'a red fox', n: 2, size: '1536x1024' })
+    expect(result.data).toHaveLength(2)
+    const meta = await sharp(Buffer.from(result.data![0].b64_json!, 'base64')).metadata()
+    expect([meta.width, meta.height]).toEqual([1536, 1024])
+    expect(openaiFake.calls[0].body).toMatchObject({ model: 'img-gpt', prompt: 'a red fox', n: 2, size: '1536x1024' })
+    expect(lastRow()).toMatchObject({ endpoint: 'images.generations', status: 200, cost_nano: 2 * 0.04 * 1e9 })
+  })
+
+  it('images.edit sends the files and the mask scaled to the first image, with alpha', async () => {
+    const first = makePng(512, 256)
+    const second = makePng(64, 64)
+    const mask = makePng(128, 64, { alpha: true, clearRect: [0, 0, 32, 32] })
+    const result = await client.images.edit({
+      model: 'img-gpt', prompt: 'make it blue',
+      image: [await toFile(first, 'a.png', { type: 'image/png' }), await toFile(second, 'b.png', { type: 'image/png' })],
+      mask: await toFile(mask, 'mask.png', { type: 'image/png' }),
+    })
+    expect(result.data).toHaveLength(1)
+    const files = openaiFake.calls[0].body.files as Array<{ field: string; width: number; height: number; hasAlpha: boolean; bytes: Buffer }>
+    expect(files.map((f) => f.field)).toEqual(['image[]', 'image[]', 'mask'])
+    const sent = files[2]
+    expect([sent.width, sent.height, sent.hasAlpha]).toEqual([512, 256, true])
+    // The transparent corner (32x32 of 128x64) is now 128x128 of 512x256: alpha 0 there, 255 outside.
+    const { data, info } = await sharp(sent.bytes).ensureAlpha().raw().toBuffer({ resolveWithObject: true })
+    const alphaAt = (x: number, y: number) => data[(y * info.width + x) * info.channels + 3]
+    expect([alphaAt(10, 10), alphaAt(127, 127), alphaAt(128, 128), alphaAt(400, 200)]).toEqual([0, 0, 255, 255])
+  })
+
+  it('a size off the grammar answers 400 before any upstream call, unbilled', async () => {
+    const error = await client.images.generate({ model: 'img-gpt', prompt: 'x', size: '3856x1024' as never }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(OpenAI.BadRequestError)
+    expect(openaiFake.calls).toHaveLength(0)
+    expect(lastRow()).toMatchObject({ status: 400, cost_nano: 0 })
+  })
+
+  it('Prefer: respond-async answers 202 with a task that completes and is billed once', async () => {
+    const res = await gw.post('/v1/images/generations', { model: 'img-gpt', prompt: 'a fox' }, { prefer: 'respond-async' })
+    expect(res.status).toBe(202)
+    const accepted = (await res.json()) as { task_id: string; status_url: string }
+    expect(accepted.status_url).toBe(`/v1/images/tasks?task_id=${accepted.task_id}`)
+    let task: { status: string; result?: { data: unknown[] } } = { status: 'running' }
+    for (let i = 0; i < 50 && task.status === 'running'; i++) {
+      await new Promise((r) => setTimeout(r, 20))
+      task = (await (await gw.get(accepted.status_url)).json()) as typeof task
+    }
+    expect(task.status).toBe('succeeded')
+    expect(task.result!.data).toHaveLength(1)
+    expect(gw.services.store.ledger.get(accepted.task_id)).toMatchObject({ status: 200, cost_nano: 0.04 * 1e9 })
+  })
+
+  it('stream: true answers the gateway images SSE: keepalive, the images JSON, then [DONE]', async () => {
+    const res = await gw.post('/v1/images/generations', { model: 'img-gpt', prompt: 'a fox', stream: true })
+    const text = await res.clone().text()
+    expect(text.startsWith(': keepalive\n\n')).toBe(true)
+    const events = await readSse(res)
+    expect(events.at(-1)?.data).toBe('[DONE]')
+    expect(JSON.parse(events.at(-2)!.data).data).toHaveLength(1)
+  })
+})
+
+describe('gemini-image', () => {
+  it('n images are made in parallel, at the tier and ratio asked, billed per tier', async () => {
+    const result = (await (await gw.post('/v1/images/generations', { model: 'img-gemini', prompt: 'a fox', n: 2, image_size: '2K', aspect_ratio: '16:9' })).json()) as { data: Array<{ mime_type: string }> }
+    expect(result.data).toHaveLength(2)
+    expect(geminiFake.calls).toHaveLength(2)
+    expect(geminiFake.calls[0].body.generationConfig.imageConfig).toEqual({ aspectRatio: '16:9', imageSize: '2K' })
+    expect(lastRow().cost_nano).toBe(2 * 0.1 * 1e9)
+  })
+  it('a text-only answer is a 400 quoting the text, unbilled', async () => {
+    geminiFake.setScenario({ kind: 'text_only' } as never)
+    const res = await gw.post('/v1/images/generations', { model: 'img-gemini', prompt: 'x' })
+    expect(res.status).toBe(400)
+    expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/^The model returned no image\. It said: /)
+    expect(lastRow().cost_nano).toBe(0)
+  })
+})
+
+describe('seedream', () => {
+  it('answers signed links and keeps a copy of each image in the data dir', async () => {
+    const res = await gw.post('/v1/images/generations', { model: 'img-seedream', prompt: 'a fox', size: '2K' })
+    const requestId = res.headers.get('x-request-id')!
+    const body = (await res.json()) as { data: Array<{ url: string; mime_type: string }> }
+    expect(body.data[0].url).toMatch(/^http:\/\/127\.0\.0\.1/)
+    for (let i = 0; i < 50 && gw.services.store.media.byRequest(requestId).length === 0; i++) await new Promise((r) => setTimeout(r, 20))
+    const [saved] = gw.services.store.media.byRequest(requestId)
+    expect(saved).toMatchObject({ kind: 'image', source_url: body.data[0].url })
+  })
+})
