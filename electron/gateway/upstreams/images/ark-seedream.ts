@@ -22,6 +22,8 @@ export const arkSeedream: ImageAdapter = {
         output_format: req.outputFormat,
         response_format: 'url',
         sequential_image_generation: 'disabled',
+        // The gateway's images carry no vendor mark (the spec's always-false flag).
+        watermark: false,
         stream: false,
       }).filter(([, v]) => v !== undefined),
     )
