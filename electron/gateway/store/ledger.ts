@@ -18,6 +18,13 @@ export interface LedgerEntry {
   created_at: number
 }
 
+/** A ledger row, once: a repeated request id (or task id) inserts nothing. */
+export const INSERT_LEDGER_ROW = `
+  INSERT OR IGNORE INTO requests (id, key_id, group_id, model, endpoint, status, error_code, upstream_id,
+    input_tokens, output_tokens, usage, cost_nano, latency_ms, created_at)
+  VALUES (@id, @key_id, @group_id, @model, @endpoint, @status, @error_code, @upstream_id,
+    @input_tokens, @output_tokens, @usage, @cost_nano, @latency_ms, @created_at)`
+
 /** Rows wait at most this long for their commit, so a crash can lose only the last few milliseconds. */
 export const GROUP_COMMIT_MS = 10
 const GROUP_COMMIT_ROWS = 256
@@ -28,11 +35,7 @@ const GROUP_COMMIT_ROWS = 256
  * group summed into one update per key. Every read flushes first.
  */
 export function ledgerRepo(db: Db) {
-  const insert = db.prepare(`
-    INSERT OR IGNORE INTO requests (id, key_id, group_id, model, endpoint, status, error_code, upstream_id,
-      input_tokens, output_tokens, usage, cost_nano, latency_ms, created_at)
-    VALUES (@id, @key_id, @group_id, @model, @endpoint, @status, @error_code, @upstream_id,
-      @input_tokens, @output_tokens, @usage, @cost_nano, @latency_ms, @created_at)`)
+  const insert = db.prepare(INSERT_LEDGER_ROW)
   const chargeAccount = db.prepare('UPDATE account SET balance_nano = balance_nano - ? WHERE id = 1')
   const chargeKey = db.prepare('UPDATE api_keys SET used_nano = used_nano + ? WHERE id = ?')
   const recent = db.prepare('SELECT * FROM requests WHERE (@key_id IS NULL OR key_id = @key_id) ORDER BY created_at DESC LIMIT @limit')

@@ -1,5 +1,5 @@
 import type { Db } from './db.js'
-import type { LedgerEntry } from './ledger.js'
+import { INSERT_LEDGER_ROW, type LedgerEntry } from './ledger.js'
 
 export type TaskStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'canceled'
 
@@ -36,11 +36,7 @@ export function tasksRepo(db: Db) {
   const unfinished = db.prepare("SELECT * FROM tasks WHERE kind = ? AND settled = 0 AND status IN ('queued', 'running')")
   const progress = db.prepare("UPDATE tasks SET status = ?, progress = ?, updated_at = ? WHERE id = ? AND settled = 0")
   const finish = db.prepare('UPDATE tasks SET status = @status, result = @result, error = @error, cost_nano = @cost_nano, settled = 1, progress = @progress, updated_at = @updated_at WHERE id = @id AND settled = 0')
-  const insertLedger = db.prepare(`
-    INSERT OR IGNORE INTO requests (id, key_id, group_id, model, endpoint, status, error_code, upstream_id,
-      input_tokens, output_tokens, usage, cost_nano, latency_ms, created_at)
-    VALUES (@id, @key_id, @group_id, @model, @endpoint, @status, @error_code, @upstream_id,
-      @input_tokens, @output_tokens, @usage, @cost_nano, @latency_ms, @created_at)`)
+  const insertLedger = db.prepare(INSERT_LEDGER_ROW)
   const charge = db.prepare('UPDATE account SET balance_nano = balance_nano - @cost, reserved_nano = reserved_nano - @released WHERE id = 1')
   const chargeKey = db.prepare('UPDATE api_keys SET used_nano = used_nano + ? WHERE id = ?')
 
