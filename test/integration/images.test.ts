@@ -138,3 +138,29 @@ describe('seedream', () => {
     expect(saved).toMatchObject({ kind: 'image', source_url: body.data[0].url })
   })
 })
+
+describe('kling-image (a task at the vendor, polled within the request)', () => {
+  it('creates the task with a signed JWT, polls it to success, and answers the links', async () => {
+    const { startFakeKlingImages } = await import('../fakes/images/kling-images.js')
+    const kling = await startFakeKlingImages({ accessKey: 'ak-test', secretKey: 'sk-secret' })
+    const g = await startTestGateway({
+      account: { balance: 10 },
+      models: [{ id: 'img-kling', family: 'kling-image', vendor: 'kling', pricing: { unit: 'image', price: 0.02 }, aspectRatios: ['16:9', '9:16', '1:1', '4:3', '3:4', '3:2', '2:3', '21:9'] } as never],
+      upstreams: [{ id: 'k', vendor: 'kling', baseUrl: kling.url, apiKey: 'ak-test:sk-secret' }],
+      groups: [{ id: 'main', protocol: 'chat', models: ['img-kling'], upstreams: ['k'] }],
+      keys: [{ key: TEST_KEY, group: 'main' }],
+    })
+    try {
+      const res = await g.post('/v1/images/generations', { model: 'img-kling', prompt: 'a fox', n: 2, aspect_ratio: '16:9' })
+      const body = (await res.json()) as { data: Array<{ url: string }> }
+      expect(res.status).toBe(200)
+      expect(body.data).toHaveLength(2)
+      expect(body.data[0].url).toContain(kling.origin)
+      expect(kling.calls[0].body).toMatchObject({ model_name: 'img-kling', prompt: 'a fox', n: 2, aspect_ratio: '16:9' })
+      expect(g.services.store.ledger.recent(null, 1)[0]).toMatchObject({ status: 200, cost_nano: 2 * 0.02 * 1e9 })
+    } finally {
+      await g.stop()
+      await kling.close()
+    }
+  })
+})

@@ -1,24 +1,52 @@
-import { GatewayError } from '../errors.js'
-import { transportFailure, type Http } from '../http.js'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { GatewayError, gatewayError } from '../errors.js'
+import { transportFailure, type Http, type HttpSpec } from '../http.js'
 import type { UpstreamAccount } from '../registry.js'
 import { exhausted, isFailoverStatus, type UpstreamFailure } from '../relay/upstream-failure.js'
 import { imageAdapterFor } from '../upstreams/images/index.js'
-import type { ImageAdapter, ImageJob } from '../upstreams/images/types.js'
+import type { ImageAdapter, ImageJob, ImageTaskSteps } from '../upstreams/images/types.js'
 import type { UpstreamCtx } from '../upstreams/types.js'
 import type { CatalogModel } from '../../../shared/types.js'
 import type { ImageOutcome } from './result.js'
 
 type Attempt = { outcome: ImageOutcome; upstreamId: string } | { failure: UpstreamFailure }
 
+async function call(http: Http, adapter: ImageAdapter, spec: HttpSpec, signal: AbortSignal): Promise<string> {
+  const response = await http.send(spec, signal)
+  const text = await response.body.text()
+  if (response.statusCode >= 400) throw adapter.fromError(response.statusCode, text)
+  return text
+}
+
+/** A vendor task polled until it ends; a poll that fails in transit is tried again, within the time limit. */
+async function pollTask(http: Http, adapter: ImageAdapter, steps: ImageTaskSteps, taskId: string, job: ImageJob, uctx: UpstreamCtx, signal: AbortSignal): Promise<ImageOutcome> {
+  const deadline = Date.now() + TASK_LIMIT_MS
+  while (Date.now() < deadline) {
+    await sleep(steps.intervalMs, undefined, { signal })
+    let text: string
+    try {
+      text = await call(http, adapter, steps.toPoll(taskId, uctx), signal)
+    } catch (err) {
+      if (err instanceof GatewayError && !isFailoverStatus(err.status)) throw err
+      if (signal.aborted) throw err
+      continue
+    }
+    const outcome = steps.fromPoll(text, job)
+    if (outcome) return outcome
+  }
+  throw gatewayError('upstream_timeout', 'upstream_timeout')
+}
+
+/** How long a vendor image task may take before the request gives up on it. */
+const TASK_LIMIT_MS = 10 * 60_000
+
 /** All of one account's calls, made in parallel: every one must succeed (spec §4.2, Gemini `n`). */
 async function attempt(http: Http, adapter: ImageAdapter, job: ImageJob, uctx: UpstreamCtx, signal: AbortSignal): Promise<Attempt> {
   const specs = adapter.toRequests(job, uctx)
   const calls = await Promise.allSettled(
     specs.map(async (spec) => {
-      const response = await http.send(spec, signal)
-      const text = await response.body.text()
-      if (response.statusCode >= 400) throw adapter.fromError(response.statusCode, text)
-      return adapter.fromResponse(text, job)
+      const text = await call(http, adapter, spec, signal)
+      return adapter.task ? pollTask(http, adapter, adapter.task, adapter.task.fromCreate(text), job, uctx, signal) : adapter.fromResponse(text, job)
     }),
   )
   const failed = calls.find((c): c is PromiseRejectedResult => c.status === 'rejected')

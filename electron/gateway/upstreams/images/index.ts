@@ -1,6 +1,7 @@
 import type { Vendor } from '../../../../shared/types.js'
 import { arkSeedream } from './ark-seedream.js'
 import { geminiImages } from './gemini-images.js'
+import { klingImages } from './kling-images.js'
 import { openAIImages } from './openai-images.js'
 import type { ImageAdapter } from './types.js'
 import { xaiImages } from './xai-images.js'
@@ -10,6 +11,7 @@ const IMAGE_ADAPTERS: Partial<Record<Vendor, ImageAdapter>> = {
   gemini: geminiImages,
   ark: arkSeedream,
   xai: xaiImages,
+  kling: klingImages,
 }
 
 /** The image API of a vendor, if it has one the gateway speaks. */

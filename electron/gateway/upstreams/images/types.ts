@@ -20,8 +20,21 @@ export interface ImageJob {
   mask?: Buffer
 }
 
+/** Vendors whose image API is a task: create, then poll until the images exist. */
+export interface ImageTaskSteps {
+  /** the vendor's task id from the create answer (throws a GatewayError for an error envelope) */
+  fromCreate(text: string): string
+  toPoll(taskId: string, ctx: UpstreamCtx): HttpSpec
+  /** the images once the task succeeded, undefined while it runs; throws a GatewayError when it failed */
+  fromPoll(text: string, job: ImageJob): ImageOutcome | undefined
+  /** the wait between polls */
+  intervalMs: number
+}
+
 /** One vendor's image API: pure transforms, no I/O. */
 export interface ImageAdapter {
+  /** set when the vendor answers with a task to poll instead of the images */
+  task?: ImageTaskSteps
   /** true when references must arrive as bytes (the vendor takes files or inline data, not links) */
   needsBytes: boolean
   /** one call, or several made in parallel (one image per call) whose outcomes are joined, all or nothing */
