@@ -31,11 +31,11 @@ export interface SeqResult {
   failures: number
 }
 
-/** One HTTP request to repeat: POSTed JSON, and strings its answer must contain to count as a success. */
+/** One HTTP request to repeat: a POSTed body (JSON text, or bytes), and strings its answer must contain to count as a success. */
 export interface RequestSpec {
   url: string
   headers: Record<string, string>
-  body: string
+  body: string | Buffer
   expect: string[]
 }
 

@@ -1,4 +1,5 @@
 // Turns the raw measurements into the comparisons the project cares about, and prints them.
+import { IMAGE_PATH_LABELS, IMAGE_PATHS, type ImagesSummary } from './images.js'
 import { median, type LoadResult, type SeqResult } from './measure.js'
 import { CHAT_PATHS, MESSAGES_PATHS, PATH_LABELS, type ProtocolSummary } from './protocols.js'
 
@@ -119,7 +120,32 @@ export function printProtocols(p: ProtocolSummary, rounds: number): void {
   console.log(table(`\nStreamed /v1/messages (${of})`, ['path', 'requests', 'TTFB p50 ms', 'TTFB p99 ms', 'whole stream p50 ms', 'failures'], msgRows))
 }
 
-export function printGoals(s: Summary, p: ProtocolSummary): void {
+const mbOf = (v: number) => (Number.isFinite(v) ? `${v.toFixed(1)} MB` : 'n/a')
+const signedMb = (v: number) => (Number.isFinite(v) ? `${v >= 0 ? '+' : ''}${v.toFixed(1)} MB` : 'n/a')
+
+export function printImages(i: ImagesSummary, rounds: number): void {
+  const of = `sequential on one connection, median of ${rounds} round${rounds === 1 ? '' : 's'}; counts are totals`
+  const rows = IMAGE_PATHS.map((path) => {
+    const r = i.medians[path]
+    const bytes = path === 'imagesGatehouse' ? i.body.gatehouseBytes : i.body.directBytes
+    return [IMAGE_PATH_LABELS[path], mbOf(bytes / 1e6), String(r.requests), ms(r.totalP50), ms(r.totalP99), String(r.failures)]
+  })
+  const o = i.overheadMs
+  rows.push(['Gatehouse − direct', '', '', signedMs(o.latencyP50), signedMs(o.latencyP99), ''])
+  console.log(table(`\nImages edit: ${i.body.references} and a mask, multipart (${of})`, ['path', 'body', 'requests', 'latency p50 ms', 'latency p99 ms', 'failures'], rows))
+  console.log(`  mask: ${i.body.mask}; MB = 10^6 bytes`)
+  console.log(`  overhead p50: ${signedMs(o.latencyP50)} from the medians, ${signedMs(o.latencyP50PerMb)} per MB of body; per round ${o.latencyP50PerRound.map(signedMs).join(', ')} (median ${signedMs(o.latencyP50MedianOfRounds)})`)
+  const m = i.memory
+  if (!m.before || !m.after) {
+    console.log(`  Gatehouse memory: not measured (/proc/${m.pid ?? '?'}/status unreadable)`)
+    return
+  }
+  console.log(`  Gatehouse memory (pid ${m.pid}, /proc/<pid>/status): VmRSS before ${mbOf(m.rssBeforeMb)} (peak so far ${mbOf(m.peakBeforeMb)}), VmHWM after ${mbOf(m.peakAfterMb)}, VmRSS after ${mbOf(m.rssAfterMb)}`)
+  console.log(`    ${m.peakReset ? 'the peak was reset to VmRSS at the start of the phase (clear_refs 5): VmHWM after is the phase\'s own' : 'the peak could not be reset: VmHWM after may be one from before the phase, so growth is an upper bound'}`)
+  console.log(`    peak growth = VmHWM after − VmRSS before: ${signedMb(m.growthMb)}; under ${i.goal.goal.replace(/^growth < /, '')}: ${i.goal.met ? 'yes' : 'no'}`)
+}
+
+export function printGoals(s: Summary, p: ProtocolSummary, i: ImagesSummary): void {
   const { throughputAt16, p50At1 } = s.goals
   const row = (name: string, goal: string, value: string, met: boolean) =>
     console.log(`  ${name.padEnd(20)} ${goal.padEnd(22)} ${value.padStart(12)}  ${met ? 'MET' : 'NOT MET'}`)
@@ -127,4 +153,5 @@ export function printGoals(s: Summary, p: ProtocolSummary): void {
   row('throughput @16 conns', throughputAt16.goal, percent(throughputAt16.valuePct), throughputAt16.met)
   row('p50 @1 conn', p50At1.goal, signedMs(p50At1.deltaMs), p50At1.met)
   row('Gemini translation', p.goal.goal, signedMs(p.goal.deltaMs), p.goal.met)
+  row('images edit memory', i.goal.goal, signedMb(i.goal.growthMb), i.goal.met)
 }

@@ -1,13 +1,15 @@
 // `npm run bench`: the fake upstreams, a bare proxy and Gatehouse, each in a child process, measured from here in
-// one run, in rounds (BENCH_ROUNDS, default 3) whose medians are reported. Prints tables and writes
-// bench/results/latest.json; exits non-zero only when a target or a protocol path answered with errors.
+// one run, in rounds (BENCH_ROUNDS, default 3) whose medians are reported: chat under load, streams, the protocol
+// paths, and last a 40 MB images edit with Gatehouse's peak memory growth. Prints tables and writes
+// bench/results/latest.json; exits non-zero only when a target, a protocol path or an images path answered with errors.
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
+import { IMAGES_OPTS, imageBodies, imageFailures, measureImages, probeImagePath, summarizeImages, type ImagesSummary } from './images.js'
 import { loadTest, medianLoad, medianSeq, probe, rotate, ttfb, type LoadResult, type SeqResult } from './measure.js'
 import { measureProtocols, probeProtocols, PROTOCOL_OPTS, protocolFailures, protocolRequests, summarizeProtocols, type ProtocolRound, type ProtocolSummary } from './protocols.js'
-import { LABELS, printGoals, printProtocols, printReport, summarize, TARGETS, type Measurements, type TargetName } from './report.js'
+import { LABELS, printGoals, printImages, printProtocols, printReport, summarize, TARGETS, type Measurements, type TargetName } from './report.js'
 import { BENCH_KEY, fakeOrigins, ROOT, startBareProxy, startFakeUpstream, startGatehouse, stopAll, type Child } from './targets.js'
 
 const CONNECTIONS = [1, 16, 64]
@@ -35,7 +37,7 @@ for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
   })
 }
 
-function failuresOf(m: Measurements, p: ProtocolSummary, children: Record<TargetName, Child>): string[] {
+function failuresOf(m: Measurements, p: ProtocolSummary, i: ImagesSummary, children: Record<TargetName, Child>): string[] {
   const tail = (c: Child) => (c.stderrTail() ? `\n  its stderr:\n${c.stderrTail()}` : '')
   const targets = TARGETS.flatMap((t) => {
     const errors = m.load[t].reduce((n, r) => n + r.errors, 0)
@@ -45,7 +47,8 @@ function failuresOf(m: Measurements, p: ProtocolSummary, children: Record<Target
     return [`${LABELS[t]}: ${errors} errors, ${non2xx} non-2xx under load, ${streams} failed streams${tail(children[t])}`]
   })
   const paths = protocolFailures(p).map(({ id, text }) => `protocol path ${id}: ${text}${tail(id.includes('Direct') ? children.direct : children.gatehouse)}`)
-  return [...targets, ...paths]
+  const images = imageFailures(i).map(({ id, text }) => `images path ${id}: ${text}${tail(id === 'imagesDirect' ? children.direct : children.gatehouse)}`)
+  return [...targets, ...paths, ...images]
 }
 
 /** Each round visits every connection count, and within it the three targets, in an order rotated every round. */
@@ -94,6 +97,11 @@ async function main(): Promise<number> {
   }
   const requests = protocolRequests(gatehouse.url, fakes)
   await probeProtocols(requests)
+  log('building the images edit body…')
+  const images = imageBodies(gatehouse.url, fakes.images)
+  // Only the direct path now: a 40 MB edit through Gatehouse before the chat measurements would leave its mark on them
+  // and on the memory read before the images phase. The Gatehouse path is probed at the start of that phase.
+  await probeImagePath(images.requests, 'imagesDirect')
 
   const loadByRound = await loadRounds(rounds, children)
   const ttfbByRound = await ttfbRounds(rounds, children)
@@ -102,6 +110,8 @@ async function main(): Promise<number> {
     log(`  round ${round + 1}/${rounds} of the protocol paths`)
     protocolByRound.push(await measureProtocols(requests, round, log))
   }
+  log(`  images edits of ${(images.bodyBytes.imagesGatehouse / 1e6).toFixed(1)} MB, after the chat measurements (Gatehouse pid ${gatehouse.pid ?? '?'})`)
+  const imagesRun = await measureImages(images.requests, gatehouse.pid, rounds, log)
 
   const m: Measurements = {
     load: Object.fromEntries(TARGETS.map((t) => [t, CONNECTIONS.map((_, i) => medianLoad(loadByRound.map((r) => r[t][i])))])) as Record<TargetName, LoadResult[]>,
@@ -111,32 +121,35 @@ async function main(): Promise<number> {
   }
   const summary = summarize(m, CONNECTIONS)
   const protocols = summarizeProtocols(protocolByRound)
+  const imagesSummary = summarizeImages(imagesRun.rounds, imagesRun.memory, images)
   const cpu = cpus()
   console.log(`Gatehouse benchmark — Node ${process.version}, ${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${rounds} rounds`)
   console.log(`(the load generator, the target and the fake upstream share these cores; 1-min load average before the run: ${loadBefore.toFixed(2)}, after: ${loadavg()[0].toFixed(2)})`)
   printReport(m, summary, CONNECTIONS)
   printProtocols(protocols, rounds)
-  printGoals(summary, protocols)
+  printImages(imagesSummary, rounds)
+  printGoals(summary, protocols, imagesSummary)
 
-  const failures = failuresOf(m, protocols, children)
+  const failures = failuresOf(m, protocols, imagesSummary, children)
   mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true })
   const report = {
     startedAt,
     finishedAt: new Date().toISOString(),
     machine: { node: process.version, platform: process.platform, cpus: cpu.length, cpuModel: cpu[0]?.model.trim(), loadAverageBefore: loadBefore, loadAverageAfter: loadavg()[0] },
-    settings: { rounds, connections: CONNECTIONS, load: LOAD, ttfb: TTFB, protocols: PROTOCOL_OPTS, units: 'requestsPerSec in req/s, latencies in ms; load/ttfb are medians of the rounds, counts summed' },
+    settings: { rounds, connections: CONNECTIONS, load: LOAD, ttfb: TTFB, protocols: PROTOCOL_OPTS, images: IMAGES_OPTS, units: 'requestsPerSec in req/s, latencies in ms; load/ttfb are medians of the rounds, counts summed' },
     load: m.load,
     ttfb: m.ttfb,
-    rounds: { load: m.loadRounds, ttfb: m.ttfbRounds, protocols: protocolByRound },
+    rounds: { load: m.loadRounds, ttfb: m.ttfbRounds, protocols: protocolByRound, images: imagesRun.rounds },
     protocols: { requests: Object.fromEntries(Object.entries(requests).map(([id, r]) => [id, r.url])), ...protocols },
-    summary: { ...summary, goals: { ...summary.goals, translationUnder1Ms: protocols.goal } },
+    images: { requests: Object.fromEntries(Object.entries(images.requests).map(([id, r]) => [id, r.url])), ...imagesSummary },
+    summary: { ...summary, goals: { ...summary.goals, translationUnder1Ms: protocols.goal, imagesPeakGrowthUnder150Mb: imagesSummary.goal } },
     failures,
   }
   writeFileSync(RESULTS_FILE, `${JSON.stringify(report, null, 2)}\n`)
   console.log(`\nresults written to ${RESULTS_FILE}`)
 
   if (failures.length === 0) return 0
-  console.error(`\nFAILED: targets or protocol paths answered with errors:\n${failures.map((f) => `- ${f}`).join('\n')}`)
+  console.error(`\nFAILED: targets, protocol paths or images paths answered with errors:\n${failures.map((f) => `- ${f}`).join('\n')}`)
   return 1
 }
 

@@ -13,14 +13,16 @@ export const ROOT = fileURLToPath(new URL('..', import.meta.url))
 export const BENCH_KEY = 'sk-bench-0123456789abcdef'
 /** A key of the messages-protocol group, for /v1/messages. */
 export const BENCH_MESSAGES_KEY = 'sk-bench-messages-0123456789'
-export const MODELS = { relay: 'test-gpt', gemini: 'test-gemini', claude: 'test-claude' } as const
+export const MODELS = { relay: 'test-gpt', gemini: 'test-gemini', claude: 'test-claude', image: 'bench-image' } as const
 /** What Gatehouse sends the fakes, and what the direct measurements send too. */
-export const UPSTREAM_KEYS = { openai: 'upstream-secret-bench', gemini: 'upstream-secret-gemini', anthropic: 'upstream-secret-anthropic' } as const
+export const UPSTREAM_KEYS = { openai: 'upstream-secret-bench', gemini: 'upstream-secret-gemini', anthropic: 'upstream-secret-anthropic', images: 'upstream-secret-images' } as const
 
 export interface Child {
   name: string
   /** origin, e.g. http://127.0.0.1:PORT */
   url: string
+  /** the child's own pid (node is spawned directly, not through a wrapper), for reading /proc/<pid>/status */
+  readonly pid: number | undefined
   /** further origins it printed before that one, as `NAME on URL` lines (the fake upstream's Gemini and Anthropic) */
   origins: Record<string, string>
   /** the child's last stderr output, for explaining a failure */
@@ -46,6 +48,7 @@ function startChild(name: string, script: string, args: string[], afterStop?: ()
   const child: Child = {
     name,
     url: '',
+    pid: proc.pid,
     origins: {},
     stderrTail: () => tail.trim(),
     async stop() {
@@ -91,26 +94,27 @@ export function stopAll(): Promise<void> {
 }
 
 export function startFakeUpstream(): Promise<Child> {
-  return startChild('fake upstream', 'bench/fake-upstream.ts', [])
+  // The fake OpenAI images server checks the key that Gatehouse (and the direct measurement) sends.
+  return startChild('fake upstream', 'bench/fake-upstream.ts', [UPSTREAM_KEYS.images])
 }
 
 export function startBareProxy(upstreamOrigin: string): Promise<Child> {
   return startChild('bare proxy', 'bench/bare-proxy.ts', [upstreamOrigin])
 }
 
-/** The fake upstream child's three origins. */
-export interface FakeOrigins { openai: string; gemini: string; anthropic: string }
+/** The fake upstream child's four origins (`images` is the fake OpenAI images server; its API is under /v1). */
+export interface FakeOrigins { openai: string; gemini: string; anthropic: string; images: string }
 
 export function fakeOrigins(fake: Child): FakeOrigins {
-  const { gemini, anthropic } = fake.origins
-  if (!gemini || !anthropic) throw new Error(`the fake upstream printed no "gemini on" / "anthropic on" line (got ${JSON.stringify(fake.origins)})`)
-  return { openai: fake.url, gemini, anthropic }
+  const { gemini, anthropic, images } = fake.origins
+  if (!gemini || !anthropic || !images) throw new Error(`the fake upstream printed no "gemini on" / "anthropic on" / "images on" line (got ${JSON.stringify(fake.origins)})`)
+  return { openai: fake.url, gemini, anthropic, images }
 }
 
 /**
- * The chat group serves the OpenAI-compatible relay and the Gemini translation; a messages-protocol group with a key
- * of its own serves Claude. Limits sized so that they never answer for the gateway: the benchmark measures the path,
- * not the 429s.
+ * The chat group serves the OpenAI-compatible relay, the Gemini translation and a gpt-image model (images edits, on
+ * the fake OpenAI images server); a messages-protocol group with a key of its own serves Claude. Limits sized so that
+ * they never answer for the gateway: the benchmark measures the path, not the 429s.
  */
 function gatewayConfig(fakes: FakeOrigins): GatewayConfig {
   const pricing = { unit: 'token', input: 2, output: 8 } as const
@@ -120,14 +124,18 @@ function gatewayConfig(fakes: FakeOrigins): GatewayConfig {
       { id: MODELS.relay, family: 'gpt', vendor: 'openai', pricing },
       { id: MODELS.gemini, family: 'gemini', vendor: 'gemini', pricing, endpoints: ['chat.completions'] },
       { id: MODELS.claude, family: 'claude', vendor: 'anthropic', pricing },
+      // As a catalog entry of a GPT image 2.5 model would be: no size tiers, up to 16 reference images.
+      { id: MODELS.image, family: 'gpt-image', vendor: 'openai', pricing: { unit: 'image', price: 0.04 }, variant: '2.5', sizeTiers: [], maxN: 10, maxReferenceImages: 16 },
     ],
     upstreams: [
-      { id: 'fake', vendor: 'openai', baseUrl: `${fakes.openai}/v1`, apiKey: UPSTREAM_KEYS.openai },
+      // Both OpenAI accounts name their model: an OpenAI account without a list would serve every OpenAI model.
+      { id: 'fake', vendor: 'openai', baseUrl: `${fakes.openai}/v1`, apiKey: UPSTREAM_KEYS.openai, models: [MODELS.relay] },
       { id: 'fake-gemini', vendor: 'gemini', baseUrl: fakes.gemini, apiKey: UPSTREAM_KEYS.gemini },
       { id: 'fake-anthropic', vendor: 'anthropic', baseUrl: fakes.anthropic, apiKey: UPSTREAM_KEYS.anthropic },
+      { id: 'fake-images', vendor: 'openai', baseUrl: `${fakes.images}/v1`, apiKey: UPSTREAM_KEYS.images, models: [MODELS.image] },
     ],
     groups: [
-      { id: 'bench', protocol: 'chat', models: [MODELS.relay, MODELS.gemini], upstreams: ['fake', 'fake-gemini'] },
+      { id: 'bench', protocol: 'chat', models: [MODELS.relay, MODELS.gemini, MODELS.image], upstreams: ['fake', 'fake-gemini', 'fake-images'] },
       { id: 'bench-messages', protocol: 'messages', models: [MODELS.claude], upstreams: ['fake-anthropic'] },
     ],
     keys: [
