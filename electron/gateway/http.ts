@@ -1,4 +1,6 @@
-import { Agent, errors, FormData, interceptors, request, type Dispatcher } from 'undici'
+import { randomBytes } from 'node:crypto'
+import { Readable } from 'node:stream'
+import { Agent, errors, interceptors, request, type Dispatcher } from 'undici'
 
 /** An upstream HTTP call, as built by an adapter. */
 export interface HttpSpec {
@@ -9,17 +11,25 @@ export interface HttpSpec {
   body?: string | Buffer | { multipart: MultipartPart[] }
 }
 
-/** A text field, or a file, of a multipart body. */
-export type MultipartPart = { name: string; value: string } | { name: string; bytes: Buffer; type: string; filename: string }
+/** A text field, or a file (in the pieces it arrived in), of a multipart body. */
+export type MultipartPart = { name: string; value: string } | { name: string; chunks: readonly Buffer[]; type: string; filename: string }
 
-/** undici's own FormData: Node's global one is a different undici copy that this one cannot stream. */
-function toFormData(parts: MultipartPart[]): FormData {
-  const form = new FormData()
+const quoted = (text: string) => text.replace(/["\r\n]/g, (c) => encodeURIComponent(c))
+
+/**
+ * multipart/form-data (RFC 7578) written around the files' own buffers: a 40 MB upload is forwarded
+ * without being copied again (FormData and Blob would copy every file once more).
+ */
+function encodeMultipart(parts: MultipartPart[]): { pieces: Buffer[]; length: number; contentType: string } {
+  const boundary = `----gatehouse-${randomBytes(12).toString('hex')}`
+  const pieces: Buffer[] = []
   for (const part of parts) {
-    if ('value' in part) form.append(part.name, part.value)
-    else form.append(part.name, new Blob([new Uint8Array(part.bytes.buffer, part.bytes.byteOffset, part.bytes.byteLength) as Uint8Array<ArrayBuffer>], { type: part.type }), part.filename)
+    const file = 'chunks' in part
+    const head = `--${boundary}\r\nContent-Disposition: form-data; name="${quoted(part.name)}"${file ? `; filename="${quoted(part.filename)}"\r\nContent-Type: ${part.type}` : ''}\r\n\r\n`
+    pieces.push(Buffer.from(head), ...(file ? part.chunks : [Buffer.from(part.value)]), Buffer.from('\r\n'))
   }
-  return form
+  pieces.push(Buffer.from(`--${boundary}--\r\n`))
+  return { pieces, length: pieces.reduce((n, p) => n + p.length, 0), contentType: `multipart/form-data; boundary=${boundary}` }
 }
 
 export interface Timeouts {
@@ -51,8 +61,12 @@ export function createHttp(timeouts: Timeouts) {
   return {
     timeouts,
     send(spec: HttpSpec, signal: AbortSignal): Promise<UpstreamResponse> {
-      const body = spec.body !== undefined && typeof spec.body === 'object' && 'multipart' in spec.body ? toFormData(spec.body.multipart) : spec.body
-      return request(spec.url, { method: spec.method, headers: spec.headers, body, signal, dispatcher: agent })
+      if (spec.body !== undefined && typeof spec.body === 'object' && 'multipart' in spec.body) {
+        const { pieces, length, contentType } = encodeMultipart(spec.body.multipart)
+        const headers = { ...spec.headers, 'content-type': contentType, 'content-length': String(length) }
+        return request(spec.url, { method: spec.method, headers, body: Readable.from(pieces), signal, dispatcher: agent })
+      }
+      return request(spec.url, { method: spec.method, headers: spec.headers, body: spec.body as string | Buffer | undefined, signal, dispatcher: agent })
     },
     /**
      * Downloads a reference image: at most `maxBytes`, and only an `image/*` answer (spec §4.2);

@@ -7,7 +7,9 @@ export interface UploadedFile {
   field: string
   filename: string
   mimeType: string
-  bytes: Buffer
+  /** the file as it arrived, never joined: a large upload is held once and forwarded as these pieces */
+  chunks: Buffer[]
+  size: number
 }
 
 export interface MultipartBody {
@@ -57,7 +59,7 @@ export function readMultipart(req: IncomingMessage): Promise<MultipartBody> {
         if (!failed) chunks.push(chunk)
       })
       stream.on('end', () => {
-        if (!failed) body.files.push({ field, filename: info.filename ?? field, mimeType: info.mimeType, bytes: Buffer.concat(chunks, size) })
+        if (!failed) body.files.push({ field, filename: info.filename ?? field, mimeType: info.mimeType, chunks, size })
       })
     })
     parser.on('error', (err: Error) => fail(gatewayError('invalid_request', 'invalid_multipart', { detail: err.message })))

@@ -14,11 +14,12 @@ export async function referenceBytes(http: Http, ref: string, index: number, par
   const data = parseDataUrl(ref)
   if (data) {
     const mimeType = data.mimeType || 'image/png'
-    return { bytes: dataUrlBytes(data).bytes, mimeType, filename: `image-${index}.${extension(mimeType)}` }
+    const { bytes } = dataUrlBytes(data)
+    return { chunks: [bytes], size: bytes.length, mimeType, filename: `image-${index}.${extension(mimeType)}` }
   }
   try {
     const { bytes, mimeType } = await http.download(ref, MAX_REMOTE_IMAGE_BYTES, signal)
-    return { bytes, mimeType, filename: `image-${index}.${extension(mimeType)}` }
+    return { chunks: [bytes], size: bytes.length, mimeType, filename: `image-${index}.${extension(mimeType)}` }
   } catch (err) {
     const detail = err instanceof DownloadError ? err.message : 'could not be downloaded'
     throw gatewayError('invalid_request', 'reference_image_unusable', { url: ref.slice(0, 200), detail }, { param })
@@ -27,7 +28,7 @@ export async function referenceBytes(http: Http, ref: string, index: number, par
 
 /** The request's reference images as bytes: file parts first, then the references in order. */
 export async function allReferenceBytes(http: Http, files: UploadedFile[], refs: string[], signal: AbortSignal): Promise<ImageBytes[]> {
-  const fromFiles = files.map((f, i) => ({ bytes: f.bytes, mimeType: f.mimeType, filename: f.filename || `image-${i}.${extension(f.mimeType)}` }))
+  const fromFiles = files.map((f, i) => ({ chunks: f.chunks, size: f.size, mimeType: f.mimeType, filename: f.filename || `image-${i}.${extension(f.mimeType)}` }))
   const fromRefs = await Promise.all(refs.map((ref, i) => referenceBytes(http, ref, fromFiles.length + i, `image[${fromFiles.length + i}]`, signal)))
   return [...fromFiles, ...fromRefs]
 }

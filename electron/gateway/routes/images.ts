@@ -48,11 +48,11 @@ function jobBuilder(ctx: RequestContext, services: Services, req: NormalizedImag
   let withBytes: Promise<ImageJob> | undefined
   const build = async (): Promise<ImageJob> => {
     const images = await allReferenceBytes(services.http, input.imageFiles, req.references, ctx.abort.signal)
-    const maskSource = input.maskFile?.bytes ?? (typeof req.mask === 'string' ? (await referenceBytes(services.http, req.mask, 0, 'mask', ctx.abort.signal)).bytes : undefined)
-    if (maskSource === undefined) return { req, images }
+    const maskImage = input.maskFile ?? (typeof req.mask === 'string' ? await referenceBytes(services.http, req.mask, 0, 'mask', ctx.abort.signal) : undefined)
+    if (maskImage === undefined) return { req, images }
     if (images.length === 0) throw gatewayError('invalid_request', 'missing_field', { field: 'image' }, { param: 'image' })
     try {
-      return { req, images, mask: (await fitMask(maskSource, images[0].bytes)).png }
+      return { req, images, mask: (await fitMask(Buffer.concat(maskImage.chunks), images[0])).png }
     } catch {
       throw gatewayError('invalid_request', 'invalid_field', { field: 'mask', detail: { en: 'is not a readable image', zh: '不是可读的图像' } }, { param: 'mask' })
     }

@@ -4,7 +4,7 @@ import { fromGeminiError } from '../gemini-chat.js'
 import { fromGeminiUsage } from '../gemini-response.js'
 import { parseJson } from '../openai-compatible.js'
 import type { UpstreamCtx } from '../types.js'
-import type { ImageAdapter, ImageJob } from './types.js'
+import { wholeImage, type ImageAdapter, type ImageJob } from './types.js'
 
 interface GeminiImageAnswer {
   candidates?: Array<{ content?: { parts?: Array<{ text?: string; thought?: boolean; inlineData?: { mimeType?: string; data?: string } }> }; finishReason?: string }>
@@ -15,7 +15,7 @@ interface GeminiImageAnswer {
 function oneCall(job: ImageJob, ctx: UpstreamCtx): HttpSpec {
   const { req } = job
   const model = typeof ctx.model.upstreamModel === 'string' ? ctx.model.upstreamModel : ctx.model.id
-  const parts = [{ text: req.prompt }, ...job.images.map((image) => ({ inlineData: { mimeType: image.mimeType, data: image.bytes.toString('base64') } }))]
+  const parts = [{ text: req.prompt }, ...job.images.map((image) => ({ inlineData: { mimeType: image.mimeType, data: wholeImage(image).toString('base64') } }))]
   const imageConfig = Object.fromEntries(Object.entries({ aspectRatio: req.aspectRatio, imageSize: req.tier }).filter(([, v]) => v !== undefined))
   return {
     method: 'POST',

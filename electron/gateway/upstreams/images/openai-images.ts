@@ -29,8 +29,8 @@ function fields(job: ImageJob, ctx: UpstreamCtx): Record<string, unknown> {
 function editParts(job: ImageJob, ctx: UpstreamCtx): MultipartPart[] {
   return [
     ...Object.entries(fields(job, ctx)).map(([name, value]) => ({ name, value: typeof value === 'string' ? value : JSON.stringify(value) })),
-    ...job.images.map((image) => ({ name: 'image[]', bytes: image.bytes, type: image.mimeType, filename: image.filename })),
-    ...(job.mask ? [{ name: 'mask', bytes: job.mask, type: 'image/png', filename: 'mask.png' }] : []),
+    ...job.images.map((image) => ({ name: 'image[]', chunks: image.chunks, type: image.mimeType, filename: image.filename })),
+    ...(job.mask ? [{ name: 'mask', chunks: [job.mask], type: 'image/png', filename: 'mask.png' }] : []),
   ]
 }
 

@@ -6,10 +6,15 @@ import type { UpstreamCtx } from '../types.js'
 
 /** A reference image or mask as bytes: multipart file parts, decoded data URLs and downloaded links. */
 export interface ImageBytes {
-  bytes: Buffer
+  /** the bytes in the pieces they arrived in (joined only by a vendor that needs them whole) */
+  chunks: readonly Buffer[]
+  size: number
   mimeType: string
   filename: string
 }
+
+/** The image as one buffer, for vendors that take it inline (base64). */
+export const wholeImage = (image: ImageBytes): Buffer => (image.chunks.length === 1 ? image.chunks[0] : Buffer.concat(image.chunks, image.size))
 
 /** A checked image request with the bytes the vendor needs (which families need bytes: see `needsBytes`). */
 export interface ImageJob {
