@@ -100,7 +100,14 @@ export function createHttp(timeouts: Timeouts) {
       }
       return { bytes: Buffer.concat(chunks, size), mimeType: type }
     },
-    close: () => agent.close(),
+    /** Lets calls in flight finish for up to `graceMs` (a stalled upstream would hold them forever), then cuts them. */
+    async close(graceMs = 10_000): Promise<void> {
+      let timer: NodeJS.Timeout | undefined
+      const expired = new Promise<'expired'>((resolve) => (timer = setTimeout(() => resolve('expired'), graceMs)))
+      const outcome = await Promise.race([agent.close().then(() => 'closed' as const), expired])
+      clearTimeout(timer)
+      if (outcome === 'expired') await agent.destroy()
+    },
   }
 }
 

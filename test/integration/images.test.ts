@@ -164,3 +164,71 @@ describe('kling-image (a task at the vendor, polled within the request)', () => 
     }
   })
 })
+
+describe('async image tasks: failure and restart', () => {
+  const pollUntilDone = async (g: TestGateway, url: string) => {
+    let task: { status: string; error?: { code: string } } = { status: 'running' }
+    for (let i = 0; i < 100 && task.status === 'running'; i++) {
+      await new Promise((r) => setTimeout(r, 20))
+      task = (await (await g.get(url)).json()) as typeof task
+    }
+    return task
+  }
+
+  it('a failed task is recorded failed and not billed', async () => {
+    openaiFake.setScenario({ kind: 'status', status: 400, body: { error: { message: 'Your request was rejected by the safety system.', type: 'image_generation_user_error', param: null, code: 'moderation_blocked' } } } as never)
+    const before = gw.services.registry.account.balanceNano
+    const accepted = (await (await gw.post('/v1/images/generations', { model: 'img-gpt', prompt: 'x' }, { prefer: 'respond-async' })).json()) as { task_id: string; status_url: string }
+    const task = await pollUntilDone(gw, accepted.status_url)
+    expect(task).toMatchObject({ status: 'failed', error: { code: 'moderation_blocked' } })
+    expect(gw.services.store.ledger.get(accepted.task_id)).toMatchObject({ cost_nano: 0, error_code: 'moderation_blocked' })
+    expect(gw.services.registry.account.balanceNano).toBe(before)
+  })
+
+  it('another key cannot see the task', async () => {
+    const accepted = (await (await gw.post('/v1/images/generations', { model: 'img-gpt', prompt: 'x' }, { prefer: 'respond-async' })).json()) as { status_url: string }
+    await pollUntilDone(gw, accepted.status_url)
+    gw.services.store.apiKeys.upsert({ id: 'key_other', hash: 'h'.repeat(64), hint: 'x', group_id: 'main', name: null, concurrency: null, quota_nano: null, expires_at: null, disabled: 0, created_at: 0 })
+    const res = await gw.get(accepted.status_url, { authorization: 'Bearer sk-missing-0123456789' })
+    expect(res.status).toBe(401)
+  })
+
+  it('a task cut short by a restart fails cleanly, unbilled, and stays readable', async () => {
+    const { startGateway } = await import('../../electron/gateway/gateway.js')
+    const { tempDataDir } = await import('../helpers/gateway.js')
+    const dir = tempDataDir()
+    openaiFake.setScenario({ kind: 'stall' } as never)
+    const config = {
+      account: { balance: 10 },
+      models: [{ id: 'img-gpt', family: 'gpt-image', vendor: 'openai', pricing: { unit: 'image', price: 0.04 }, variant: '2.5', sizeTiers: [], maxN: 10, maxReferenceImages: 16 }],
+      upstreams: [{ id: 'oa', vendor: 'openai', baseUrl: openaiFake.url, apiKey: 'oa' }],
+      groups: [{ id: 'main', protocol: 'chat', models: ['img-gpt'], upstreams: ['oa'] }],
+      keys: [{ key: TEST_KEY, group: 'main' }],
+    } as never
+    let g = await startGateway({ dataDir: dir.dir, config, port: 0, log: () => {} })
+    const auth = { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' }
+    const accepted = (await (await fetch(`${g.url}/v1/images/generations`, { method: 'POST', headers: { ...auth, prefer: 'respond-async' }, body: JSON.stringify({ model: 'img-gpt', prompt: 'x' }) })).json()) as { task_id: string; status_url: string }
+    await new Promise((r) => setTimeout(r, 100))
+    await g.close(50)
+    g = await startGateway({ dataDir: dir.dir, config, port: 0, log: () => {} })
+    const task = (await (await fetch(`${g.url}${accepted.status_url}`, { headers: auth })).json()) as { status: string; error: { code: string } }
+    expect(task).toMatchObject({ status: 'failed', error: { code: 'task_interrupted' } })
+    expect(g.services.store.ledger.get(accepted.task_id)).toMatchObject({ cost_nano: 0 })
+    expect(g.services.registry.account.balanceNano).toBe(10e9)
+    await g.close(50)
+    dir.remove()
+    openaiFake.reset()
+  })
+})
+
+describe('GET /spec/models/index.json', () => {
+  it('publishes each image model\'s request-body schema, without a key', async () => {
+    const res = await fetch(`${gw.url}/spec/models/index.json`)
+    expect(res.status).toBe(200)
+    const index = (await res.json()) as { $schema: string; version: string; models: Record<string, { family: string; generations: object }> }
+    expect(index.$schema).toBe('https://json-schema.org/draft/2020-12/schema')
+    expect(index.models['img-gpt'].family).toBe('gpt-image')
+    expect(index.models['img-seedream'].generations).toBeTypeOf('object')
+    expect(Object.keys(index.models)).not.toContain('test-gpt')
+  })
+})

@@ -68,6 +68,8 @@ function ledgerEntry(task: TaskRow, status: number, errorCode: string | null, up
 
 /** Ends a task as failed, unbilled, once. */
 export function failTask(services: Services, task: TaskRow, error: { code: string; status: number; message: string }): void {
+  // A task cut off by shutdown after the store closed stays unfinished: the next start fails it cleanly.
+  if (!services.store.db.open) return
   services.store.tasks.end(
     { id: task.id, status: 'failed', result: null, error: JSON.stringify({ code: error.code, message: error.message }), cost_nano: 0, progress: null, reserved_nano: 0 },
     ledgerEntry(task, error.status, error.code, null, null, null, null, 0),
