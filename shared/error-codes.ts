@@ -26,6 +26,9 @@ export const ERROR_CODES = {
   stream_interrupted: { status: 502, type: 'upstream_error' },
   upstream_unavailable: { status: 503, type: 'overloaded_error' },
   upstream_timeout: { status: 504, type: 'timeout_error' },
+  // An Idempotency-Key sent again with a different body (IETF idempotency-key draft: 422, never retry unchanged).
+  idempotency_key_reused: { status: 422, type: 'invalid_request_error' },
+  video_content_not_available: { status: 404, type: 'not_found_error' },
 } as const satisfies Record<string, { status: number; type: string }>
 
 export type ErrorCode = keyof typeof ERROR_CODES

@@ -200,6 +200,42 @@ export const MESSAGES = {
     zh: '{field}：不接受文件 ID，请以文件形式上传图片，或发送 data URL 或 HTTP(S) URL。',
   },
   image_reference_too_large: { en: '{field} is too large: {size} bytes, at most {max}.', zh: '{field} 过大：{size} 字节，最多 {max} 字节。' },
+  video_input_missing: {
+    en: 'A video needs a prompt or an image (first_frame, last_frame, reference_images or images).',
+    zh: '生成视频需要 prompt 或图片（first_frame、last_frame、reference_images 或 images）。',
+  },
+  video_value_unsupported: {
+    en: '{field} `{value}` is not supported by the model `{model}`; allowed values: {allowed}.',
+    zh: '模型 `{model}` 不支持 {field} `{value}`；允许的取值：{allowed}。',
+  },
+  video_duration_too_long: {
+    en: 'duration {value} is longer than the model `{model}` allows here: at most {max} seconds.',
+    zh: 'duration {value} 超过模型 `{model}` 在此设置下的上限：最多 {max} 秒。',
+  },
+  video_mode_unsupported: {
+    en: 'The model `{model}` does not support {mode} video; it supports: {allowed}.',
+    zh: '模型 `{model}` 不支持 {mode} 模式的视频；支持：{allowed}。',
+  },
+  video_reservation_insufficient: {
+    en: 'The account balance cannot cover this video\'s reservation of {amount} USD (its largest possible cost; {available} USD available). Top up, or ask for a shorter or lower-resolution video.',
+    zh: '账户余额不足以预留此视频的 {amount} USD（其最高可能费用；可用 {available} USD）。请充值，或请求更短或更低分辨率的视频。',
+  },
+  video_reservation_key_quota: {
+    en: 'This API key\'s remaining quota ({available} USD) cannot cover this video\'s reservation of {amount} USD.',
+    zh: '此 API 密钥的剩余额度（{available} USD）不足以预留此视频的 {amount} USD。',
+  },
+  idempotency_key_invalid: {
+    en: 'Idempotency-Key must be 1 to 255 printable ASCII characters without spaces.',
+    zh: 'Idempotency-Key 必须是 1 到 255 个不含空格的可打印 ASCII 字符。',
+  },
+  idempotency_key_reused: {
+    en: 'The Idempotency-Key `{key}` was already used with a different request body (task {id}); use a new key for a different request.',
+    zh: 'Idempotency-Key `{key}` 已用于另一个不同的请求体（任务 {id}）；不同的请求请使用新的键。',
+  },
+  video_content_not_ready: {
+    en: 'Task {id} has no saved video {index}: a video is saved once its task has succeeded and the download has finished.',
+    zh: '任务 {id} 没有已保存的视频 {index}：视频在任务成功且下载完成后才会保存。',
+  },
 } as const satisfies Record<string, { en: string; zh: string }>
 
 export type MessageId = keyof typeof MESSAGES

@@ -45,14 +45,16 @@ export function gatewayError(
   return new GatewayError(code, { id, params }, opts)
 }
 
-export type Protocol = 'chat' | 'messages'
+/** `dashscope`: DashScope's native video paths (/api/v1/services/aigc/…, /api/v1/tasks/…). */
+export type Protocol = 'chat' | 'messages' | 'dashscope'
 
-/** The error body in the caller's protocol (spec §7). */
-export function errorBody(err: GatewayError, protocol: Protocol, lang: Lang): object {
+/** The error body in the caller's protocol (spec §7); DashScope's native one is flat and names the request. */
+export function errorBody(err: GatewayError, protocol: Protocol, lang: Lang, requestId = ''): object {
   const message = err.localized(lang)
   if (protocol === 'messages') {
     return { type: 'error', error: { type: messagesErrorType(err.status), message } }
   }
+  if (protocol === 'dashscope') return { request_id: requestId, code: err.code, message }
   return { error: { message, type: err.type, param: err.param ?? null, code: err.code } }
 }
 

@@ -12,6 +12,8 @@ import type { Services } from './services.js'
 import { isFreshStore } from './store/db.js'
 import { failInterruptedImageTasks } from './tasks/image-tasks.js'
 import { createStore } from './store/index.js'
+import { startVideoPoller } from './tasks/video-poller.js'
+import { videoPollOptions, type VideoPollOptions } from './tasks/video-runtime.js'
 
 export interface GatewayOptions {
   dataDir: string
@@ -21,6 +23,8 @@ export interface GatewayOptions {
   /** how secrets are sealed at rest; defaults to the 0600 key file in the data dir */
   secrets?: SecretBox
   log?: (line: string) => void
+  /** video task polling (intervals, timeouts, concurrency); `GATEHOUSE_VIDEO_POLL_MS` sets the first interval too */
+  videoPoll?: Partial<VideoPollOptions>
 }
 
 export interface RunningGateway {
@@ -55,6 +59,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       gateway.server.listen(options.port ?? 0, host, () => resolve())
     })
     const { port } = gateway.server.address() as AddressInfo
+    // Unfinished video tasks are resumed, not failed: their vendor jobs run on without us.
+    const videoPoller = startVideoPoller(services, videoPollOptions(options.videoPoll), options.log ?? ((line) => process.stderr.write(`${line}\n`)))
     const urlHost = host.includes(':') ? `[${host}]` : host
     return {
       url: `http://${urlHost}:${port}`,
@@ -64,7 +70,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       services,
       async close(graceMs = 10_000) {
         await gateway.close(graceMs)
-        await http.close()
+        await videoPoller.stop()
+        await http.close(graceMs)
         store.close()
       },
     }

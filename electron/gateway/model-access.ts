@@ -4,6 +4,7 @@ import { gatewayError } from './errors.js'
 import type { Group, Registry, UpstreamAccount } from './registry.js'
 import { adapterFor } from './upstreams/index.js'
 import { imageAdapterFor } from './upstreams/images/index.js'
+import { videoAdapterFor } from './upstreams/video/index.js'
 import type { RelayCapability } from './upstreams/types.js'
 
 const ENDPOINT_PATHS: Record<Endpoint, string> = {
@@ -42,9 +43,11 @@ export function upstreamsFor(
   registry: Registry,
   group: Group,
   model: CatalogModel,
-  capability: RelayCapability | 'images',
+  capability: RelayCapability | 'images' | 'video',
 ): UpstreamAccount[] {
-  const serves = capability === 'images' ? (u: UpstreamAccount) => imageAdapterFor(u.vendor) !== undefined : (u: UpstreamAccount) => adapterFor(u.vendor)?.[capability] !== undefined
+  const serves = capability === 'images' ? (u: UpstreamAccount) => imageAdapterFor(u.vendor) !== undefined
+    : capability === 'video' ? (u: UpstreamAccount) => videoAdapterFor(u.vendor) !== undefined
+      : (u: UpstreamAccount) => adapterFor(u.vendor)?.[capability] !== undefined
   const candidates = registry.candidates(group, model, capability, serves)
   if (candidates.length === 0) throw gatewayError('model_not_found', 'model_no_account', { model: model.id }, { param: 'model' })
   return candidates

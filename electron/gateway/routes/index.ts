@@ -18,6 +18,8 @@ import { getModel, listModels } from './models.js'
 import { openApiDocument } from './openapi.js'
 import { pricingList } from './pricing.js'
 import { usage } from './usage.js'
+import { nativeVideoRequest, nativeTaskAnswer, videoContent as videoContentSchema, videoGenerateRequest, videoTaskObject } from '../../../shared/schemas/video.js'
+import { nativeVideoSynthesis, nativeVideoTask, videoContent, videoGenerate, videoTask } from './video.js'
 
 /** Every endpoint of the gateway: the router and /openapi.json both read this one table. */
 export const ROUTES: Route[] = [
@@ -100,6 +102,55 @@ export const ROUTES: Route[] = [
     doc: {
       tag: 'Images', summary: 'Poll an async image task', description: 'Holds no concurrency slot. Only the key that submitted the task sees it.',
       query: [{ name: 'task_id', required: true, description: 'the task_id of the 202 answer' }], response: imageTaskObject,
+    },
+  },
+  {
+    method: 'POST', path: '/v1/video/generate', endpoint: 'video.generate', protocol: 'chat', auth: 'key',
+    groupProtocol: 'chat', concurrency: true, ledger: true, handle: videoGenerate,
+    doc: {
+      tag: 'Video', summary: 'Submit a video (any video family)',
+      description: 'One body for Seedance-, Kling-, Hailuo-, Wan- and Grok-style models: `prompt`, pictures with a role (`images`, or `first_frame` / `last_frame` / `reference_images`), `duration`, `resolution`, `aspect_ratio`, `seed`; every other field is forwarded to the vendor unchanged. Values outside the model\'s catalog lists answer 400 before anything is held. '
+        + '**Answers 202 Accepted** with the task (`task_id`, `status_url`) once the vendor took it; holds a concurrency slot only while submitting. '
+        + '**Money**: the submission reserves the task\'s largest possible cost (price at the requested resolution, or the dearest when none is asked, × the requested duration, or the model\'s longest clip); 402 `insufficient_quota` when the balance less every reservation cannot cover it, before any vendor call. Success bills the seconds the vendor reports producing (never more than reserved) and releases the reservation; failure and cancellation release it unbilled. Settlement and release happen once, also across restarts. '
+        + '**Duplicates (spec §7 rule 5)**: the same key sending the same body within 10 minutes gets the earlier task back (HTTP 200, `idempotent_replay: true`, header `Idempotent-Replayed: true`) instead of a second billed task, unless that task failed. With an `Idempotency-Key` header (1–255 printable ASCII) only the key decides, for 24 hours: the same key answers its task; the same key with a different body is 422 `idempotency_key_reused`.',
+      request: { schema: videoGenerateRequest }, response: videoTaskObject,
+    },
+  },
+  {
+    method: 'GET', path: /^\/v1\/video\/tasks\/([^/]+)$/, docPath: '/v1/video/tasks/{task_id}', endpoint: 'video.tasks', protocol: 'chat', auth: 'key',
+    concurrency: false, ledger: false, handle: videoTask,
+    doc: {
+      tag: 'Video', summary: 'Poll a video task',
+      description: 'Holds no concurrency slot and makes no vendor call: a background poller follows every task (concurrently, with backoff, resumed after a restart) and this answers its stored state. Statuses: queued, running, succeeded, failed, canceled; each vendor\'s words are mapped to these, and an unknown word counts as running. `progress` where the vendor reports it. Once succeeded, `result.videos[].url` is the vendor\'s link and `content_url` the gateway\'s saved copy (after the download). A poll that times out or errors never fails a task. Only the submitting key sees the task (404 `task_not_found`).',
+      response: videoTaskObject,
+    },
+  },
+  {
+    method: 'GET', path: /^\/v1\/video\/tasks\/([^/]+)\/content$/, docPath: '/v1/video/tasks/{task_id}/content', endpoint: 'video.content', protocol: 'chat', auth: 'key',
+    concurrency: false, ledger: false, handle: videoContent,
+    doc: {
+      tag: 'Video', summary: 'Fetch the saved copy of a finished video',
+      description: 'A succeeded task\'s video, downloaded into the data dir so it still plays after the vendor\'s link expired. `?index=n` for the n-th video (default 0). Honours `Range` (206). 404 `video_content_not_available` until the download finished.',
+      query: [{ name: 'index', required: false, description: 'which video of the task (default 0)' }],
+      response: videoContentSchema, responseContentType: 'video/mp4',
+    },
+  },
+  {
+    method: 'POST', path: '/api/v1/services/aigc/video-generation/video-synthesis', endpoint: 'video.native', protocol: 'dashscope', auth: 'key',
+    groupProtocol: 'chat', concurrency: true, ledger: true, handle: nativeVideoSynthesis,
+    doc: {
+      tag: 'Video', summary: 'Submit a Wan video (DashScope native)',
+      description: 'DashScope\'s native body (`model`, `input`, `parameters`) for Wan- and HappyHorse-style models, mounted at the domain root; `X-DashScope-Async` may be sent and is not required. Answers DashScope\'s `{request_id, output: {task_id, task_status}}` with HTTP 200; poll `GET /api/v1/tasks/{task_id}`. Same reservation, duplicate guard, poller and settlement as POST /v1/video/generate. Errors are DashScope-shaped: `{request_id, code, message}` with the gateway\'s codes.',
+      request: { schema: nativeVideoRequest }, response: nativeTaskAnswer,
+    },
+  },
+  {
+    method: 'GET', path: /^\/api\/v1\/tasks\/([^/]+)$/, docPath: '/api/v1/tasks/{task_id}', endpoint: 'video.native.tasks', protocol: 'dashscope', auth: 'key',
+    concurrency: false, ledger: false, handle: nativeVideoTask,
+    doc: {
+      tag: 'Video', summary: 'Poll a video task (DashScope native)',
+      description: 'DashScope\'s native task answer built from the stored task: PENDING, RUNNING, SUCCEEDED (with `output.video_url` and `usage.video_duration`), FAILED or CANCELED (with `output.code` and `message`). A task of another key, or none, is `UNKNOWN` with HTTP 200, as DashScope answers. Holds no concurrency slot.',
+      response: nativeTaskAnswer,
     },
   },
   {

@@ -94,6 +94,14 @@ const MIGRATIONS: string[] = [
      created_at INTEGER NOT NULL
    );
    CREATE INDEX media_request ON media (request_id);`,
+  // Video tasks: the poller's schedule (next_poll_at: due time, or the lease of the poll under way; NULL when
+  // nothing is left to do), its backoff count, the submission's hash for the duplicate guard, the vendor's word.
+  `ALTER TABLE tasks ADD COLUMN next_poll_at INTEGER;
+   ALTER TABLE tasks ADD COLUMN poll_attempts INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE tasks ADD COLUMN request_hash TEXT;
+   ALTER TABLE tasks ADD COLUMN vendor_status TEXT;
+   CREATE INDEX tasks_due ON tasks (kind, next_poll_at) WHERE next_poll_at IS NOT NULL;
+   CREATE INDEX tasks_key_hash ON tasks (key_id, request_hash, created_at);`,
 ]
 
 /** Opens (creating if needed) the gateway's SQLite store in the data dir and brings its schema up to date. */

@@ -1,0 +1,119 @@
+import { createReadStream } from 'node:fs'
+import { stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import { pipeline } from 'node:stream/promises'
+import { nativeVideoRequest, videoGenerateRequest } from '../../../shared/schemas/video.js'
+import type { Endpoint } from '../../../shared/types.js'
+import { readJson } from '../body.js'
+import type { RequestContext } from '../context.js'
+import { gatewayError } from '../errors.js'
+import { resolveModel } from '../model-access.js'
+import { sendJson } from '../respond.js'
+import type { Services } from '../services.js'
+import type { VideoTaskRow } from '../store/tasks.js'
+import { checkOrder, generateOrder, nativeOrder, type VideoOrder } from '../tasks/video-request.js'
+import { submitVideo } from '../tasks/video-submit.js'
+import { nativeCreated, nativeTaskView, videoTaskView } from '../tasks/video-view.js'
+import { compileValidator } from '../validate.js'
+
+const validateGenerate = compileValidator(videoGenerateRequest)
+const validateNative = compileValidator(nativeVideoRequest)
+
+const REPLAYED = { 'idempotent-replayed': 'true' }
+
+/** Body → schema (400) → model in the group and on this endpoint (400/404) → the model's catalog rules (400). */
+async function readOrder(ctx: RequestContext, services: Services, endpoint: Endpoint): Promise<{ order: VideoOrder; model: ReturnType<typeof resolveModel> }> {
+  const { value: body } = await readJson(ctx.req)
+  const native = endpoint === 'video.native'
+  const problem = (native ? validateNative : validateGenerate)(body)
+  if (problem) throw problem
+  const model = resolveModel(services.registry, ctx.group!, body.model, endpoint)
+  ctx.model = model
+  const order = native ? nativeOrder(body) : generateOrder(body)
+  checkOrder(order, model, native ? 'input' : 'images')
+  return { order, model }
+}
+
+/**
+ * POST /v1/video/generate: 202 with the new task (its id, status_url and reservation); 200 with the earlier task
+ * and `idempotent_replay: true` when the same key sent the same body within 10 minutes, or the same Idempotency-Key.
+ */
+export async function videoGenerate(ctx: RequestContext, services: Services): Promise<void> {
+  const { order, model } = await readOrder(ctx, services, 'video.generate')
+  const { task, replay } = await submitVideo(ctx, services, model, order, 'video.generate')
+  const view = { ...videoTaskView(task, services.store.media.byRequest(task.id)), idempotent_replay: replay }
+  sendJson(ctx.res, replay ? 200 : 202, view, replay ? REPLAYED : {})
+}
+
+/** A path segment as sent when it is not valid percent-encoding (it then names no task). */
+function decoded(segment: string): string {
+  try {
+    return decodeURIComponent(segment)
+  } catch {
+    return segment
+  }
+}
+
+/** The calling key's video task, or 404 `task_not_found` (another key's task is not shown either). */
+function ownTask(ctx: RequestContext, services: Services, id: string): VideoTaskRow {
+  const task = services.store.tasks.video.get(decoded(id))
+  if (!task || task.key_id !== ctx.key!.id) throw gatewayError('task_not_found', 'task_not_found', { id })
+  return task
+}
+
+/** GET /v1/video/tasks/{task_id}: the stored task; no upstream call and no concurrency slot (spec §8). */
+export async function videoTask(ctx: RequestContext, services: Services, params: string[]): Promise<void> {
+  const task = ownTask(ctx, services, params[0])
+  sendJson(ctx.res, 200, videoTaskView(task, services.store.media.byRequest(task.id)))
+}
+
+/** `bytes=a-b`, `bytes=a-`, `bytes=-n` of a file of `size` bytes; undefined for anything else (the whole file). */
+function byteRange(header: string | undefined, size: number): { start: number; end: number } | 'unsatisfiable' | undefined {
+  const m = header === undefined ? null : /^bytes=(\d*)-(\d*)$/.exec(header.trim())
+  if (!m || (m[1] === '' && m[2] === '')) return undefined
+  const start = m[1] === '' ? Math.max(0, size - Number(m[2])) : Number(m[1])
+  const end = m[1] === '' || m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1)
+  return start > end || start >= size ? 'unsatisfiable' : { start, end }
+}
+
+/** GET /v1/video/tasks/{task_id}/content[?index=n]: the saved copy, streamed, with Range support so players can seek. */
+export async function videoContent(ctx: RequestContext, services: Services, params: string[]): Promise<void> {
+  const task = ownTask(ctx, services, params[0])
+  const index = Number(new URLSearchParams((ctx.req.url ?? '').split('?')[1] ?? '').get('index') ?? 0)
+  const media = services.store.media.byRequest(task.id).find((m) => m.id === `${task.id}-${index}`)
+  const size = media ? await stat(join(services.dataDir, media.path)).then((s) => s.size, () => undefined) : undefined
+  if (!media || size === undefined) throw gatewayError('video_content_not_available', 'video_content_not_ready', { id: task.id, index: String(index) })
+  const range = byteRange(ctx.req.headers.range, size)
+  if (range === 'unsatisfiable') {
+    ctx.res.writeHead(416, { 'content-range': `bytes */${size}` }).end()
+    return
+  }
+  const { start, end } = range ?? { start: 0, end: size - 1 }
+  ctx.res.writeHead(range ? 206 : 200, {
+    'content-type': media.mime_type, 'content-length': end - start + 1, 'accept-ranges': 'bytes', 'cache-control': 'private, max-age=86400',
+    ...(range ? { 'content-range': `bytes ${start}-${end}/${size}` } : {}),
+  })
+  if (ctx.req.method === 'HEAD' || size === 0) {
+    ctx.res.end()
+    return
+  }
+  await pipeline(createReadStream(join(services.dataDir, media.path), { start, end }), ctx.res).catch(() => ctx.res.destroy())
+}
+
+/**
+ * POST /api/v1/services/aigc/video-generation/video-synthesis: DashScope's native body for `wan` models, answered
+ * natively (`{request_id, output: {task_id, task_status}}`, HTTP 200 as DashScope does); same reservation,
+ * duplicate guard, poller and settlement as /v1/video/generate.
+ */
+export async function nativeVideoSynthesis(ctx: RequestContext, services: Services): Promise<void> {
+  const { order, model } = await readOrder(ctx, services, 'video.native')
+  const { task, replay } = await submitVideo(ctx, services, model, order, 'video.native')
+  sendJson(ctx.res, 200, nativeCreated(ctx.id, task), replay ? REPLAYED : {})
+}
+
+/** GET /api/v1/tasks/{task_id}: DashScope's native task answer, built from the stored task. */
+export async function nativeVideoTask(ctx: RequestContext, services: Services, params: string[]): Promise<void> {
+  const id = decoded(params[0])
+  const task = services.store.tasks.video.get(id)
+  sendJson(ctx.res, 200, nativeTaskView(ctx.id, task?.key_id === ctx.key!.id ? task : undefined, id))
+}

@@ -1,0 +1,185 @@
+import { GatewayError } from '../errors.js'
+import type { Services } from '../services.js'
+import type { VideoTaskRow } from '../store/tasks.js'
+import type { UpstreamCtx } from '../upstreams/types.js'
+import { videoAdapterFor, type VideoAdapter, type VideoPoll } from '../upstreams/video/index.js'
+import { saveTaskVideos } from './video-download.js'
+import { endUnbilled, settleSucceeded } from './video-settle.js'
+import { setVideoRuntime, type VideoPollOptions } from './video-runtime.js'
+
+/** What one poll of a task did. */
+export type PollOutcome =
+  | 'pending'   // still queued or running (or the poll failed: tried again later)
+  | 'settled'   // this call ended the task (billed, or released)
+  | 'already'   // the task had been ended by someone else meanwhile: nothing done
+  | 'saved'     // the videos of a succeeded task are now in the data dir
+  | 'idle'      // nothing to do (unknown task, or no download pending)
+
+/** The next delay: `intervalMs` doubled per attempt up to `maxIntervalMs`, ±20 % jitter so that tasks spread out. */
+export function backoffMs(attempts: number, opts: Pick<VideoPollOptions, 'intervalMs' | 'maxIntervalMs'>): number {
+  const base = Math.min(opts.maxIntervalMs, opts.intervalMs * 2 ** Math.min(attempts, 20))
+  return Math.round(base * (0.8 + Math.random() * 0.4))
+}
+
+const unknownReason = (err: unknown): string => (err instanceof Error ? err.message : String(err))
+
+/** One poll call (and MiniMax's file step): any failure, timeout included, is thrown to mean "try again later". */
+async function fetchPoll(services: Services, adapter: VideoAdapter, uctx: UpstreamCtx, vendorTaskId: string, opts: VideoPollOptions, signal: AbortSignal): Promise<VideoPoll> {
+  const call = async (spec: ReturnType<VideoAdapter['toPoll']>): Promise<unknown> => {
+    const res = await services.http.send(spec, AbortSignal.any([signal, AbortSignal.timeout(opts.timeoutMs)]))
+    const text = await res.body.text()
+    if (res.statusCode < 200 || res.statusCode >= 300) throw adapter.fromError(res.statusCode, text)
+    return text === '' ? undefined : JSON.parse(text)
+  }
+  const poll = adapter.fromPoll(await call(adapter.toPoll(vendorTaskId, uctx, Math.floor(Date.now() / 1000))))
+  if (poll.state !== 'succeeded' || poll.fileId === undefined || poll.videoUrls.length > 0) return poll
+  const url = adapter.fromFile!(await call(adapter.toFile!(poll.fileId, uctx, Math.floor(Date.now() / 1000))))
+  return { ...poll, videoUrls: [url] }
+}
+
+/**
+ * Not a vendor answer (timeout, connection error, 5xx, an unreadable body): never a failure by itself, the task
+ * is polled again after its backoff. Only a task past `maxAgeMs` is given up, unbilled.
+ */
+function retryLater(services: Services, task: VideoTaskRow, opts: VideoPollOptions, reason: string, signal: AbortSignal, log: (l: string) => void): PollOutcome {
+  if (signal.aborted) {
+    // The gateway is stopping: due again at the next start, no attempt counted.
+    services.store.tasks.video.schedule(task.id, Date.now(), task.poll_attempts)
+    return 'pending'
+  }
+  if (Date.now() - task.created_at > opts.maxAgeMs) {
+    endUnbilled(services, task, 'failed', { code: 'task_expired', message: `no final answer from the vendor within ${Math.round(opts.maxAgeMs / 3_600_000)} hours (${reason})` })
+    return 'settled'
+  }
+  log(`[gatehouse] video task ${task.id}: poll failed, trying again later: ${reason}`)
+  services.store.tasks.video.schedule(task.id, Date.now() + backoffMs(task.poll_attempts, opts), task.poll_attempts + 1)
+  return 'pending'
+}
+
+/** A task whose vendor call has not answered: wait for it, then take it as interrupted (its process died mid-call). */
+function pendingSubmission(services: Services, task: VideoTaskRow, opts: VideoPollOptions): PollOutcome {
+  const deadline = task.created_at + 2 * opts.submitTimeoutMs
+  if (Date.now() < deadline) {
+    services.store.tasks.video.schedule(task.id, deadline, task.poll_attempts)
+    return 'pending'
+  }
+  const won = endUnbilled(services, task, 'failed', { code: 'task_interrupted', message: 'The gateway stopped before the vendor accepted the video; submit it again.' })
+  return won ? 'settled' : 'already'
+}
+
+/** The download stage of a succeeded task: retried with backoff, then given up (the vendor link stays in the result). */
+async function downloadStage(services: Services, task: VideoTaskRow, opts: VideoPollOptions, signal: AbortSignal, log: (l: string) => void): Promise<PollOutcome> {
+  if (task.status !== 'succeeded') {
+    services.store.tasks.video.schedule(task.id, null, 0)
+    return 'idle'
+  }
+  try {
+    await saveTaskVideos(services, task, opts, signal)
+    services.store.tasks.video.schedule(task.id, null, 0)
+    return 'saved'
+  } catch (err) {
+    const attempts = task.poll_attempts + 1
+    const giveUp = !signal.aborted && attempts >= opts.downloadAttempts
+    log(`[gatehouse] video task ${task.id}: could not keep the video (attempt ${attempts}): ${unknownReason(err)}`)
+    services.store.tasks.video.schedule(task.id, giveUp ? null : signal.aborted ? Date.now() : Date.now() + backoffMs(attempts, opts), signal.aborted ? task.poll_attempts : attempts)
+    return 'pending'
+  }
+}
+
+/**
+ * Polls one video task once and acts on the answer: progress, settlement of a success, release of a failure or
+ * cancellation, or "later". Safe to run twice at once for the same task (two pollers, two processes): the end of a
+ * task happens in one transaction guarded by `settled = 0`, so only one call bills or releases.
+ */
+export async function pollVideoTask(services: Services, id: string, opts: VideoPollOptions, signal: AbortSignal = new AbortController().signal, log: (l: string) => void = () => {}): Promise<PollOutcome> {
+  const task = services.store.tasks.video.get(id)
+  if (!task) return 'idle'
+  if (task.settled) return task.next_poll_at === null ? 'idle' : downloadStage(services, task, opts, signal, log)
+  if (task.vendor_task_id === null || task.upstream_id === null) return pendingSubmission(services, task, opts)
+  const upstream = services.registry.upstreams.get(task.upstream_id)
+  const model = services.registry.catalog.get(task.model)
+  const adapter = upstream && videoAdapterFor(upstream.vendor)
+  if (!upstream || !model || !adapter) return retryLater(services, task, opts, `account ${task.upstream_id} or model ${task.model} is no longer configured`, signal, log)
+  let poll: VideoPoll
+  try {
+    poll = await fetchPoll(services, adapter, { upstream, model }, task.vendor_task_id, opts, signal)
+  } catch (err) {
+    return retryLater(services, task, opts, err instanceof GatewayError ? `HTTP ${err.status} ${err.code}: ${err.message}` : unknownReason(err), signal, log)
+  }
+  switch (poll.state) {
+    case 'queued': case 'running':
+      if (Date.now() - task.created_at > opts.maxAgeMs) return retryLater(services, task, opts, `still ${poll.vendorState}`, signal, log)
+      services.store.tasks.video.progress({
+        id, status: poll.state, progress: poll.progress ?? null, vendor_status: poll.vendorState,
+        next_poll_at: Date.now() + backoffMs(task.poll_attempts, opts), poll_attempts: task.poll_attempts + 1,
+      })
+      return 'pending'
+    case 'succeeded':
+      return settleSucceeded(services, task, poll.videoUrls, poll.seconds, poll.vendorState) ? 'settled' : 'already'
+    default:
+      return endUnbilled(services, task, poll.state, poll.error, poll.vendorState) ? 'settled' : 'already'
+  }
+}
+
+export interface VideoPoller {
+  /** stops the loop; polls under way are aborted and awaited (their tasks are due again at the next start) */
+  stop(): Promise<void>
+  /** runs one round now (also when the loop is disabled: tests drive it so) */
+  tick(): void
+  /** tasks being polled right now */
+  active(): number
+}
+
+/** A claimed poll's lease: another poller (process) leaves the task alone meanwhile. */
+const LEASE_MS = 5 * 60_000
+
+/**
+ * The background poller: one timer-driven loop that claims due tasks (up to `concurrency` at once, each leased in
+ * the store) and polls them concurrently, each on its own backoff. On start every unfinished task is due at once,
+ * so a restart resumes them. Registered as the gateway's video runtime, so that a new task wakes it.
+ */
+export function startVideoPoller(services: Services, opts: VideoPollOptions, log: (l: string) => void): VideoPoller {
+  const stopping = new AbortController()
+  const active = new Map<string, Promise<unknown>>()
+  const tickMs = Math.min(opts.intervalMs, 1_000)
+  let timer: NodeJS.Timeout | undefined
+
+  const schedule = (ms: number) => {
+    if (!opts.enabled || stopping.signal.aborted) return
+    if (timer) clearTimeout(timer)
+    timer = setTimeout(run, ms).unref()
+  }
+  function run(): void {
+    timer = undefined
+    if (stopping.signal.aborted) return
+    const free = opts.concurrency - active.size
+    if (free > 0) {
+      const now = Date.now()
+      for (const id of services.store.tasks.video.claimDue(now, free, now + LEASE_MS, new Set(active.keys()))) launch(id)
+    }
+    schedule(tickMs)
+  }
+  function launch(id: string): void {
+    const poll = pollVideoTask(services, id, opts, stopping.signal, log)
+      .catch((err: unknown) => log(`[gatehouse] video task ${id}: ${(err as Error)?.stack ?? String(err)}`))
+      .finally(() => {
+        active.delete(id)
+        schedule(0) // a slot is free: the next due task need not wait for the tick
+      })
+    active.set(id, poll)
+  }
+
+  services.store.tasks.video.resumeAll(Date.now())
+  setVideoRuntime(services, { options: opts, wake: () => schedule(0) })
+  schedule(0)
+  return {
+    async stop() {
+      stopping.abort()
+      if (timer) clearTimeout(timer)
+      setVideoRuntime(services, undefined)
+      await Promise.allSettled([...active.values()])
+    },
+    tick: () => run(),
+    active: () => active.size,
+  }
+}

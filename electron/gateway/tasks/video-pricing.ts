@@ -1,0 +1,68 @@
+import type { CatalogModel } from '../../../shared/types.js'
+import { NANO_PER_USD } from '../money.js'
+import { longestClip, shortestClip, type VideoOrder } from './video-request.js'
+
+/** When the catalog names no duration at all, a reservation covers this many seconds. */
+export const UNKNOWN_LONGEST_CLIP_SECONDS = 30
+
+/**
+ * A video's price, fixed at submission and stored with the task, so that a price change while it runs does not
+ * change its bill. Models priced per second: `rateUsd` per second produced. Other units: a flat `flatNano` per video.
+ */
+export interface VideoPrice {
+  /** USD per second at the requested tier (the catalog `price` when no tier was asked for) */
+  rateUsd?: number
+  flatNano?: number
+  /** the longest clip the request can produce: the requested duration, else the model's longest */
+  maxSeconds: number
+  /** seconds billed when the vendor reports none: the requested duration, else the model's shortest clip */
+  fallbackSeconds: number
+  /** what is held while the task runs: its largest possible cost */
+  reservedNano: number
+}
+
+/** USD per second of the tier (`pricing.byResolution`), or the catalog's `price`. */
+function rateAt(model: CatalogModel, resolution: string | undefined): number {
+  const pricing = model.pricing as { price: number; byResolution?: Record<string, number> }
+  return (resolution !== undefined ? pricing.byResolution?.[resolution] : undefined) ?? pricing.price
+}
+
+/** The dearest rate the vendor's default tier could be billed at, for a request that names no tier. */
+function dearestRate(model: CatalogModel): number {
+  const pricing = model.pricing as { price: number; byResolution?: Record<string, number> }
+  return Math.max(pricing.price, ...Object.values(pricing.byResolution ?? {}))
+}
+
+const nano = (usd: number): number => Math.round(usd * NANO_PER_USD)
+
+/**
+ * Reservation = the largest cost the request can reach: rate (by tier) × the longest clip. With no tier asked
+ * for, the dearest tier is reserved (the vendor picks its default) and the catalog `price` is billed.
+ */
+export function videoPrice(model: CatalogModel, order: VideoOrder): VideoPrice {
+  const requested = order.sub.duration
+  const maxSeconds = requested ?? longestClip(model, order.resolution) ?? UNKNOWN_LONGEST_CLIP_SECONDS
+  const fallbackSeconds = requested ?? Math.min(shortestClip(model) ?? maxSeconds, maxSeconds)
+  if (model.pricing.unit !== 'second') {
+    const flat = nano('price' in model.pricing ? model.pricing.price : 0)
+    return { flatNano: flat, maxSeconds, fallbackSeconds, reservedNano: flat }
+  }
+  const rateUsd = rateAt(model, order.resolution)
+  const reserveRate = order.resolution === undefined ? dearestRate(model) : rateUsd
+  return { rateUsd, maxSeconds, fallbackSeconds, reservedNano: Math.round(NANO_PER_USD * maxSeconds * reserveRate) }
+}
+
+/**
+ * Seconds billed for a finished video: what the vendor reports (else the fallback), never more than the reservation
+ * covers, so that the bill never exceeds the amount held (Kling reports 5.1 s for a 5 s clip).
+ */
+export function billedSeconds(price: VideoPrice, reported: number | undefined): number {
+  const produced = reported !== undefined && reported > 0 ? reported : price.fallbackSeconds
+  return Math.min(produced, price.maxSeconds)
+}
+
+/** The cost of a finished video, in nano-USD (same rounding as billing.costNano). */
+export function settlementNano(price: VideoPrice, seconds: number): number {
+  if (price.rateUsd === undefined) return price.flatNano ?? 0
+  return Math.min(Math.round(NANO_PER_USD * seconds * price.rateUsd), price.reservedNano)
+}

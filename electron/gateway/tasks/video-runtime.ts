@@ -1,0 +1,75 @@
+import type { Registry } from '../registry.js'
+import type { Services } from '../services.js'
+import type { Store } from '../store/index.js'
+
+/** How video tasks are submitted and polled. Tests shorten every interval; the defaults suit real vendors. */
+export interface VideoPollOptions {
+  /** false: no background loop (tasks are polled only when `pollVideoTask` is called) */
+  enabled: boolean
+  /** first delay between polls of a task; doubles per poll (with ±20 % jitter) up to `maxIntervalMs` */
+  intervalMs: number
+  maxIntervalMs: number
+  /** one poll (or file-step) call may take this long before it counts as "try again later" */
+  timeoutMs: number
+  /** polls (and downloads) under way at once */
+  concurrency: number
+  /** the vendor create call may take this long */
+  submitTimeoutMs: number
+  /** a task still unfinished this long after submission ends as failed `task_expired`, unbilled (vendor ids expire in 1–2 days) */
+  maxAgeMs: number
+  /** one saved video: at most this many bytes, streamed to disk */
+  maxVideoBytes: number
+  /** one download may take this long */
+  downloadTimeoutMs: number
+  /** downloads of a finished task are tried this many times before its vendor link stays the only copy */
+  downloadAttempts: number
+}
+
+export const DEFAULT_VIDEO_POLL: VideoPollOptions = {
+  enabled: true,
+  intervalMs: 2_000,
+  maxIntervalMs: 30_000,
+  timeoutMs: 30_000,
+  concurrency: 8,
+  submitTimeoutMs: 60_000,
+  maxAgeMs: 48 * 3_600_000,
+  maxVideoBytes: 2 * 1024 ** 3,
+  downloadTimeoutMs: 30 * 60_000,
+  downloadAttempts: 6,
+}
+
+/** Options from the gateway options, with `GATEHOUSE_VIDEO_POLL_MS` (first poll interval) as an environment override. */
+export function videoPollOptions(given: Partial<VideoPollOptions> | undefined, env: NodeJS.ProcessEnv = process.env): VideoPollOptions {
+  const fromEnv = Number(env.GATEHOUSE_VIDEO_POLL_MS)
+  const interval = Number.isFinite(fromEnv) && fromEnv > 0 ? { intervalMs: fromEnv, maxIntervalMs: Math.max(fromEnv, Math.min(fromEnv * 15, DEFAULT_VIDEO_POLL.maxIntervalMs)) } : {}
+  return { ...DEFAULT_VIDEO_POLL, ...interval, ...given }
+}
+
+/** What the routes need of the running poller. */
+export interface VideoRuntime {
+  options: VideoPollOptions
+  /** a new task is due: look now rather than at the next tick */
+  wake(): void
+}
+
+// The poller belongs to one gateway's services; routes find it here without widening Services.
+const runtimes = new WeakMap<Services, VideoRuntime>()
+
+export const setVideoRuntime = (services: Services, runtime: VideoRuntime | undefined): void => {
+  if (runtime) runtimes.set(services, runtime)
+  else runtimes.delete(services)
+}
+
+export const videoRuntime = (services: Services): VideoRuntime =>
+  runtimes.get(services) ?? { options: DEFAULT_VIDEO_POLL, wake: () => {} }
+
+/**
+ * The in-memory account mirror (what /v1/usage and ensureFunds read) set from the store after a reservation,
+ * settlement or release. Queued ledger charges are committed first, so store and mirror agree.
+ */
+export function syncAccount(store: Store, registry: Registry): void {
+  store.ledger.flush()
+  const row = store.account.get()
+  registry.account.balanceNano = row.balance_nano
+  registry.account.reservedNano = row.reserved_nano
+}

@@ -1,0 +1,65 @@
+import type { LedgerEntry } from '../store/ledger.js'
+import type { Services } from '../services.js'
+import type { VideoTaskRow } from '../store/tasks.js'
+import { billedSeconds, settlementNano } from './video-pricing.js'
+import type { StoredVideoRequest } from './video-submit.js'
+import { syncAccount } from './video-runtime.js'
+
+/** What a succeeded task keeps as its result. */
+export interface StoredVideoResult {
+  videos: string[]
+  /** seconds the vendor reports it produced, if it did */
+  seconds?: number
+  /** seconds billed */
+  billed_seconds: number
+}
+
+/** The request a task was submitted with (its price included). */
+export const storedRequest = (task: VideoTaskRow): StoredVideoRequest => JSON.parse(task.request ?? '{}') as StoredVideoRequest
+
+function ledgerEntry(task: VideoTaskRow, status: number, errorCode: string | null, usage: object | null, cost: number): LedgerEntry {
+  return {
+    id: task.id, key_id: task.key_id, group_id: task.group_id, model: task.model, endpoint: task.endpoint, status,
+    error_code: errorCode, upstream_id: task.upstream_id, input_tokens: null, output_tokens: null,
+    usage: usage === null ? null : JSON.stringify(usage), cost_nano: cost, latency_ms: Date.now() - task.created_at, created_at: Date.now(),
+  }
+}
+
+/** The key's in-memory mirror of what it has spent. */
+function chargeKeyMirror(services: Services, keyId: string, cost: number): void {
+  for (const key of services.registry.keysByHash.values()) if (key.id === keyId) key.usedNano += cost
+}
+
+/**
+ * Settles a succeeded task once: bills the seconds produced (capped by what was reserved), releases the whole
+ * reservation, writes the ledger row (id = task id) and schedules the download, all in one transaction. False when
+ * another poller (or an earlier run) settled it first: nothing is charged twice.
+ */
+export function settleSucceeded(services: Services, task: VideoTaskRow, videos: string[], seconds: number | undefined, vendorStatus: string | null = null): boolean {
+  const { price, resolution } = storedRequest(task)
+  const billed = billedSeconds(price, seconds)
+  const cost = settlementNano(price, billed)
+  const result: StoredVideoResult = { videos, billed_seconds: billed, ...(seconds !== undefined ? { seconds } : {}) }
+  const usage = { seconds: billed, reported_seconds: seconds ?? null, resolution: resolution ?? null, videos: videos.length }
+  const won = services.store.tasks.video.end(
+    { id: task.id, status: 'succeeded', result: JSON.stringify(result), error: null, cost_nano: cost, progress: 100, reserved_nano: task.reserved_nano },
+    ledgerEntry(task, 200, null, usage, cost),
+    videos.length > 0 ? Date.now() : null,
+    vendorStatus,
+  )
+  if (won) chargeKeyMirror(services, task.key_id, cost)
+  syncAccount(services.store, services.registry)
+  return won
+}
+
+/** Ends a task failed or canceled, unbilled (spec §1), releasing its reservation; once. */
+export function endUnbilled(services: Services, task: VideoTaskRow, status: 'failed' | 'canceled', error: { code: string; message: string }, vendorStatus: string | null = null): boolean {
+  const won = services.store.tasks.video.end(
+    { id: task.id, status, result: null, error: JSON.stringify(error), cost_nano: 0, progress: task.progress, reserved_nano: task.reserved_nano },
+    ledgerEntry(task, status === 'canceled' ? 499 : 502, error.code, null, 0),
+    null,
+    vendorStatus,
+  )
+  syncAccount(services.store, services.registry)
+  return won
+}

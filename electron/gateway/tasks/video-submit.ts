@@ -1,0 +1,153 @@
+import type { CatalogModel } from '../../../shared/types.js'
+import type { RequestContext } from '../context.js'
+import { asGatewayError, GatewayError, gatewayError } from '../errors.js'
+import { transportFailure } from '../http.js'
+import { upstreamsFor } from '../model-access.js'
+import { nanoToUsd } from '../money.js'
+import type { UpstreamAccount } from '../registry.js'
+import { exhausted, isFailoverStatus, type UpstreamFailure } from '../relay/upstream-failure.js'
+import type { Services } from '../services.js'
+import type { VideoDedupe, VideoTaskRow } from '../store/tasks.js'
+import { videoAdapterFor, type VideoSubmission } from '../upstreams/video/index.js'
+import { newTaskId } from './image-tasks.js'
+import { videoPrice, type VideoPrice } from './video-pricing.js'
+import { submissionHash, type VideoOrder } from './video-request.js'
+import { syncAccount, videoRuntime } from './video-runtime.js'
+
+/** Spec §7 rule 5: an identical submission of the same key within this window answers the earlier task. */
+export const DUPLICATE_WINDOW_MS = 10 * 60_000
+/** An Idempotency-Key answers its task for this long. */
+export const IDEMPOTENCY_KEY_TTL_MS = 24 * 3_600_000
+
+/** What the task row keeps of the request: enough to show it, price it and settle it (data URLs left out). */
+export interface StoredVideoRequest {
+  prompt?: string
+  images?: Array<{ role: string; url: string }>
+  duration?: number
+  resolution?: string
+  aspect_ratio?: string
+  seed?: number
+  price: VideoPrice
+}
+
+export interface Submitted {
+  task: VideoTaskRow
+  /** true: an earlier task was answered, nothing new was reserved or sent */
+  replay: boolean
+}
+
+/** `Idempotency-Key` (IETF draft-ietf-httpapi-idempotency-key-header): 1–255 printable ASCII characters. */
+function idempotencyKeyOf(ctx: RequestContext): string | null {
+  const header = ctx.req.headers['idempotency-key']
+  if (header === undefined) return null
+  const value = (Array.isArray(header) ? header[0] : header).trim()
+  if (!/^[\x21-\x7e]{1,255}$/.test(value)) throw gatewayError('invalid_request', 'idempotency_key_invalid', {}, { param: 'Idempotency-Key' })
+  return value
+}
+
+/**
+ * Submits a video, in the order clients see errors: an account for the model (404), the vendor's own refusal of the
+ * shape (400, from the adapter, before anything is held), then — in one store transaction — the duplicate guard or
+ * the reservation (402 `insufficient_quota` when the balance cannot cover the largest possible cost), and only then
+ * the vendor call, failing over like every relay. A submission that no vendor took releases its reservation.
+ */
+export async function submitVideo(ctx: RequestContext, services: Services, model: CatalogModel, order: VideoOrder, endpoint: string): Promise<Submitted> {
+  const candidates = upstreamsFor(services.registry, ctx.group!, model, 'video')
+  refusedShape(order.sub, candidates[0], model)
+  const idempotencyKey = idempotencyKeyOf(ctx)
+  const row = newVideoRow(ctx, model, order, endpoint, idempotencyKey, videoRuntime(services).options.submitTimeoutMs)
+  const now = Date.now()
+  const dedupe: VideoDedupe = { idempotencyKey, keySince: now - IDEMPOTENCY_KEY_TTL_MS, since: now - DUPLICATE_WINDOW_MS }
+  services.store.ledger.flush() // the store's balance must include the charges still queued
+  const reservation = services.store.tasks.video.reserve(row, dedupe)
+  switch (reservation.kind) {
+    case 'existing': return { task: reservation.task, replay: true }
+    case 'conflict': throw gatewayError('idempotency_key_reused', 'idempotency_key_reused', { key: idempotencyKey ?? '', id: reservation.task.id }, { param: 'Idempotency-Key' })
+    case 'insufficient': throw insufficient(reservation.limit, row.reserved_nano, reservation.availableNano)
+  }
+  syncAccount(services.store, services.registry)
+  try {
+    // Not tied to the client's connection: once held, the submission completes, and a resubmission finds it.
+    const started = await startUpstream(services, candidates, model, order.sub, videoRuntime(services).options.submitTimeoutMs)
+    services.store.tasks.video.accept(row.id, started.upstreamId, started.vendorTaskId, Date.now() + videoRuntime(services).options.intervalMs)
+    videoRuntime(services).wake()
+    return { task: services.store.tasks.video.get(row.id)!, replay: false }
+  } catch (err) {
+    const error = asGatewayError(err, ctx.id)
+    services.store.tasks.video.failSubmission(row.id, JSON.stringify({ code: error.code, message: error.message }))
+    syncAccount(services.store, services.registry)
+    throw err
+  }
+}
+
+/**
+ * The adapter's own 400 for a shape its vendor cannot express (a last frame without a first, a reference on a
+ * first-frame-only API) comes before anything is held. Built for the first account only: no I/O; an account problem
+ * (a malformed Kling key) is left to the failover of the real call.
+ */
+function refusedShape(sub: VideoSubmission, upstream: UpstreamAccount, model: CatalogModel): void {
+  try {
+    videoAdapterFor(upstream.vendor)!.toStart(sub, { upstream, model }, Math.floor(Date.now() / 1000))
+  } catch (err) {
+    if (!(err instanceof GatewayError) || !isFailoverStatus(err.status)) throw err
+  }
+}
+
+function insufficient(limit: 'balance' | 'key', amountNano: number, availableNano: number): GatewayError {
+  const params = { amount: nanoToUsd(amountNano).toFixed(4), available: nanoToUsd(Math.max(0, availableNano)).toFixed(4) }
+  return gatewayError('insufficient_quota', limit === 'balance' ? 'video_reservation_insufficient' : 'video_reservation_key_quota', params)
+}
+
+function newVideoRow(ctx: RequestContext, model: CatalogModel, order: VideoOrder, endpoint: string, idempotencyKey: string | null, graceMs: number): VideoTaskRow {
+  const now = Date.now()
+  const price = videoPrice(model, order)
+  const { sub } = order
+  const request: StoredVideoRequest = {
+    prompt: sub.prompt,
+    images: sub.images?.map((i) => ({ role: i.role, url: i.url.startsWith('data:') ? `${i.url.slice(0, i.url.indexOf(',') + 1)}… (${i.url.length} characters)` : i.url })),
+    duration: sub.duration, resolution: order.resolution, aspect_ratio: sub.aspect_ratio, seed: sub.seed, price,
+  }
+  return {
+    id: newTaskId(), kind: 'video', key_id: ctx.key!.id, group_id: ctx.group!.id, model: model.id, endpoint,
+    upstream_id: null, vendor_task_id: null, status: 'queued', progress: null, request: JSON.stringify(request), result: null, error: null,
+    reserved_nano: price.reservedNano, cost_nano: 0, settled: 0, idempotency_key: idempotencyKey, created_at: now, updated_at: now,
+    // Until the vendor answers, the poller leaves the task alone; after twice the submit timeout it is taken as interrupted.
+    next_poll_at: now + 2 * graceMs, poll_attempts: 0, request_hash: submissionHash(endpoint, order), vendor_status: null,
+  }
+}
+
+/** The vendor create call, in failover order (connect errors, timeouts, 401/403/408/429/5xx move to the next account). */
+async function startUpstream(services: Services, candidates: UpstreamAccount[], model: CatalogModel, sub: VideoSubmission, timeoutMs: number): Promise<{ upstreamId: string; vendorTaskId: string }> {
+  let failure: UpstreamFailure | undefined
+  for (const upstream of candidates) {
+    const adapter = videoAdapterFor(upstream.vendor)!
+    const spec = adapter.toStart(sub, { upstream, model }, Math.floor(Date.now() / 1000))
+    let status: number
+    let text: string
+    try {
+      const res = await services.http.send(spec, AbortSignal.timeout(timeoutMs))
+      status = res.statusCode
+      text = await res.body.text()
+    } catch (err) {
+      const reason = transportFailure(err)
+      failure = { kind: 'transport', reason: reason === 'aborted' ? 'timeout' : reason }
+      continue
+    }
+    try {
+      if (status < 200 || status >= 300) throw adapter.fromError(status, text)
+      return { upstreamId: upstream.id, vendorTaskId: adapter.fromStart(parseJson(text), sub) }
+    } catch (err) {
+      if (!(err instanceof GatewayError) || !isFailoverStatus(err.status)) throw err
+      failure = { kind: 'status', status: err.status, error: err }
+    }
+  }
+  throw exhausted(failure)
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
