@@ -150,8 +150,13 @@ describe('native errors and unknown tasks', () => {
     expect(await res.json()).toEqual({ request_id: res.headers.get('x-request-id'), output: { task_id: 'task_nope', task_status: 'UNKNOWN' } })
   })
 
-  it('Wan models are native-only in the catalog: /v1/video/generate refuses them with 400', async () => {
-    const res = await fetch(`${gw.url}/v1/video/generate`, { method: 'POST', headers: headers(), body: JSON.stringify({ model: WAN, prompt: 'x' }) })
-    expect([res.status, ((await res.json()) as { error: { code: string } }).error.code]).toEqual([400, 'unsupported_model_endpoint'])
+  it('Wan models also take the one /v1/video/generate contract, sent to DashScope asynchronously', async () => {
+    const res = await fetch(`${gw.url}/v1/video/generate`, { method: 'POST', headers: headers(), body: JSON.stringify({ model: WAN, prompt: 'a fox in snow', duration: 5 }) })
+    expect(res.status).toBe(202)
+    const accepted = (await res.json()) as { task_id: string; status_url: string }
+    expect(accepted.status_url).toContain(accepted.task_id)
+    const create = dashscope.calls.find((c) => c.method === 'POST')!
+    expect(create.headers['x-dashscope-async']).toBe('enable')
+    expect(create.body).toMatchObject({ model: WAN, input: { prompt: 'a fox in snow' } })
   })
 })
