@@ -1,6 +1,7 @@
 import type { CatalogModel, GroupProtocol, Vendor } from '../../shared/types.js'
 import { createCatalog, loadBuiltinModels, type Catalog } from './catalog/catalog.js'
 import type { SecretBox } from './secrets.js'
+import type { GroupOptions } from './store/groups.js'
 import type { Store } from './store/index.js'
 
 export interface UpstreamAccount {
@@ -20,6 +21,7 @@ export interface Group {
   models: readonly string[]
   modelSet: ReadonlySet<string>
   upstreams: readonly string[]
+  options: GroupOptions
 }
 
 export interface ApiKey {

@@ -42,6 +42,15 @@ export const gatewayConfig = {
           protocol: { enum: ['chat', 'messages'] },
           models: { type: 'array', items: { type: 'string', minLength: 1 } },
           upstreams: { type: 'array', items: { type: 'string', minLength: 1 } },
+          images: {
+            type: 'object',
+            additionalProperties: false,
+            description: 'image limits of this group (spec §4.2)',
+            properties: {
+              singleImage: { type: 'boolean', description: 'one image per request: n above 1 answers 400' },
+              officialDirect: { type: 'boolean', description: 'the Gemini official-direct group: no edits endpoint; reference images at most 20 MiB decoded' },
+            },
+          },
         },
       },
     },

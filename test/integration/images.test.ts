@@ -232,3 +232,36 @@ describe('GET /spec/models/index.json', () => {
     expect(Object.keys(index.models)).not.toContain('test-gpt')
   })
 })
+
+describe('group image limits (spec §4.2)', () => {
+  it('a single-image group refuses n > 1; the official-direct group has no edits endpoint', async () => {
+    const g = await startTestGateway({
+      account: { balance: 10 },
+      models: [
+        { id: 'img-gpt', family: 'gpt-image', vendor: 'openai', pricing: { unit: 'image', price: 0.04 }, variant: '2.5', sizeTiers: [], maxN: 10, maxReferenceImages: 16 },
+        { id: 'img-gemini', family: 'gemini-image', vendor: 'gemini', pricing: { unit: 'image', price: 0.05 }, imageSizes: ['1K', '2K'], maxNByTier: { '1K': 10, '2K': 5 }, maxReferenceImages: 14, aspectRatios: ['1:1', '16:9'] },
+      ] as never,
+      upstreams: [{ id: 'oa', vendor: 'openai', baseUrl: openaiFake.url, apiKey: 'oa' }, { id: 'gm', vendor: 'gemini', baseUrl: geminiFake.url, apiKey: 'gm' }],
+      groups: [
+        { id: 'single', protocol: 'chat', models: ['img-gpt'], upstreams: ['oa'], images: { singleImage: true } },
+        { id: 'direct', protocol: 'chat', models: ['img-gemini'], upstreams: ['gm'], images: { officialDirect: true } },
+      ],
+      keys: [{ key: TEST_KEY, group: 'single' }, { key: 'sk-direct-0123456789', group: 'direct' }],
+    })
+    try {
+      const many = await g.post('/v1/images/generations', { model: 'img-gpt', prompt: 'x', n: 2 })
+      expect([many.status, ((await many.json()) as { error: { message: string } }).error.message]).toEqual([400, "This API key's group supports only one image per request: n must be 1 (got 2)."])
+      expect((await g.post('/v1/images/generations', { model: 'img-gpt', prompt: 'x', n: 1 })).status).toBe(200)
+      const direct = { authorization: 'Bearer sk-direct-0123456789' }
+      const edit = await g.post('/v1/images/edits', { model: 'img-gemini', prompt: 'x', image: 'https://example.com/a.png' }, direct)
+      expect([edit.status, ((await edit.json()) as { error: { code: string } }).error.code]).toEqual([404, 'route_not_found'])
+      // References go in the generations body there, each at most 20 MiB decoded.
+      const big = `data:image/png;base64,${Buffer.alloc(20 * 1024 * 1024 + 3).toString('base64')}`
+      const tooBig = await g.post('/v1/images/generations', { model: 'img-gemini', prompt: 'x', image: big }, direct)
+      expect(tooBig.status).toBe(400)
+      expect(geminiFake.calls).toHaveLength(0)
+    } finally {
+      await g.stop()
+    }
+  })
+})

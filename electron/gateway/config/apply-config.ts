@@ -62,7 +62,7 @@ export function applyConfig(config: GatewayConfig, store: Store, secrets: Secret
       })
     }
     for (const g of config.groups ?? []) {
-      store.groups.upsert({ id: g.id, name: g.name ?? null, protocol: g.protocol, models: g.models, upstreams: g.upstreams })
+      store.groups.upsert({ id: g.id, name: g.name ?? null, protocol: g.protocol, models: g.models, upstreams: g.upstreams, options: g.images ?? {} })
     }
     for (const k of config.keys ?? []) {
       const hash = hashKey(k.key)

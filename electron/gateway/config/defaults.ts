@@ -13,6 +13,7 @@ export function seedDefaultGroups(store: Store, builtin: CatalogModel[]): void {
       protocol: 'chat',
       models: callable.filter((m) => m.family !== 'claude').map((m) => m.id),
       upstreams: [],
+      options: {},
     })
     store.groups.upsert({
       id: 'claude',
@@ -20,6 +21,7 @@ export function seedDefaultGroups(store: Store, builtin: CatalogModel[]): void {
       protocol: 'messages',
       models: callable.filter((m) => m.family === 'claude').map((m) => m.id),
       upstreams: [],
+      options: {},
     })
   })
 }

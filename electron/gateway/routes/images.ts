@@ -61,9 +61,12 @@ function jobBuilder(ctx: RequestContext, services: Services, req: NormalizedImag
 }
 
 async function handleImages(ctx: RequestContext, services: Services, endpoint: Endpoint): Promise<void> {
+  const group = ctx.group!
+  // Spec §4.2: the Gemini official-direct group has no edits endpoint (references go in the generations body).
+  if (endpoint === 'edits' && group.options.officialDirect) throw gatewayError('route_not_found', 'route_not_in_group', { path: ctx.path })
   const input = await readImageBody(ctx, endpoint)
   if (typeof input.body.model !== 'string' || input.body.model === '') throw gatewayError('invalid_request', 'missing_field', { field: 'model' }, { param: 'model' })
-  const model: CatalogModel = resolveModel(services.registry, ctx.group!, input.body.model, endpoint === 'edits' ? 'images.edits' : 'images.generations')
+  const model: CatalogModel = resolveModel(services.registry, group, input.body.model, endpoint === 'edits' ? 'images.edits' : 'images.generations')
   ctx.model = model
   const req = checkImageRequest(input.body, model, {
     endpoint,
@@ -71,8 +74,10 @@ async function handleImages(ctx: RequestContext, services: Services, endpoint: E
     multipart: input.multipart,
     imageFiles: input.imageFiles.length,
     maskFile: input.maskFile !== undefined,
+    singleImageGroup: group.options.singleImage === true,
+    officialDirect: group.options.officialDirect === true,
   })
-  const candidates = upstreamsFor(services.registry, ctx.group!, model, 'images')
+  const candidates = upstreamsFor(services.registry, group, model, 'images')
   ensureFunds(services.registry, ctx.key!)
   const job = jobBuilder(ctx, services, req, input)
   const run = (signal: AbortSignal) => runImages(services.http, candidates, model, job, signal)

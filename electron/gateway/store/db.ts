@@ -102,6 +102,8 @@ const MIGRATIONS: string[] = [
    ALTER TABLE tasks ADD COLUMN vendor_status TEXT;
    CREATE INDEX tasks_due ON tasks (kind, next_poll_at) WHERE next_poll_at IS NOT NULL;
    CREATE INDEX tasks_key_hash ON tasks (key_id, request_hash, created_at);`,
+  // Group options: image limits of a group (one image per request; the Gemini official-direct group).
+  `ALTER TABLE groups ADD COLUMN options TEXT;`,
 ]
 
 /** Opens (creating if needed) the gateway's SQLite store in the data dir and brings its schema up to date. */
