@@ -4,6 +4,7 @@ import type { HttpSpec } from '../http.js'
 import { functionCallingConfig, functionDeclarations, generationConfig } from './gemini-config.js'
 import { decodeToolCallId } from './gemini-tool-ids.js'
 import type { UpstreamCtx } from './types.js'
+import { upstreamModel } from './model-id.js'
 
 /**
  * An OpenAI chat-completions body (already validated by shared/schemas/chat.ts) as a Gemini
@@ -35,7 +36,7 @@ type Obj = Record<string, unknown>
 
 export function toGeminiRequest(body: Obj, { upstream, model }: UpstreamCtx): HttpSpec {
   const stream = body.stream === true
-  const modelId = typeof model.upstreamModel === 'string' ? model.upstreamModel : model.id
+  const modelId = upstreamModel({ model })
   const method = stream ? 'streamGenerateContent?alt=sse' : 'generateContent'
   return {
     method: 'POST',

@@ -1,5 +1,7 @@
 import { fromOpenAIError, parseJson } from '../openai-compatible.js'
 import type { ImageAdapter } from './types.js'
+import { compact } from './compact.js'
+import { upstreamModel } from '../model-id.js'
 
 /**
  * Volcengine Ark Seedream: synchronous, answers signed links valid 24 h (spec §4.2: url output only,
@@ -11,22 +13,20 @@ export const arkSeedream: ImageAdapter = {
   toRequests(job, ctx) {
     const { req } = job
     const size = req.size === undefined || req.size === 'auto' ? req.tier : `${req.size.width}x${req.size.height}`
-    const model = typeof ctx.model.upstreamModel === 'string' ? ctx.model.upstreamModel : ctx.model.id
-    const body = Object.fromEntries(
-      Object.entries({
-        ...req.forward,
-        model,
-        prompt: req.prompt,
-        size,
-        image: req.references.length === 0 ? undefined : req.references.length === 1 ? req.references[0] : req.references,
-        output_format: req.outputFormat,
-        response_format: 'url',
-        sequential_image_generation: 'disabled',
-        // The gateway's images carry no vendor mark (the spec's always-false flag).
-        watermark: false,
-        stream: false,
-      }).filter(([, v]) => v !== undefined),
-    )
+    const model = upstreamModel(ctx)
+    const body = compact({
+      ...req.forward,
+      model,
+      prompt: req.prompt,
+      size,
+      image: req.references.length === 0 ? undefined : req.references.length === 1 ? req.references[0] : req.references,
+      output_format: req.outputFormat,
+      response_format: 'url',
+      sequential_image_generation: 'disabled',
+      // The gateway's images carry no vendor mark (the spec's always-false flag).
+      watermark: false,
+      stream: false,
+    })
     return [{ method: 'POST', url: `${ctx.upstream.baseUrl}/images/generations`, headers: { authorization: `Bearer ${ctx.upstream.apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) }]
   },
   fromResponse(text, job) {

@@ -5,6 +5,8 @@ import { fromGeminiUsage } from '../gemini-response.js'
 import { parseJson } from '../openai-compatible.js'
 import type { UpstreamCtx } from '../types.js'
 import { wholeImage, type ImageAdapter, type ImageJob } from './types.js'
+import { compact } from './compact.js'
+import { upstreamModel } from '../model-id.js'
 
 interface GeminiImageAnswer {
   candidates?: Array<{ content?: { parts?: Array<{ text?: string; thought?: boolean; inlineData?: { mimeType?: string; data?: string } }> }; finishReason?: string }>
@@ -14,9 +16,9 @@ interface GeminiImageAnswer {
 
 function oneCall(job: ImageJob, ctx: UpstreamCtx): HttpSpec {
   const { req } = job
-  const model = typeof ctx.model.upstreamModel === 'string' ? ctx.model.upstreamModel : ctx.model.id
+  const model = upstreamModel(ctx)
   const parts = [{ text: req.prompt }, ...job.images.map((image) => ({ inlineData: { mimeType: image.mimeType, data: wholeImage(image).toString('base64') } }))]
-  const imageConfig = Object.fromEntries(Object.entries({ aspectRatio: req.aspectRatio, imageSize: req.tier }).filter(([, v]) => v !== undefined))
+  const imageConfig = compact({ aspectRatio: req.aspectRatio, imageSize: req.tier })
   return {
     method: 'POST',
     url: `${ctx.upstream.baseUrl}/v1beta/models/${encodeURIComponent(model)}:generateContent`,

@@ -4,6 +4,8 @@ import { parseJson } from '../openai-compatible.js'
 import { vendorError } from '../video/common.js'
 import { klingAuth } from '../video/kling-jwt.js'
 import type { ImageAdapter } from './types.js'
+import { compact } from './compact.js'
+import { upstreamModel } from '../model-id.js'
 
 interface KlingEnvelope {
   code?: number
@@ -33,17 +35,15 @@ export const klingImages: ImageAdapter = {
   needsBytes: false,
   toRequests(job, ctx) {
     const { req } = job
-    const body = Object.fromEntries(
-      Object.entries({
-        ...req.forward,
-        model_name: typeof ctx.model.upstreamModel === 'string' ? ctx.model.upstreamModel : ctx.model.id,
-        prompt: req.prompt,
-        n: req.n,
-        aspect_ratio: req.aspectRatio,
-        resolution: req.resolution,
-        image: req.references[0] === undefined ? undefined : klingReference(req.references[0]),
-      }).filter(([, v]) => v !== undefined),
-    )
+    const body = compact({
+      ...req.forward,
+      model_name: upstreamModel(ctx),
+      prompt: req.prompt,
+      n: req.n,
+      aspect_ratio: req.aspectRatio,
+      resolution: req.resolution,
+      image: req.references[0] === undefined ? undefined : klingReference(req.references[0]),
+    })
     const url = `${ctx.upstream.baseUrl.replace(/\/v1\/?$/, '')}/v1/images/generations`
     return [{ method: 'POST', url, headers: { ...klingAuth(ctx.upstream.apiKey, now()), 'content-type': 'application/json' }, body: JSON.stringify(body) }]
   },

@@ -2,6 +2,8 @@ import type { HttpSpec, MultipartPart } from '../../http.js'
 import { fromOpenAIError, parseJson } from '../openai-compatible.js'
 import type { UpstreamCtx } from '../types.js'
 import type { ImageAdapter, ImageJob } from './types.js'
+import { compact } from './compact.js'
+import { upstreamModel } from '../model-id.js'
 
 const MIME: Record<string, string> = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp' }
 
@@ -9,20 +11,18 @@ const MIME: Record<string, string> = { png: 'image/png', jpeg: 'image/jpeg', web
 function fields(job: ImageJob, ctx: UpstreamCtx): Record<string, unknown> {
   const { req } = job
   const size = req.size === undefined ? req.tier : req.size === 'auto' ? 'auto' : `${req.size.width}x${req.size.height}`
-  const model = typeof ctx.model.upstreamModel === 'string' ? ctx.model.upstreamModel : ctx.model.id
-  return Object.fromEntries(
-    Object.entries({
-      ...req.forward,
-      model,
-      prompt: req.prompt,
-      n: req.n,
-      size,
-      quality: req.quality,
-      background: req.background,
-      output_format: req.outputFormat,
-      output_compression: req.outputCompression,
-    }).filter(([, value]) => value !== undefined),
-  )
+  const model = upstreamModel(ctx)
+  return compact({
+    ...req.forward,
+    model,
+    prompt: req.prompt,
+    n: req.n,
+    size,
+    quality: req.quality,
+    background: req.background,
+    output_format: req.outputFormat,
+    output_compression: req.outputCompression,
+  })
 }
 
 /** Edits go as multipart: `image[]` files and the fitted mask, like the official SDK sends them. */

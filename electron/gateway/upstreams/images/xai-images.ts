@@ -1,6 +1,8 @@
 import { GatewayError } from '../../errors.js'
 import { parseJson } from '../openai-compatible.js'
 import type { ImageAdapter } from './types.js'
+import { compact } from './compact.js'
+import { upstreamModel } from '../model-id.js'
 
 /** xAI's flat `{"code","error"}` body (a bad key is a 400 there). @see ../../../../../shared/vendors/xai.md */
 export function fromXaiError(status: number, text: string): GatewayError {
@@ -20,19 +22,17 @@ export const xaiImages: ImageAdapter = {
   toRequests(job, ctx) {
     const { req } = job
     const path = req.endpoint === 'edits' ? '/images/edits' : '/images/generations'
-    const body = Object.fromEntries(
-      Object.entries({
-        ...req.forward,
-        model: typeof ctx.model.upstreamModel === 'string' ? ctx.model.upstreamModel : ctx.model.id,
-        prompt: req.prompt,
-        n: req.n,
-        aspect_ratio: req.aspectRatio,
-        resolution: req.resolution,
-        quality: req.quality,
-        image: req.references.length === 0 ? undefined : req.references.length === 1 ? { url: req.references[0] } : req.references.map((url) => ({ url })),
-        response_format: 'b64_json',
-      }).filter(([, v]) => v !== undefined),
-    )
+    const body = compact({
+      ...req.forward,
+      model: upstreamModel(ctx),
+      prompt: req.prompt,
+      n: req.n,
+      aspect_ratio: req.aspectRatio,
+      resolution: req.resolution,
+      quality: req.quality,
+      image: req.references.length === 0 ? undefined : req.references.length === 1 ? { url: req.references[0] } : req.references.map((url) => ({ url })),
+      response_format: 'b64_json',
+    })
     return [{ method: 'POST', url: `${ctx.upstream.baseUrl}${path}`, headers: { authorization: `Bearer ${ctx.upstream.apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) }]
   },
   fromResponse(text, job) {

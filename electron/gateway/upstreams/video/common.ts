@@ -48,9 +48,7 @@ export function jsonPost(url: string, headers: Record<string, string>, body: Jso
 export const jsonGet = (url: string, headers: Record<string, string>): HttpSpec =>
   ({ method: 'GET', url, headers: { ...headers, accept: 'application/json' } })
 
-/** The model id the vendor knows (catalog `upstreamModel`, else the catalog id). */
-export const upstreamModel = (ctx: UpstreamCtx): string =>
-  typeof ctx.model.upstreamModel === 'string' ? ctx.model.upstreamModel : ctx.model.id
+export { upstreamModel } from '../model-id.js'
 
 /** Base URL without a trailing version segment, for vendors whose paths carry their own (`/v1/...`). */
 export const hostRoot = (baseUrl: string, suffix: RegExp): string => baseUrl.replace(/\/+$/, '').replace(suffix, '')
