@@ -5,11 +5,11 @@ import type { ApiKey, Registry } from './registry.js'
 
 /** Spec §5: `Authorization: Bearer` or `x-api-key`; vendor headers and `?key=` are not accepted. */
 export function presentedKey(req: IncomingMessage, bearerOnly: boolean): string | undefined {
-  const auth = req.headers.authorization
-  if (auth !== undefined) {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(auth)
-    if (match) return match[1]
-    return auth.trim() === '' ? undefined : auth.trim()
+  const auth = req.headers.authorization?.trim()
+  if (auth) {
+    const match = /^Bearer(?:\s+(\S+))?\s*$/i.exec(auth)
+    // `Bearer` with no token is no key at all; anything else is taken as the key presented.
+    return match ? match[1] : auth
   }
   if (bearerOnly) return undefined
   const header = req.headers['x-api-key']

@@ -122,6 +122,8 @@ export function transportFailure(err: unknown): TransportFailure {
     return 'timeout'
   }
   const name = (err as Error | undefined)?.name
+  // AbortSignal.timeout() rejects with a TimeoutError: a timeout, not the client going away.
+  if (name === 'TimeoutError') return 'timeout'
   if (name === 'AbortError' || err instanceof errors.RequestAbortedError) return 'aborted'
   const code = (err as NodeJS.ErrnoException | undefined)?.code
   if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EHOSTUNREACH') return 'connect'

@@ -43,6 +43,10 @@ describe('authentication (spec §5)', () => {
   it('no key: 401 missing_api_key', async () => {
     await expectCode(await call({}), 401, 'missing_api_key', 'No API key provided. Send it as "Authorization: Bearer sk-..." or "x-api-key: sk-...".')
   })
+  it('a bare "Bearer" is no key; an empty Authorization leaves x-api-key to speak', async () => {
+    await expectCode(await call({ authorization: 'Bearer' }), 401, 'missing_api_key')
+    expect((await call({ authorization: '', 'x-api-key': TEST_KEY })).status).toBe(200)
+  })
   it('?key= is refused', async () => {
     await expectCode(await call({}, `/v1/chat/completions?key=${TEST_KEY}`), 401, 'missing_api_key')
   })

@@ -87,6 +87,17 @@ describe('billing (spec §1)', () => {
     expect(row.cost_nano).toBe(cost(row.input_tokens!, row.output_tokens!))
   })
 
+  it('a client that leaves before the first byte of a stream is recorded as 499 and not billed', async () => {
+    fake.setScenario({ kind: 'slow', delayMs: 400 })
+    const abort = new AbortController()
+    const pending = fetch(`${gw.url}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${TEST_KEY}` }, body: JSON.stringify({ ...body, stream: true }), signal: abort.signal }).catch(() => undefined)
+    await new Promise((r) => setTimeout(r, 100))
+    abort.abort()
+    await pending
+    await new Promise((r) => setTimeout(r, 100))
+    expect(ledger()).toMatchObject({ status: 499, cost_nano: 0, output_tokens: null })
+  })
+
   it('402 insufficient_quota before any upstream call when the key quota is used up', async () => {
     fake.setScenario({ kind: 'ok', usage: { prompt_tokens: 100, completion_tokens: 100 } })
     const key = { authorization: `Bearer ${QUOTA_KEY}` }

@@ -121,3 +121,27 @@ describe('a stream that breaks after it started (spec §6)', () => {
     expect(second.calls).toHaveLength(0)
   })
 })
+
+describe('a stream whose body ends cleanly before the protocol\'s end', () => {
+  it('ends with event: error, recorded as interrupted', async () => {
+    const { createServer } = await import('node:http')
+    const server = createServer((req, res) => {
+      req.resume()
+      res.writeHead(200, { 'content-type': 'text/event-stream' })
+      res.write('data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"test-gpt","choices":[{"index":0,"delta":{"content":"Hel"},"finish_reason":null}]}\n\n')
+      res.end()
+    })
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+    const { port } = server.address() as { port: number }
+    const g = await startTestGateway(chatConfig([{ id: 'cut', baseUrl: `http://127.0.0.1:${port}/v1` }]))
+    try {
+      const events = await readSse(await g.post('/v1/chat/completions', streamBody))
+      expect(events.at(-1)?.event).toBe('error')
+      expect(JSON.parse(events.at(-1)!.data).error.code).toBe('stream_interrupted')
+      expect(g.services.store.ledger.recent(null, 1)[0]).toMatchObject({ status: 502, error_code: 'stream_interrupted' })
+    } finally {
+      await g.stop()
+      await new Promise((r) => server.close(r))
+    }
+  })
+})

@@ -12,7 +12,12 @@ const EXT: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', '
  */
 export async function saveLinkedImages(services: Services, requestId: string, images: GeneratedImage[], log: (line: string) => void): Promise<void> {
   const dir = join(services.dataDir, 'media', 'images')
-  await mkdir(dir, { recursive: true })
+  try {
+    await mkdir(dir, { recursive: true })
+  } catch (err) {
+    log(`[gatehouse] ${requestId}: cannot keep images in ${dir}: ${(err as Error).message}`)
+    return
+  }
   await Promise.all(
     images.map(async (image, index) => {
       if (!image.url) return

@@ -147,10 +147,20 @@ async function relayStream(ctx: RequestContext, response: UpstreamResponse, tran
     }
   }
   if (ctx.abort.signal.aborted) {
-    await billPartial(ctx, plan, translator)
+    // Billed for the output already produced (spec §1): nothing, when the client left before the first byte.
+    if (started) await billPartial(ctx, plan, translator)
     return DONE
   }
   if (!started) return { done: false, failure: { kind: 'empty' } }
+  if (!translator.finished()) {
+    // The body ended cleanly but the protocol's end never came: a break after the start (spec §6).
+    await billPartial(ctx, plan, translator)
+    ctx.outcome.status = 502
+    ctx.outcome.errorCode = 'stream_interrupted'
+    const error = interrupted('the upstream ended the stream before it was complete')
+    res.end(translator.errorFrame?.(error.code, error.localized(ctx.lang)) ?? sseErrorFrame(ctx, error))
+    return DONE
+  }
   if (plan.billable) bill(ctx, plan.model, translator.usage() ?? (await countedUsage(plan, translator)))
   res.end()
   return DONE

@@ -100,6 +100,7 @@ async function handleImages(ctx: RequestContext, services: Services, endpoint: E
   } catch (err) {
     if (!stream) throw err
     const error = asGatewayError(err, ctx.id)
+    if (error.kind === 'internal_error') process.stderr.write(`[gatehouse] ${ctx.id} internal error: ${(err as Error)?.stack ?? String(err)}\n`)
     ctx.outcome.status = error.status
     ctx.outcome.errorCode = error.code
     stream.fail(errorBody(error, 'chat', ctx.lang))

@@ -59,17 +59,32 @@ export function ledgerRepo(db: Db) {
   const flush = (): void => {
     if (timer) clearTimeout(timer)
     timer = undefined
-    if (pending.length === 0) return
+    if (pending.length === 0 || !db.open) return
     const batch = pending
     pending = []
-    writeAll(batch)
+    try {
+      writeAll(batch)
+    } catch (err) {
+      // Kept for the next commit (a busy or full disk passes): the charges are already in memory.
+      pending = batch.concat(pending)
+      throw err
+    }
+  }
+  /** The timer's commit: an error is logged and retried, never thrown into the event loop. */
+  const flushLater = (): void => {
+    try {
+      flush()
+    } catch (err) {
+      process.stderr.write(`[gatehouse] ledger commit failed, retrying: ${(err as Error).message}\n`)
+      timer ??= setTimeout(flushLater, GROUP_COMMIT_MS * 10)
+    }
   }
 
   return {
     enqueue(entry: LedgerEntry): void {
       pending.push(entry)
-      if (pending.length >= GROUP_COMMIT_ROWS) flush()
-      else timer ??= setTimeout(flush, GROUP_COMMIT_MS)
+      if (pending.length >= GROUP_COMMIT_ROWS) flushLater()
+      else timer ??= setTimeout(flushLater, GROUP_COMMIT_MS)
     },
     flush,
     recent: (keyId: string | null, limit: number) => {

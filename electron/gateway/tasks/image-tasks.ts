@@ -55,6 +55,7 @@ export function startImageTask(ctx: RequestContext, services: Services, model: C
     })
     .catch((err: unknown) => failTask(services, task, asGatewayError(err, task.id)))
     .finally(() => release?.())
+    .catch((err: unknown) => process.stderr.write(`[gatehouse] image task ${task.id} could not be recorded: ${(err as Error).message}\n`))
   return task
 }
 

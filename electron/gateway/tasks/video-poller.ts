@@ -5,7 +5,7 @@ import type { UpstreamCtx } from '../upstreams/types.js'
 import { videoAdapterFor, type VideoAdapter, type VideoPoll } from '../upstreams/video/index.js'
 import { saveTaskVideos } from './video-download.js'
 import { endUnbilled, settleSucceeded } from './video-settle.js'
-import { setVideoRuntime, type VideoPollOptions } from './video-runtime.js'
+import { submissionsUnderWay, setVideoRuntime, type VideoPollOptions } from './video-runtime.js'
 
 /** What one poll of a task did. */
 export type PollOutcome =
@@ -59,8 +59,8 @@ function retryLater(services: Services, task: VideoTaskRow, opts: VideoPollOptio
 /** A task whose vendor call has not answered: wait for it, then take it as interrupted (its process died mid-call). */
 function pendingSubmission(services: Services, task: VideoTaskRow, opts: VideoPollOptions): PollOutcome {
   const deadline = task.created_at + 2 * opts.submitTimeoutMs
-  if (Date.now() < deadline) {
-    services.store.tasks.video.schedule(task.id, deadline, task.poll_attempts)
+  if (Date.now() < deadline || submissionsUnderWay.has(task.id)) {
+    services.store.tasks.video.schedule(task.id, Math.max(deadline, Date.now() + opts.submitTimeoutMs), task.poll_attempts)
     return 'pending'
   }
   const won = endUnbilled(services, task, 'failed', { code: 'task_interrupted', message: 'The gateway stopped before the vendor accepted the video; submit it again.' })

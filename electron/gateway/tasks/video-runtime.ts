@@ -60,6 +60,9 @@ export const setVideoRuntime = (services: Services, runtime: VideoRuntime | unde
   else runtimes.delete(services)
 }
 
+/** Video tasks whose vendor call is under way in this process: the poller must wait for them, however long failover takes. */
+export const submissionsUnderWay = new Set<string>()
+
 export const videoRuntime = (services: Services): VideoRuntime =>
   runtimes.get(services) ?? { options: DEFAULT_VIDEO_POLL, wake: () => {} }
 

@@ -12,7 +12,7 @@ import { videoAdapterFor, type VideoSubmission } from '../upstreams/video/index.
 import { newTaskId } from './image-tasks.js'
 import { videoPrice, type VideoPrice } from './video-pricing.js'
 import { submissionHash, type VideoOrder } from './video-request.js'
-import { syncAccount, videoRuntime } from './video-runtime.js'
+import { submissionsUnderWay, syncAccount, videoRuntime } from './video-runtime.js'
 
 /** Spec §7 rule 5: an identical submission of the same key within this window answers the earlier task. */
 export const DUPLICATE_WINDOW_MS = 10 * 60_000
@@ -66,18 +66,26 @@ export async function submitVideo(ctx: RequestContext, services: Services, model
     case 'insufficient': throw insufficient(reservation.limit, row.reserved_nano, reservation.availableNano)
   }
   syncAccount(services.store, services.registry)
+  submissionsUnderWay.add(row.id)
+  let started: Awaited<ReturnType<typeof startUpstream>>
   try {
     // Not tied to the client's connection: once held, the submission completes, and a resubmission finds it.
-    const started = await startUpstream(services, candidates, model, order.sub, videoRuntime(services).options.submitTimeoutMs)
-    services.store.tasks.video.accept(row.id, started.upstreamId, started.vendorTaskId, Date.now() + videoRuntime(services).options.intervalMs)
-    videoRuntime(services).wake()
-    return { task: services.store.tasks.video.get(row.id)!, replay: false }
+    started = await startUpstream(services, candidates, model, order.sub, videoRuntime(services).options.submitTimeoutMs)
   } catch (err) {
+    submissionsUnderWay.delete(row.id)
     const error = asGatewayError(err, ctx.id)
     services.store.tasks.video.failSubmission(row.id, JSON.stringify({ code: error.code, message: error.message }))
     syncAccount(services.store, services.registry)
     throw err
   }
+  // Recorded outside the vendor's try: a store error here must not release a task the vendor is running.
+  try {
+    services.store.tasks.video.accept(row.id, started.upstreamId, started.vendorTaskId, Date.now() + videoRuntime(services).options.intervalMs)
+  } finally {
+    submissionsUnderWay.delete(row.id)
+  }
+  videoRuntime(services).wake()
+  return { task: services.store.tasks.video.get(row.id)!, replay: false }
 }
 
 /**

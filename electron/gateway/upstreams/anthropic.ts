@@ -82,7 +82,8 @@ export const anthropicMessages: RelayAdapter = {
           case 'message_start': start = data.message?.usage; break
           // output_tokens in message_delta is cumulative; newer versions may repeat the input counts there.
           case 'message_delta': outputTokens = data.usage?.output_tokens ?? outputTokens; if (typeof data.usage?.input_tokens === 'number') start = { ...start, ...data.usage }; break
-          case 'message_stop': done = true; break
+          // The protocol ends with message_stop, or with its own error event.
+          case 'message_stop': case 'error': done = true; break
           case 'content_block_delta': {
             const piece = data.delta?.text ?? data.delta?.thinking ?? data.delta?.partial_json
             if (piece) produced.push(piece)

@@ -61,6 +61,7 @@ export const geminiInteractions: RelayAdapter = {
         }
         const data = parseJson(event.data) as InteractionEvent | undefined
         if (data?.event_type === 'step.delta' && typeof data.delta?.text === 'string') produced.push(data.delta.text)
+        if (data?.event_type === 'error') done = true
         if (data?.event_type === 'interaction.completed') {
           done = true
           usage = fromInteractionsUsage(data.interaction?.usage) ?? usage

@@ -64,8 +64,10 @@ function openAIStreamRelay(includeUsage: boolean): ChatStreamTranslator {
         done = true
         return ['data: [DONE]\n\n']
       }
-      const chunk = parseJson(event.data) as OpenAIChunk | undefined
+      const chunk = parseJson(event.data) as (OpenAIChunk & { error?: unknown }) | undefined
       if (chunk === undefined) return []
+      // An error payload is how an OpenAI-compatible stream ends in failure: relayed, and the end of it.
+      if (chunk.error !== undefined || event.event === 'error') done = true
       if (chunk.usage) usage = fromOpenAIUsage(chunk.usage) ?? usage
       const choices = chunk.choices ?? []
       for (const choice of choices) collectDelta(choice.delta, produced)

@@ -14,7 +14,7 @@ function fromResponsesUsage(usage: ResponsesUsage | null | undefined): TokenUsag
   return { inputTokens: usage.input_tokens - cached, cachedInputTokens: cached, outputTokens: usage.output_tokens ?? 0, raw: usage }
 }
 
-const TERMINAL = new Set(['response.completed', 'response.incomplete', 'response.failed'])
+const TERMINAL = new Set(['response.completed', 'response.incomplete', 'response.failed', 'error'])
 
 /**
  * OpenAI's Responses protocol, relayed as is.
