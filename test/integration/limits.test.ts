@@ -52,10 +52,16 @@ describe('body size (spec §8)', () => {
     expect(gw.services.limiter.inFlight()).toBe(0)
   })
   it('a body just under the cap is read', async () => {
-    const content = 'a'.repeat(59_000_000)
-    const res = await fetch(`${gw.url}/v1/chat/completions`, { method: 'POST', headers: { ...as(TEST_KEY), 'content-type': 'application/json' }, body: JSON.stringify({ ...body, messages: [{ role: 'user', content }] }) })
-    expect(res.status).toBe(200)
-    await res.arrayBuffer()
+    // Its own gateway with the default timeouts: forwarding 59 MB can take longer than the short ones above.
+    const roomy = await startTestGateway(chatConfig([{ id: 'a', baseUrl: fake.url }]))
+    try {
+      const content = 'a'.repeat(59_000_000)
+      const res = await fetch(`${roomy.url}/v1/chat/completions`, { method: 'POST', headers: { ...as(TEST_KEY), 'content-type': 'application/json' }, body: JSON.stringify({ ...body, messages: [{ role: 'user', content }] }) })
+      expect(res.status).toBe(200)
+      await res.arrayBuffer()
+    } finally {
+      await roomy.stop()
+    }
   })
 })
 
