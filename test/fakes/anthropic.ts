@@ -2,8 +2,8 @@
 // Error wordings that real API responses show verbatim: "x-api-key header is required", "max_tokens: Field required",
 // and "anthropic-version: header is required" (which the real API answers with 400 invalid_request_error, not 401).
 import http from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import { randomBytes } from 'node:crypto';
+import { listenLocal } from './listen-local.js';
 
 export interface FakeCall {
   method: string;
@@ -242,7 +242,6 @@ export async function startFakeAnthropic(opts: { apiKey?: string } = {}): Promis
   let scenario: AnthropicScenario = OK;
   const queue: AnthropicScenario[] = [];
   const calls: FakeCall[] = [];
-  const sockets = new Set<Socket>();
 
   async function handle(req: http.IncomingMessage, res: Res): Promise<void> {
     const raw = await readBody(req);
@@ -281,24 +280,15 @@ export async function startFakeAnthropic(opts: { apiKey?: string } = {}): Promis
       sendError(res, 500, 'api_error', `fake upstream crashed: ${String(err)}`);
     });
   });
-  server.on('connection', (s: Socket) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
-  await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(0, '127.0.0.1', () => resolve()); });
-  const { port } = server.address() as AddressInfo;
-  let closing: Promise<void> | undefined;
+  const listening = await listenLocal(server);
+  const origin = listening.origin;
 
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: origin,
     calls,
     setScenario(s) { scenario = s; },
     once(...s) { queue.push(...s); },
     reset() { calls.length = 0; queue.length = 0; scenario = OK; },
-    close() {
-      closing ??= new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections?.();
-        for (const s of sockets) s.destroy();
-      });
-      return closing;
-    },
+    close: listening.close,
   };
 }

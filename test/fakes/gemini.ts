@@ -3,9 +3,9 @@
 // https://ai.google.dev/gemini-api/docs/thought-signatures (Gemini 3: 400 when the first functionCall
 // part of a step in the current turn has no signature).
 import http from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { listenLocal } from './listen-local.js';
 
 export interface FakeCall {
   method: string;
@@ -362,7 +362,6 @@ export async function startFakeGemini(opts: { apiKey?: string; models?: string[]
   const queue: Scenario[] = [];
   const calls: FakeCall[] = [];
   const signatures = new Set<string>();
-  const sockets = new Set<Socket>();
   const aborter = new AbortController();
   const models = opts.models;
 
@@ -412,11 +411,8 @@ export async function startFakeGemini(opts: { apiKey?: string; models?: string[]
       sendJson(res, 500, geminiErrorBody(500, `fake upstream crashed: ${String(err)}`));
     });
   });
-  server.on('connection', (s: Socket) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
-  await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(0, '127.0.0.1', () => resolve()); });
-  const { port } = server.address() as AddressInfo;
-  const origin = `http://127.0.0.1:${port}`;
-  let closing: Promise<void> | undefined;
+  const listening = await listenLocal(server, aborter);
+  const origin = listening.origin;
 
   return {
     url: origin,
@@ -426,14 +422,6 @@ export async function startFakeGemini(opts: { apiKey?: string; models?: string[]
     setScenario(s) { scenario = s; },
     once(...s) { queue.push(...s); },
     reset() { calls.length = 0; queue.length = 0; scenario = OK; },
-    close() {
-      closing ??= new Promise<void>((resolve) => {
-        aborter.abort();
-        server.close(() => resolve());
-        server.closeAllConnections?.();
-        for (const s of sockets) s.destroy();
-      });
-      return closing;
-    },
+    close: listening.close,
   };
 }

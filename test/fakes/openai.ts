@@ -1,8 +1,8 @@
 // Fake OpenAI upstream for integration tests. Wire shapes follow /work/shared/vendors/openai.md.
 import http from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { listenLocal } from './listen-local.js';
 
 export interface FakeCall {
   method: string;
@@ -250,7 +250,6 @@ export async function startFakeOpenAI(opts: { apiKey?: string } = {}): Promise<F
   let scenario: Scenario = OK;
   const queue: Scenario[] = [];
   const calls: FakeCall[] = [];
-  const sockets = new Set<Socket>();
   const aborter = new AbortController(); // cuts slow-scenario sleeps short on close()
 
   async function handle(req: http.IncomingMessage, res: Res): Promise<void> {
@@ -292,11 +291,8 @@ export async function startFakeOpenAI(opts: { apiKey?: string } = {}): Promise<F
       sendJson(res, 500, errorBody(`fake upstream crashed: ${String(err)}`, 'server_error'));
     });
   });
-  server.on('connection', (s: Socket) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
-  await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(0, '127.0.0.1', () => resolve()); });
-  const { port } = server.address() as AddressInfo;
-  const origin = `http://127.0.0.1:${port}`;
-  let closing: Promise<void> | undefined;
+  const listening = await listenLocal(server, aborter);
+  const origin = listening.origin;
 
   return {
     url: `${origin}/v1`,
@@ -305,14 +301,6 @@ export async function startFakeOpenAI(opts: { apiKey?: string } = {}): Promise<F
     setScenario(s) { scenario = s; },
     once(...s) { queue.push(...s); },
     reset() { calls.length = 0; queue.length = 0; scenario = OK; },
-    close() {
-      closing ??= new Promise<void>((resolve) => {
-        aborter.abort();
-        server.close(() => resolve());
-        server.closeAllConnections?.();
-        for (const s of sockets) s.destroy();
-      });
-      return closing;
-    },
+    close: listening.close,
   };
 }

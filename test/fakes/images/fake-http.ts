@@ -2,11 +2,11 @@
 // close() never hangs), call recording (JSON or streamed multipart via busboy), scenario queue, SSE frames,
 // and "hosted" result files served by the same fake at signed URLs (what the gateway downloads).
 import http from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleepTimer } from 'node:timers/promises';
 import busboy from 'busboy';
 import { imageInfo } from './image-bytes.js';
+import { listenLocal } from '../listen-local.js';
 
 export interface UploadedFile {
   field: string; filename: string; mimeType: string; bytes: Buffer;
@@ -135,7 +135,6 @@ export async function startFakeImageServer<S extends object>(o: {
   const calls: FakeCall[] = [];
   const downloads: FakeCall[] = [];
   const hosted = new Map<string, HostedFile>();
-  const sockets = new Set<Socket>();
   const aborter = new AbortController();
   let origin = '';
 
@@ -180,10 +179,8 @@ export async function startFakeImageServer<S extends object>(o: {
       o.crash(res, err);
     });
   });
-  server.on('connection', (s: Socket) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
-  await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(0, '127.0.0.1', () => resolve()); });
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  let closing: Promise<void> | undefined;
+  const listening = await listenLocal(server, aborter);
+  origin = listening.origin;
   return {
     url: origin + o.basePath,
     origin,
@@ -193,14 +190,6 @@ export async function startFakeImageServer<S extends object>(o: {
     setScenario(s) { scenario = s; },
     once(...s) { queue.push(...s); },
     reset() { calls.length = 0; downloads.length = 0; queue.length = 0; hosted.clear(); scenario = o.initial; },
-    close() {
-      closing ??= new Promise<void>((resolve) => {
-        aborter.abort();
-        server.close(() => resolve());
-        server.closeAllConnections?.();
-        for (const s of sockets) s.destroy();
-      });
-      return closing;
-    },
+    close: listening.close,
   };
 }
