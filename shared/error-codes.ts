@@ -29,6 +29,10 @@ export const ERROR_CODES = {
   // An Idempotency-Key sent again with a different body (IETF idempotency-key draft: 422, never retry unchanged).
   idempotency_key_reused: { status: 422, type: 'invalid_request_error' },
   video_content_not_available: { status: 404, type: 'not_found_error' },
+  // The admin API (desktop app and browser sign-in).
+  admin_unauthorized: { status: 401, type: 'authentication_error' },
+  not_found: { status: 404, type: 'not_found_error' },
+  conflict: { status: 409, type: 'invalid_request_error' },
 } as const satisfies Record<string, { status: number; type: string }>
 
 export type ErrorCode = keyof typeof ERROR_CODES

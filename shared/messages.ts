@@ -236,6 +236,18 @@ export const MESSAGES = {
     en: 'Task {id} has no saved video {index}: a video is saved once its task has succeeded and the download has finished.',
     zh: '任务 {id} 没有已保存的视频 {index}：视频在任务成功且下载完成后才会保存。',
   },
+  admin_unauthorized: {
+    en: 'Not signed in to the admin API: open the login address the gateway printed at start, or use the desktop app.',
+    zh: '未登录管理接口：请打开网关启动时打印的登录地址，或使用桌面应用。',
+  },
+  admin_not_found: { en: 'No {what} "{id}"', zh: '没有{what}“{id}”' },
+  config_problem: { en: '{field}: {problem}', zh: '{field}：{problem}' },
+  group_in_use: {
+    en: 'Group "{id}" still has {count} key(s); revoke them first',
+    zh: '分组“{id}”仍有 {count} 个密钥，请先吊销这些密钥',
+  },
+  already_exists: { en: '{what} "{id}" already exists', zh: '{what}“{id}”已存在' },
+  invalid_query: { en: 'Query parameter {name}: {problem}', zh: '查询参数 {name}：{problem}' },
 } as const satisfies Record<string, { en: string; zh: string }>
 
 export type MessageId = keyof typeof MESSAGES

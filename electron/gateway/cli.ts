@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util'
 import { ConfigError, loadConfig } from './config/load-config.js'
 import { startGateway } from './gateway.js'
-import { DEFAULT_PORT, defaultDataDir } from './paths.js'
+import { defaultDataDir } from './paths.js'
+import { readSettings } from './settings.js'
 
 const USAGE = 'usage: npm run gateway -- [--config FILE] [--port N] [--data-dir DIR] [--host H]'
 
@@ -13,7 +14,7 @@ async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       config: { type: 'string' },
-      port: { type: 'string', default: String(DEFAULT_PORT) },
+      port: { type: 'string' },
       'data-dir': { type: 'string', default: defaultDataDir() },
       host: { type: 'string', default: '127.0.0.1' },
       help: { type: 'boolean', short: 'h' },
@@ -23,7 +24,8 @@ async function main(): Promise<void> {
     process.stderr.write(`${USAGE}\n`)
     return
   }
-  const port = Number(values.port)
+  // The port: --port, else the one saved in the app's settings (default 8787).
+  const port = values.port === undefined ? readSettings(values['data-dir']!).port : Number(values.port)
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError('--port', `"${values.port}" is not a port number`)
   const config = values.config ? loadConfig(values.config) : undefined
   const gateway = await startGateway({ dataDir: values['data-dir']!, config, host: values.host, port }).catch((err: NodeJS.ErrnoException) => {
@@ -32,6 +34,8 @@ async function main(): Promise<void> {
   })
   process.stdout.write(`gateway listening on ${gateway.url}\n`)
   process.stderr.write(`OpenAI SDKs: base URL ${gateway.url}/v1 · Anthropic SDKs: base URL ${gateway.url} · data dir ${values['data-dir']}\n`)
+  const app = gateway.services.app.rendererDir ? `Open the app in a browser (this sign-in address works once): ${gateway.loginUrl()}` : 'The app is not built (npm run build:renderer); the API is served.'
+  process.stderr.write(`${app}\n`)
   if (gateway.firstKey) {
     process.stderr.write(`First start: created a key for the "default" group. It is shown only this once:\n  ${gateway.firstKey}\n`)
   }

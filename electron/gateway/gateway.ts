@@ -1,4 +1,6 @@
 import type { AddressInfo } from 'node:net'
+import { createAdminAuth } from './admin/admin-auth.js'
+import { defaultRendererDir } from './admin/static-files.js'
 import { applyConfig } from './config/apply-config.js'
 import { createFirstKey, seedDefaultGroups } from './config/defaults.js'
 import type { GatewayConfig } from './config/load-config.js'
@@ -14,6 +16,7 @@ import { failInterruptedImageTasks } from './tasks/image-tasks.js'
 import { createStore } from './store/index.js'
 import { startVideoPoller } from './tasks/video-poller.js'
 import { videoPollOptions, type VideoPollOptions } from './tasks/video-runtime.js'
+import { GATEHOUSE_VERSION } from './version.js'
 
 export interface GatewayOptions {
   dataDir: string
@@ -25,6 +28,10 @@ export interface GatewayOptions {
   log?: (line: string) => void
   /** video task polling (intervals, timeouts, concurrency); `GATEHOUSE_VIDEO_POLL_MS` sets the first interval too */
   videoPoll?: Partial<VideoPollOptions>
+  /** `desktop` inside the Electron window, `headless` otherwise (what the app's session says) */
+  mode?: 'desktop' | 'headless'
+  /** the built renderer to serve at `/`; defaults to dist/renderer of this checkout; null: none */
+  rendererDir?: string | null
 }
 
 export interface RunningGateway {
@@ -34,6 +41,10 @@ export interface RunningGateway {
   /** set when a new data dir got its first key; show it once */
   firstKey?: string
   services: Services
+  /** the admin API's token for this run (the desktop window gets it from the preload) */
+  adminToken: string
+  /** a new one-time address that signs a browser in to the app */
+  loginUrl(): string
   close(graceMs?: number): Promise<void>
 }
 
@@ -50,7 +61,9 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     registry.reload()
 
     const http = createHttp({ ...DEFAULT_TIMEOUTS, ...options.config?.timeouts })
-    const services: Services = { store, registry, http, limiter: createConcurrencyLimiter(registry), dataDir: options.dataDir }
+    const admin = createAdminAuth()
+    const app = { mode: options.mode ?? 'headless', version: GATEHOUSE_VERSION, baseUrl: '', rendererDir: options.rendererDir === null ? undefined : (options.rendererDir ?? defaultRendererDir()) } as const
+    const services: Services = { store, registry, http, limiter: createConcurrencyLimiter(registry), dataDir: options.dataDir, secrets, admin, app: { ...app } }
     failInterruptedImageTasks(services)
     const gateway = createGatewayServer(services, ROUTES, { allowedHosts: options.config?.allowedHosts ?? [], log: options.log })
     const host = options.host ?? '127.0.0.1'
@@ -62,12 +75,16 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     // Unfinished video tasks are resumed, not failed: their vendor jobs run on without us.
     const videoPoller = startVideoPoller(services, videoPollOptions(options.videoPoll), options.log ?? ((line) => process.stderr.write(`${line}\n`)))
     const urlHost = host.includes(':') ? `[${host}]` : host
+    const url = `http://${urlHost}:${port}`
+    services.app.baseUrl = url
     return {
-      url: `http://${urlHost}:${port}`,
+      url,
       host,
       port,
       firstKey,
       services,
+      adminToken: admin.token,
+      loginUrl: () => `${url}/admin/login?code=${admin.newLoginCode()}`,
       async close(graceMs = 10_000) {
         await gateway.close(graceMs)
         await videoPoller.stop()

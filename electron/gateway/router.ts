@@ -15,10 +15,14 @@ export interface RouteDoc {
   responseContentType?: string
   stream?: { schema: object; description: string }
   query?: Array<{ name: string; required: boolean; description: string }>
+  /** the success status when it is not 200 (201 created, 204 no content, 303 redirect) */
+  success?: '201' | '204' | '303'
+  /** the error statuses that apply, when not the public API's list */
+  errors?: string[]
 }
 
 export interface Route {
-  method: 'GET' | 'POST'
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
   /** an exact path, or a pattern whose groups become `params` */
   path: string | RegExp
   /** the path as documented (`/v1/models/{model}`) */
@@ -27,8 +31,8 @@ export interface Route {
   endpoint: string
   /** error shape */
   protocol: Protocol
-  /** `key`: Bearer or x-api-key; `bearer`: Bearer only; `none`: public */
-  auth: 'key' | 'bearer' | 'none'
+  /** `key`: Bearer or x-api-key; `bearer`: Bearer only; `admin`: the app's session or admin token; `none`: public */
+  auth: 'key' | 'bearer' | 'admin' | 'none'
   /** the group protocol the path belongs to; undefined: every group */
   groupProtocol?: GroupProtocol
   /** counts against the concurrency caps (spec §8) */

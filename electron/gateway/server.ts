@@ -36,7 +36,9 @@ export function createGatewayServer(services: Services, routes: Route[], opts: {
         throw gatewayError('route_not_found', 'route_not_found', { method: req.method ?? '', path })
       }
       const r = match.route
-      if (r.auth !== 'none') authorize(ctx, r, path)
+      if (r.auth === 'admin') {
+        if (!services.admin.allows(req)) throw gatewayError('admin_unauthorized', 'admin_unauthorized')
+      } else if (r.auth !== 'none') authorize(ctx, r, path)
       if (r.concurrency) {
         checkDeclaredLength(req)
         ctx.release = services.limiter.acquire(ctx.key!)

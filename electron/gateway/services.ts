@@ -1,7 +1,19 @@
+import type { AdminAuth } from './admin/admin-auth.js'
 import type { Http } from './http.js'
 import type { ConcurrencyLimiter } from './limits.js'
 import type { Registry } from './registry.js'
+import type { SecretBox } from './secrets.js'
 import type { Store } from './store/index.js'
+
+/** What the admin API and the app pages need to know about this run. */
+export interface AppInfo {
+  mode: 'desktop' | 'headless'
+  version: string
+  /** `http://127.0.0.1:8787`, set once the server listens */
+  baseUrl: string
+  /** the built renderer served at `/`; undefined: not served */
+  rendererDir?: string
+}
 
 /** What route handlers work with; built once per gateway. */
 export interface Services {
@@ -11,4 +23,7 @@ export interface Services {
   limiter: ConcurrencyLimiter
   /** where the store and saved media live */
   dataDir: string
+  secrets: SecretBox
+  admin: AdminAuth
+  app: AppInfo
 }

@@ -37,7 +37,7 @@ export function checkReferences(config: GatewayConfig, store: Store, builtin: Ca
   })
 }
 
-const toUnixSeconds = (value: string | number | undefined): number | null =>
+export const toUnixSeconds = (value: string | number | undefined): number | null =>
   value === undefined ? null : typeof value === 'number' ? value : Math.floor(Date.parse(value) / 1000)
 
 /** Upserts the whole config into the store in one transaction: it is applied entirely or not at all. */

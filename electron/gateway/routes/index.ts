@@ -7,6 +7,7 @@ import { interactionEvent, interactionObject, interactionRequest } from '../../.
 import { imageEditRequest, imageGenerationRequest, imageSchemaIndex } from '../../../shared/schemas/images.js'
 import { imageTaskObject, imagesResponse, taskAccepted } from '../../../shared/schemas/image-responses.js'
 import type { Route } from '../router.js'
+import { ADMIN_ROUTES } from './admin.js'
 import { chatCompletions } from './chat-completions.js'
 import { countTokens, messages } from './messages.js'
 import { responses } from './responses.js'
@@ -180,4 +181,5 @@ export const ROUTES: Route[] = [
     handle: async (ctx) => openApiDocument(ctx, ROUTES),
     doc: { tag: 'Meta', summary: 'This OpenAPI 3.1 description', description: 'No key needed.', response: { type: 'object' } },
   },
+  ...ADMIN_ROUTES,
 ]

@@ -1,7 +1,7 @@
 import { errorObject, messagesErrorObject } from '../../../shared/schemas/common.js'
 import type { RequestContext } from '../context.js'
 import { sendJson } from '../respond.js'
-import type { Route } from '../router.js'
+import type { Route, RouteDoc } from '../router.js'
 
 export const API_VERSION = '2026-09-25'
 
@@ -18,17 +18,35 @@ const ERROR_STATUSES: Record<string, string> = {
   '504': 'Upstream timed out',
 }
 
+const ADMIN_STATUSES: Record<string, string> = {
+  '400': 'Invalid body or query (the field is named in `param`)',
+  '401': 'Not signed in (`admin_unauthorized`): send the admin token as Bearer, or the session cookie',
+  '403': 'Host or browser origin not allowed',
+  '404': 'No such item (`not_found`)',
+  '409': 'Already exists, or still in use (`conflict`)',
+  '413': 'Body over 60 MB (`request_too_large`)',
+}
+
+/** `/v1/models/{model}` declares its `model` path parameter. */
+const pathParameters = (path: string) =>
+  [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'string' } }))
+
 function operation(route: Route) {
   const { doc } = route
   const errorSchema = { $ref: route.protocol === 'messages' ? '#/components/schemas/MessagesError' : '#/components/schemas/Error' }
   const ok: Record<string, unknown> = { [doc.responseContentType ?? 'application/json']: { schema: doc.response } }
   // Each SSE `data:` payload's schema rides in an extension: OpenAPI 3.1 has no keyword for it.
   if (doc.stream) ok['text/event-stream'] = { schema: { type: 'string', description: doc.stream.description }, 'x-sse-data': doc.stream.schema }
+  const statuses = route.auth === 'admin' ? ADMIN_STATUSES : ERROR_STATUSES
   const errors = Object.fromEntries(
-    Object.entries(ERROR_STATUSES)
-      .filter(([status]) => route.auth !== 'none' || status === '403')
+    Object.entries(statuses)
+      .filter(([status]) => (doc.errors ? doc.errors.includes(status) : route.auth !== 'none' || status === '403'))
       .map(([status, description]) => [status, { description, content: { 'application/json': { schema: errorSchema } } }]),
   )
+  const parameters = [
+    ...pathParameters(route.docPath ?? String(route.path)),
+    ...(doc.query ?? []).map((q) => ({ name: q.name, in: 'query', required: q.required, description: q.description, schema: { type: 'string' } })),
+  ]
   return {
     operationId: route.endpoint,
     tags: [doc.tag],
@@ -36,10 +54,16 @@ function operation(route: Route) {
     ...(doc.description ? { description: doc.description } : {}),
     // Public documents accept a key but need none.
     ...(route.auth === 'none' ? { security: [{}, { bearerAuth: [] }] } : {}),
-    ...(doc.query ? { parameters: doc.query.map((q) => ({ name: q.name, in: 'query', required: q.required, description: q.description, schema: { type: 'string' } })) } : {}),
+    ...(parameters.length > 0 ? { parameters } : {}),
     ...(doc.request ? { requestBody: { required: true, content: { [doc.request.contentType ?? 'application/json']: { schema: doc.request.schema } } } } : {}),
-    responses: { '200': { description: 'OK', content: ok }, ...errors },
+    responses: { ...success(doc.success, ok), ...errors },
   }
+}
+
+function success(status: RouteDoc['success'], content: object): Record<string, object> {
+  if (status === '204') return { '204': { description: 'Done; no body' } }
+  if (status === '303') return { '303': { description: 'Signed in: the session cookie is set; redirects to /' } }
+  return { [status ?? '200']: { description: status === '201' ? 'Created' : 'OK', content } }
 }
 
 /** OpenAPI 3.1 built from the route table and the same schemas that validate requests. */
@@ -61,7 +85,7 @@ export function buildOpenApi(routes: Route[]): object {
     security: [{ bearerAuth: [] }],
     paths,
     components: {
-      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'A gateway key (`sk-...`); `x-api-key` is accepted too, except on /v1/usage.' } },
+      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'A gateway key (`sk-...`); `x-api-key` is accepted too, except on /v1/usage. On /admin/v1 paths: the admin token of this run (the desktop app hands it to its window), or instead the session cookie set by the one-time login address.' } },
       schemas: { Error: errorObject, MessagesError: messagesErrorObject },
     },
   }

@@ -1,7 +1,4 @@
-import { createReadStream } from 'node:fs'
-import { stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import { pipeline } from 'node:stream/promises'
 import { nativeVideoRequest, videoGenerateRequest } from '../../../shared/schemas/video.js'
 import type { Endpoint } from '../../../shared/types.js'
 import { readJson } from '../body.js'
@@ -9,6 +6,7 @@ import type { RequestContext } from '../context.js'
 import { gatewayError } from '../errors.js'
 import { resolveModel } from '../model-access.js'
 import { sendJson } from '../respond.js'
+import { fileSize, sendFile } from '../send-file.js'
 import type { Services } from '../services.js'
 import type { VideoTaskRow } from '../store/tasks.js'
 import { checkOrder, generateOrder, nativeOrder, type VideoOrder } from '../tasks/video-request.js'
@@ -67,37 +65,14 @@ export async function videoTask(ctx: RequestContext, services: Services, params:
   sendJson(ctx.res, 200, videoTaskView(task, services.store.media.byRequest(task.id)))
 }
 
-/** `bytes=a-b`, `bytes=a-`, `bytes=-n` of a file of `size` bytes; undefined for anything else (the whole file). */
-function byteRange(header: string | undefined, size: number): { start: number; end: number } | 'unsatisfiable' | undefined {
-  const m = header === undefined ? null : /^bytes=(\d*)-(\d*)$/.exec(header.trim())
-  if (!m || (m[1] === '' && m[2] === '')) return undefined
-  const start = m[1] === '' ? Math.max(0, size - Number(m[2])) : Number(m[1])
-  const end = m[1] === '' || m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1)
-  return start > end || start >= size ? 'unsatisfiable' : { start, end }
-}
-
 /** GET /v1/video/tasks/{task_id}/content[?index=n]: the saved copy, streamed, with Range support so players can seek. */
 export async function videoContent(ctx: RequestContext, services: Services, params: string[]): Promise<void> {
   const task = ownTask(ctx, services, params[0])
   const index = Number(new URLSearchParams((ctx.req.url ?? '').split('?')[1] ?? '').get('index') ?? 0)
   const media = services.store.media.byRequest(task.id).find((m) => m.id === `${task.id}-${index}`)
-  const size = media ? await stat(join(services.dataDir, media.path)).then((s) => s.size, () => undefined) : undefined
+  const size = media ? await fileSize(join(services.dataDir, media.path)) : undefined
   if (!media || size === undefined) throw gatewayError('video_content_not_available', 'video_content_not_ready', { id: task.id, index: String(index) })
-  const range = byteRange(ctx.req.headers.range, size)
-  if (range === 'unsatisfiable') {
-    ctx.res.writeHead(416, { 'content-range': `bytes */${size}` }).end()
-    return
-  }
-  const { start, end } = range ?? { start: 0, end: size - 1 }
-  ctx.res.writeHead(range ? 206 : 200, {
-    'content-type': media.mime_type, 'content-length': end - start + 1, 'accept-ranges': 'bytes', 'cache-control': 'private, max-age=86400',
-    ...(range ? { 'content-range': `bytes ${start}-${end}/${size}` } : {}),
-  })
-  if (ctx.req.method === 'HEAD' || size === 0) {
-    ctx.res.end()
-    return
-  }
-  await pipeline(createReadStream(join(services.dataDir, media.path), { start, end }), ctx.res).catch(() => ctx.res.destroy())
+  await sendFile(ctx.req, ctx.res, join(services.dataDir, media.path), size, { 'content-type': media.mime_type, 'cache-control': 'private, max-age=86400' })
 }
 
 /**

@@ -12,21 +12,40 @@ export interface ApiKeyRow {
   expires_at: number | null
   disabled: number
   created_at: number
+  /** set only on the app's own key of a group: the key sealed by the SecretBox, so the app can use it again */
+  app_secret_enc: string | null
 }
+
+export type ApiKeyChanges = Partial<Pick<ApiKeyRow, 'name' | 'concurrency' | 'quota_nano' | 'expires_at' | 'disabled'>>
 
 /** Gateway keys, stored as SHA-256 hashes with a short hint for display. */
 export function apiKeysRepo(db: Db) {
   const all = db.prepare('SELECT * FROM api_keys ORDER BY created_at')
+  const byId = db.prepare('SELECT * FROM api_keys WHERE id = ?')
+  const appKeyOf = db.prepare('SELECT * FROM api_keys WHERE group_id = ? AND app_secret_enc IS NOT NULL ORDER BY created_at DESC LIMIT 1')
   const count = db.prepare('SELECT COUNT(*) AS n FROM api_keys')
+  const countInGroup = db.prepare('SELECT COUNT(*) AS n FROM api_keys WHERE group_id = ?')
+  const remove = db.prepare('DELETE FROM api_keys WHERE id = ?')
   const upsert = db.prepare(`
-    INSERT INTO api_keys (id, hash, hint, group_id, name, concurrency, quota_nano, expires_at, disabled, created_at)
-    VALUES (@id, @hash, @hint, @group_id, @name, @concurrency, @quota_nano, @expires_at, @disabled, @created_at)
+    INSERT INTO api_keys (id, hash, hint, group_id, name, concurrency, quota_nano, expires_at, disabled, created_at, app_secret_enc)
+    VALUES (@id, @hash, @hint, @group_id, @name, @concurrency, @quota_nano, @expires_at, @disabled, @created_at, @app_secret_enc)
     ON CONFLICT (hash) DO UPDATE SET group_id = excluded.group_id, name = excluded.name,
       concurrency = excluded.concurrency, quota_nano = excluded.quota_nano,
       expires_at = excluded.expires_at, disabled = excluded.disabled`)
   return {
     all: () => all.all() as ApiKeyRow[],
+    get: (id: string) => byId.get(id) as ApiKeyRow | undefined,
+    appKeyOf: (groupId: string) => appKeyOf.get(groupId) as ApiKeyRow | undefined,
     count: () => (count.get() as { n: number }).n,
-    upsert: (row: Omit<ApiKeyRow, 'used_nano'>) => void upsert.run(row),
+    countInGroup: (groupId: string) => (countInGroup.get(groupId) as { n: number }).n,
+    upsert: (row: Omit<ApiKeyRow, 'used_nano' | 'app_secret_enc'> & { app_secret_enc?: string | null }) =>
+      void upsert.run({ app_secret_enc: null, ...row }),
+    /** Changes the given fields only; the column names come from the typed keys, never from input. */
+    update: (id: string, changes: ApiKeyChanges) => {
+      const fields = Object.keys(changes) as Array<keyof ApiKeyChanges>
+      if (fields.length === 0) return
+      db.prepare(`UPDATE api_keys SET ${fields.map((f) => `${f} = @${f}`).join(', ')} WHERE id = @id`).run({ ...changes, id })
+    },
+    remove: (id: string) => remove.run(id).changes > 0,
   }
 }

@@ -104,6 +104,11 @@ const MIGRATIONS: string[] = [
    CREATE INDEX tasks_key_hash ON tasks (key_id, request_hash, created_at);`,
   // Group options: image limits of a group (one image per request; the Gemini official-direct group).
   `ALTER TABLE groups ADD COLUMN options TEXT;`,
+  // The app's own key per group (sealed, so the app can use it again), the app's saved panel state, and
+  // the request log's newest-first listing.
+  `ALTER TABLE api_keys ADD COLUMN app_secret_enc TEXT;
+   CREATE TABLE app_state (name TEXT PRIMARY KEY, value TEXT NOT NULL, updated_at INTEGER NOT NULL);
+   CREATE INDEX requests_created ON requests (created_at);`,
 ]
 
 /** Opens (creating if needed) the gateway's SQLite store in the data dir and brings its schema up to date. */

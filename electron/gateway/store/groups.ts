@@ -20,7 +20,8 @@ export interface GroupRecord {
 
 /** Groups: a fixed model list, one protocol and upstream accounts in failover order. */
 export function groupsRepo(db: Db) {
-  const all = db.prepare('SELECT * FROM groups')
+  const all = db.prepare('SELECT * FROM groups ORDER BY rowid')
+  const remove = db.prepare('DELETE FROM groups WHERE id = ?')
   const upsert = db.prepare(`
     INSERT INTO groups (id, name, protocol, models, upstreams, options) VALUES (@id, @name, @protocol, @models, @upstreams, @options)
     ON CONFLICT (id) DO UPDATE SET name = excluded.name, protocol = excluded.protocol,
@@ -37,5 +38,6 @@ export function groupsRepo(db: Db) {
       })),
     upsert: (g: GroupRecord) =>
       void upsert.run({ ...g, models: JSON.stringify(g.models), upstreams: JSON.stringify(g.upstreams), options: JSON.stringify(g.options) }),
+    remove: (id: string) => remove.run(id).changes > 0,
   }
 }

@@ -1,9 +1,11 @@
 import { accountRepo } from './account.js'
+import { appStateRepo } from './app-state.js'
 import { apiKeysRepo } from './api-keys.js'
 import { openDb, type Db } from './db.js'
 import { groupsRepo } from './groups.js'
 import { ledgerRepo } from './ledger.js'
 import { modelOverridesRepo } from './model-overrides.js'
+import { requestLogRepo } from './request-log.js'
 import { tasksRepo } from './tasks.js'
 import { mediaRepo } from './media.js'
 import { upstreamsRepo } from './upstreams.js'
@@ -24,6 +26,8 @@ export function createStore(dataDir: string) {
     ledger,
     tasks: tasksRepo(db),
     media: mediaRepo(db),
+    requestLog: requestLogRepo(db),
+    appState: appStateRepo(db),
     /** Runs `fn` atomically: all of it is stored, or none. */
     transaction: <T>(fn: () => T): T => db.transaction(fn)(),
     close: () => {

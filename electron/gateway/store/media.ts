@@ -15,7 +15,9 @@ export interface MediaRow {
 export function mediaRepo(db: Db) {
   const insert = db.prepare('INSERT OR IGNORE INTO media (id, request_id, kind, source_url, path, mime_type, created_at) VALUES (@id, @request_id, @kind, @source_url, @path, @mime_type, @created_at)')
   const byRequest = db.prepare('SELECT * FROM media WHERE request_id = ? ORDER BY id')
+  const byId = db.prepare('SELECT * FROM media WHERE id = ?')
   return {
+    get: (id: string) => byId.get(id) as MediaRow | undefined,
     insert: (row: MediaRow) => void insert.run(row),
     byRequest: (requestId: string) => byRequest.all(requestId) as MediaRow[],
   }

@@ -61,6 +61,7 @@ export function tasksRepo(db: Db) {
       @result, @error, @reserved_nano, @cost_nano, @settled, @idempotency_key, @created_at, @updated_at)`)
   const get = db.prepare('SELECT * FROM tasks WHERE id = ?')
   const unfinished = db.prepare("SELECT * FROM tasks WHERE kind = ? AND settled = 0 AND status IN ('queued', 'running')")
+  const recent = db.prepare('SELECT * FROM tasks WHERE kind = ? ORDER BY created_at DESC LIMIT ?')
   const progress = db.prepare("UPDATE tasks SET status = ?, progress = ?, updated_at = ? WHERE id = ? AND settled = 0")
   const finish = db.prepare('UPDATE tasks SET status = @status, result = @result, error = @error, cost_nano = @cost_nano, settled = 1, progress = @progress, updated_at = @updated_at WHERE id = @id AND settled = 0')
   const insertLedger = db.prepare(INSERT_LEDGER_ROW)
@@ -84,6 +85,8 @@ export function tasksRepo(db: Db) {
     insert: (row: TaskRow) => void insert.run(row),
     get: (id: string) => get.get(id) as TaskRow | undefined,
     unfinished: (kind: TaskRow['kind']) => unfinished.all(kind) as TaskRow[],
+    /** The newest tasks of a kind, every key's (the app's task lists). */
+    recent: (kind: TaskRow['kind'], limit: number) => recent.all(kind, limit) as TaskRow[],
     setProgress: (id: string, status: TaskStatus, value: number | null) => void progress.run(status, value, Date.now(), id),
     end,
   }

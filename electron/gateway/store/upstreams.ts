@@ -12,7 +12,8 @@ export interface UpstreamRow {
 
 /** Upstream accounts; the API key is stored sealed by the SecretBox. */
 export function upstreamsRepo(db: Db) {
-  const all = db.prepare('SELECT * FROM upstreams')
+  const all = db.prepare('SELECT * FROM upstreams ORDER BY rowid')
+  const remove = db.prepare('DELETE FROM upstreams WHERE id = ?')
   const upsert = db.prepare(`
     INSERT INTO upstreams (id, vendor, base_url, api_key_enc, models, priority)
     VALUES (@id, @vendor, @base_url, @api_key_enc, @models, @priority)
@@ -21,5 +22,6 @@ export function upstreamsRepo(db: Db) {
   return {
     all: () => all.all() as UpstreamRow[],
     upsert: (row: UpstreamRow) => void upsert.run(row),
+    remove: (id: string) => remove.run(id).changes > 0,
   }
 }

@@ -1,0 +1,94 @@
+import type { GroupSummary } from '../../../shared/admin.js'
+import { groupCreate, groupPatch } from '../../../shared/schemas/admin.js'
+import { applyConfig } from '../config/apply-config.js'
+import type { GatewayConfig } from '../config/load-config.js'
+import type { RequestContext } from '../context.js'
+import { gatewayError } from '../errors.js'
+import { generateKey, hashKey, keyHint, keyId } from '../keys.js'
+import { sendJson } from '../respond.js'
+import type { Services } from '../services.js'
+import type { GroupRecord } from '../store/groups.js'
+import { applyChange, bodyReader, noContent, notFound, segment } from './admin-io.js'
+
+type GroupBody = NonNullable<GatewayConfig['groups']>[number]
+const readCreate = bodyReader<GroupBody>(groupCreate)
+const readPatch = bodyReader<Partial<GroupBody>>(groupPatch)
+
+function summary(services: Services, g: GroupRecord): GroupSummary {
+  return { id: g.id, name: g.name, protocol: g.protocol, models: g.models, upstreams: g.upstreams, images: g.options, keyCount: services.store.apiKeys.countInGroup(g.id) }
+}
+
+function findGroup(services: Services, raw: string): GroupRecord {
+  const id = segment(raw, 'group')
+  const group = services.store.groups.all().find((g) => g.id === id)
+  if (!group) throw notFound('group', id)
+  return group
+}
+
+const saveGroup = (services: Services, group: GroupBody) =>
+  applyChange(services, () => applyConfig({ groups: [group] }, services.store, services.secrets, services.registry.builtinModels))
+
+const reread = (services: Services, id: string) => summary(services, findGroup(services, id))
+
+/** GET /admin/v1/groups */
+export async function listGroups(ctx: RequestContext, services: Services): Promise<void> {
+  sendJson(ctx.res, 200, services.store.groups.all().map((g) => summary(services, g)))
+}
+
+/** POST /admin/v1/groups: a new group (409 when the id is taken). */
+export async function createGroup(ctx: RequestContext, services: Services): Promise<void> {
+  const body = await readCreate(ctx)
+  if (services.store.groups.all().some((g) => g.id === body.id)) throw gatewayError('conflict', 'already_exists', { what: 'group', id: body.id })
+  saveGroup(services, body)
+  sendJson(ctx.res, 201, reread(services, body.id))
+}
+
+/** PATCH /admin/v1/groups/{id}: name, models, upstream order, image limits; the protocol stays. */
+export async function updateGroup(ctx: RequestContext, services: Services, params: string[]): Promise<void> {
+  const current = findGroup(services, params[0])
+  const patch = await readPatch(ctx)
+  saveGroup(services, {
+    id: current.id,
+    protocol: current.protocol,
+    name: patch.name ?? current.name ?? undefined,
+    models: patch.models ?? current.models,
+    upstreams: patch.upstreams ?? current.upstreams,
+    images: patch.images ?? current.options,
+  })
+  sendJson(ctx.res, 200, reread(services, current.id))
+}
+
+/** DELETE /admin/v1/groups/{id}: refused while keys other than the app's own use the group. */
+export async function deleteGroup(ctx: RequestContext, services: Services, params: string[]): Promise<void> {
+  const group = findGroup(services, params[0])
+  const keys = services.store.apiKeys.all().filter((k) => k.group_id === group.id)
+  const userKeys = keys.filter((k) => k.app_secret_enc === null).length
+  if (userKeys > 0) throw gatewayError('conflict', 'group_in_use', { id: group.id, count: userKeys })
+  applyChange(services, () => {
+    for (const k of keys) services.store.apiKeys.remove(k.id)
+    services.store.groups.remove(group.id)
+  })
+  noContent(ctx)
+}
+
+/**
+ * POST /admin/v1/groups/{id}/app-key: the app's own key for the group, so the app's panels call the gateway
+ * like any client. Made on first use and kept sealed; revoking it makes the next call mint a new one.
+ */
+export async function appKey(ctx: RequestContext, services: Services, params: string[]): Promise<void> {
+  const group = findGroup(services, params[0])
+  const existing = services.store.apiKeys.appKeyOf(group.id)
+  if (existing) {
+    sendJson(ctx.res, 200, { key: services.secrets.decrypt(existing.app_secret_enc!) })
+    return
+  }
+  const key = generateKey()
+  const hash = hashKey(key)
+  applyChange(services, () =>
+    services.store.apiKeys.upsert({
+      id: keyId(hash), hash, hint: keyHint(key), group_id: group.id, name: 'Gatehouse app', concurrency: null, quota_nano: null,
+      expires_at: null, disabled: 0, created_at: Math.floor(Date.now() / 1000), app_secret_enc: services.secrets.encrypt(key),
+    }),
+  )
+  sendJson(ctx.res, 201, { key })
+}

@@ -1,0 +1,78 @@
+import type { CreatedKey, KeySummary } from '../../../shared/admin.js'
+import { keyCreate, keyPatch } from '../../../shared/schemas/admin.js'
+import { applyConfig, toUnixSeconds } from '../config/apply-config.js'
+import type { RequestContext } from '../context.js'
+import { generateKey, hashKey } from '../keys.js'
+import { nanoToUsd, usdToNano } from '../money.js'
+import { sendJson } from '../respond.js'
+import type { Services } from '../services.js'
+import type { ApiKeyChanges, ApiKeyRow } from '../store/api-keys.js'
+import { applyChange, bodyReader, noContent, notFound, queryOf, segment } from './admin-io.js'
+
+interface KeyBody {
+  group: string
+  name?: string
+  concurrency?: number
+  quota?: number
+  expiresAt?: string | number | null
+}
+type KeyPatch = { name?: string | null; disabled?: boolean; concurrency?: number | null; quota?: number | null; expiresAt?: string | number | null }
+const readCreate = bodyReader<KeyBody>(keyCreate)
+const readPatch = bodyReader<KeyPatch>(keyPatch)
+
+/** A key as the app lists it: the hint, never the key. */
+export function keySummary(k: ApiKeyRow): KeySummary {
+  return {
+    id: k.id, hint: k.hint, group: k.group_id, name: k.name, concurrency: k.concurrency,
+    quota: k.quota_nano === null ? null : nanoToUsd(k.quota_nano), used: nanoToUsd(k.used_nano), expiresAt: k.expires_at,
+    disabled: k.disabled === 1, createdAt: k.created_at, app: k.app_secret_enc !== null,
+  }
+}
+
+function findKey(services: Services, raw: string): ApiKeyRow {
+  const id = segment(raw, 'key')
+  services.store.ledger.flush()
+  const row = services.store.apiKeys.get(id)
+  if (!row) throw notFound('key', id)
+  return row
+}
+
+/** GET /admin/v1/keys[?group=] */
+export async function listKeys(ctx: RequestContext, services: Services): Promise<void> {
+  const group = queryOf(ctx).get('group')
+  services.store.ledger.flush()
+  const keys = services.store.apiKeys.all().filter((k) => !group || k.group_id === group)
+  sendJson(ctx.res, 200, keys.map(keySummary))
+}
+
+/** POST /admin/v1/keys: a new key; its secret is in this answer and nowhere else, ever. */
+export async function createKey(ctx: RequestContext, services: Services): Promise<void> {
+  const { expiresAt, ...body } = await readCreate(ctx)
+  const key = generateKey()
+  applyChange(services, () =>
+    applyConfig({ keys: [{ ...body, key, ...(expiresAt == null ? {} : { expiresAt }) }] }, services.store, services.secrets, services.registry.builtinModels),
+  )
+  const created: CreatedKey = { ...keySummary(services.store.apiKeys.all().find((k) => k.hash === hashKey(key))!), key }
+  sendJson(ctx.res, 201, created, { 'cache-control': 'no-store' })
+}
+
+/** PATCH /admin/v1/keys/{id}: rename, disable or enable, expiry, concurrency cap, quota (null clears a limit). */
+export async function updateKey(ctx: RequestContext, services: Services, params: string[]): Promise<void> {
+  const key = findKey(services, params[0])
+  const patch = await readPatch(ctx)
+  const changes: ApiKeyChanges = {}
+  if (patch.name !== undefined) changes.name = patch.name
+  if (patch.disabled !== undefined) changes.disabled = patch.disabled ? 1 : 0
+  if (patch.concurrency !== undefined) changes.concurrency = patch.concurrency
+  if (patch.quota !== undefined) changes.quota_nano = patch.quota === null ? null : usdToNano(patch.quota)
+  if (patch.expiresAt !== undefined) changes.expires_at = patch.expiresAt === null ? null : toUnixSeconds(patch.expiresAt)
+  applyChange(services, () => services.store.apiKeys.update(key.id, changes))
+  sendJson(ctx.res, 200, keySummary(findKey(services, key.id)))
+}
+
+/** DELETE /admin/v1/keys/{id}: revoked at once; its past requests stay in the log. */
+export async function revokeKey(ctx: RequestContext, services: Services, params: string[]): Promise<void> {
+  const key = findKey(services, params[0])
+  applyChange(services, () => services.store.apiKeys.remove(key.id))
+  noContent(ctx)
+}

@@ -1,0 +1,45 @@
+import { STATE_NAMES, type Settings, type StateName } from '../../../shared/admin.js'
+import { settingsBody, stateBody } from '../../../shared/schemas/admin.js'
+import type { RequestContext } from '../context.js'
+import { sendJson } from '../respond.js'
+import type { Services } from '../services.js'
+import { readSettings, writeSettings } from '../settings.js'
+import { bodyReader, noContent, notFound, segment } from './admin-io.js'
+
+const readSettingsBody = bodyReader<Settings>(settingsBody)
+const readStateBody = bodyReader<{ value: unknown }>(stateBody)
+
+/** GET /admin/v1/settings */
+export async function getSettings(ctx: RequestContext, services: Services): Promise<void> {
+  sendJson(ctx.res, 200, readSettings(services.dataDir))
+}
+
+/** PUT /admin/v1/settings: saved to settings.json; the port applies at the next start. */
+export async function putSettings(ctx: RequestContext, services: Services): Promise<void> {
+  const settings = await readSettingsBody(ctx)
+  writeSettings(services.dataDir, settings)
+  sendJson(ctx.res, 200, readSettings(services.dataDir))
+}
+
+function stateName(raw: string): StateName {
+  const name = segment(raw, 'state')
+  if (!(STATE_NAMES as readonly string[]).includes(name)) throw notFound('state', name)
+  return name as StateName
+}
+
+/** GET /admin/v1/state/{name}: a saved panel document (404 before the first save). */
+export async function getState(ctx: RequestContext, services: Services, params: string[]): Promise<void> {
+  const name = stateName(params[0])
+  const row = services.store.appState.get(name)
+  if (!row) throw notFound('state', name)
+  // Stored as JSON text: sent as it is, never parsed and re-serialized.
+  sendJson(ctx.res, 200, `{"value":${row.value},"updatedAt":${row.updated_at}}`, { 'cache-control': 'no-store' })
+}
+
+/** PUT /admin/v1/state/{name}: replaces the document. */
+export async function putState(ctx: RequestContext, services: Services, params: string[]): Promise<void> {
+  const name = stateName(params[0])
+  const { value } = await readStateBody(ctx)
+  services.store.appState.put(name, JSON.stringify(value ?? null))
+  noContent(ctx)
+}

@@ -1,0 +1,94 @@
+import * as schema from '../../../shared/schemas/admin.js'
+import { getAccount, updateAccount } from '../admin/account.js'
+import { appKey, createGroup, deleteGroup, listGroups, updateGroup } from '../admin/groups.js'
+import { createKey, listKeys, revokeKey, updateKey } from '../admin/keys.js'
+import { getMedia, listMedia, uploadMedia } from '../admin/media.js'
+import { listRequests } from '../admin/requests.js'
+import { getSession, login, openSession } from '../admin/session.js'
+import { getSettings, getState, putSettings, putState } from '../admin/settings-state.js'
+import { serveRenderer } from '../admin/static-files.js'
+import { listTasks } from '../admin/tasks.js'
+import { createUpstream, deleteUpstream, listUpstreams, updateUpstream } from '../admin/upstreams.js'
+import type { Route } from '../router.js'
+
+const list = (items: object) => ({ type: 'array', items })
+const ID = '([^/]+)'
+const TAG = 'Admin'
+
+/** An admin route: signed-in only, chat-protocol errors, no concurrency slot, no ledger row (the log is of API calls). */
+function adminRoute(method: Route['method'], path: string, endpoint: string, handle: Route['handle'], doc: Omit<Route['doc'], 'tag'>): Route {
+  const pattern = path.includes('{') ? new RegExp(`^${path.replace(/\{\w+\}/g, ID)}$`) : path
+  return {
+    method, path: pattern, ...(typeof pattern === 'string' ? {} : { docPath: path }), endpoint: `admin.${endpoint}`,
+    protocol: 'chat', auth: 'admin', concurrency: false, ledger: false, handle, doc: { tag: TAG, ...doc },
+  }
+}
+
+const P = '/admin/v1'
+
+/** The admin API the app's panels use (shared/admin.ts), and the app's own pages. */
+export const ADMIN_ROUTES: Route[] = [
+  {
+    method: 'GET', path: '/', endpoint: 'app', protocol: 'chat', auth: 'none', concurrency: false, ledger: false, handle: serveRenderer,
+    doc: { tag: 'App', summary: 'The Gatehouse app (HTML)', description: 'The built renderer, with a strict Content-Security-Policy. 503 when it is not built.', response: { type: 'string' }, responseContentType: 'text/html', errors: ['403'] },
+  },
+  {
+    method: 'GET', path: /^\/assets\/([^/]+)$/, docPath: '/assets/{file}', endpoint: 'app.assets', protocol: 'chat', auth: 'none', concurrency: false, ledger: false, handle: serveRenderer,
+    doc: { tag: 'App', summary: "The app's scripts and styles", response: { type: 'string' }, responseContentType: 'application/octet-stream', errors: ['403'] },
+  },
+  {
+    method: 'GET', path: '/admin/login', endpoint: 'admin.login', protocol: 'chat', auth: 'none', concurrency: false, ledger: false, handle: login,
+    doc: {
+      tag: TAG, summary: 'One-time sign-in address', description: 'Printed by the headless gateway at start. A valid code sets the session cookie (HttpOnly, SameSite=Strict) and redirects to the app; a used or unknown code answers 401 (HTML).',
+      query: [{ name: 'code', required: true, description: 'the one-time code' }], response: { type: 'string' }, success: '303', errors: ['403'],
+    },
+  },
+  adminRoute('GET', `${P}/session`, 'session.get', getSession, { summary: 'The signed-in session', response: schema.adminSession }),
+  adminRoute('POST', `${P}/session`, 'session.open', openSession, { summary: 'Trade the admin token for the session cookie', description: 'Desktop window only: needs `Authorization: Bearer <admin token>`.', response: schema.adminSession }),
+  adminRoute('GET', `${P}/groups`, 'groups.list', listGroups, { summary: 'List groups', response: list(schema.groupSummary) }),
+  adminRoute('POST', `${P}/groups`, 'groups.create', createGroup, { summary: 'Create a group', request: { schema: schema.groupCreate }, response: schema.groupSummary, success: '201' }),
+  adminRoute('PATCH', `${P}/groups/{group}`, 'groups.update', updateGroup, { summary: 'Change a group', description: 'The protocol cannot change.', request: { schema: schema.groupPatch }, response: schema.groupSummary }),
+  adminRoute('DELETE', `${P}/groups/{group}`, 'groups.delete', deleteGroup, { summary: 'Delete a group', description: '409 while keys (other than the app\'s own) use it.', response: {}, success: '204' }),
+  adminRoute('POST', `${P}/groups/{group}/app-key`, 'groups.app_key', appKey, { summary: "The app's own key for the group", description: 'Made on first use (201), then the same key (200). The app calls /v1 with it like any client.', response: schema.appKey }),
+  adminRoute('GET', `${P}/upstreams`, 'upstreams.list', listUpstreams, { summary: 'List upstream accounts (secrets masked)', response: list(schema.upstreamSummary) }),
+  adminRoute('POST', `${P}/upstreams`, 'upstreams.create', createUpstream, { summary: 'Add an upstream account', description: 'The secret is sealed at rest and never sent back.', request: { schema: schema.upstreamCreate }, response: schema.upstreamSummary, success: '201' }),
+  adminRoute('PATCH', `${P}/upstreams/{upstream}`, 'upstreams.update', updateUpstream, { summary: 'Change an upstream account', description: 'Without apiKey the stored secret stays.', request: { schema: schema.upstreamPatch }, response: schema.upstreamSummary }),
+  adminRoute('DELETE', `${P}/upstreams/{upstream}`, 'upstreams.delete', deleteUpstream, { summary: 'Remove an upstream account', description: 'It leaves every group\'s failover list too.', response: {}, success: '204' }),
+  adminRoute('GET', `${P}/keys`, 'keys.list', listKeys, { summary: 'List gateway keys (hints only)', query: [{ name: 'group', required: false, description: 'only this group\'s keys' }], response: list(schema.keySummary) }),
+  adminRoute('POST', `${P}/keys`, 'keys.create', createKey, { summary: 'Create a gateway key', description: 'The answer holds the key; it is shown this once and stored only hashed.', request: { schema: schema.keyCreate }, response: schema.createdKey, success: '201' }),
+  adminRoute('PATCH', `${P}/keys/{key}`, 'keys.update', updateKey, { summary: 'Rename, disable, or change limits of a key', description: 'null clears a limit.', request: { schema: schema.keyPatch }, response: schema.keySummary }),
+  adminRoute('DELETE', `${P}/keys/{key}`, 'keys.revoke', revokeKey, { summary: 'Revoke a key', response: {}, success: '204' }),
+  adminRoute('GET', `${P}/account`, 'account.get', getAccount, { summary: 'Balance, reservations and the concurrency cap (USD)', response: schema.accountSummary }),
+  adminRoute('PATCH', `${P}/account`, 'account.update', updateAccount, { summary: 'Set the balance or the concurrency cap', request: { schema: schema.accountPatch }, response: schema.accountSummary }),
+  adminRoute('GET', `${P}/requests`, 'requests.list', listRequests, {
+    summary: 'The request log, newest first',
+    query: [
+      { name: 'id', required: false, description: 'one request (its x-request-id)' },
+      { name: 'group', required: false, description: 'group id' },
+      { name: 'key', required: false, description: 'key id' },
+      { name: 'model', required: false, description: 'model id' },
+      { name: 'endpoint', required: false, description: 'endpoint name, e.g. chat.completions' },
+      { name: 'status', required: false, description: 'ok (below 400), error (400 and above) or a status code' },
+      { name: 'since', required: false, description: 'ms since 1970 or an ISO 8601 date (inclusive)' },
+      { name: 'until', required: false, description: 'ms since 1970 or an ISO 8601 date (inclusive)' },
+      { name: 'limit', required: false, description: '1–500, default 100' },
+      { name: 'before', required: false, description: 'the `next` of the previous page' },
+    ],
+    response: schema.requestLogPage,
+  }),
+  adminRoute('GET', `${P}/tasks`, 'tasks.list', listTasks, {
+    summary: 'Image or video tasks of every key, newest first',
+    query: [{ name: 'kind', required: false, description: 'video (default) or image' }, { name: 'limit', required: false, description: '1–500, default 100' }],
+    response: list(schema.taskSummary),
+  }),
+  adminRoute('GET', `${P}/media`, 'media.list', listMedia, { summary: 'Images and videos kept for a request or task', query: [{ name: 'request', required: true, description: 'request or task id' }], response: list(schema.mediaItem) }),
+  adminRoute('POST', `${P}/media`, 'media.upload', uploadMedia, {
+    summary: 'Keep an image or video the app received inline', query: [{ name: 'request', required: true, description: 'the request it came from' }],
+    request: { schema: { type: 'string', format: 'binary' }, contentType: 'image/*' }, response: schema.mediaItem, success: '201',
+  }),
+  adminRoute('GET', `${P}/media/{media}`, 'media.get', getMedia, { summary: 'A kept image or video (Range supported)', response: { type: 'string', format: 'binary' }, responseContentType: 'application/octet-stream' }),
+  adminRoute('GET', `${P}/settings`, 'settings.get', getSettings, { summary: 'Port and language', response: schema.settingsBody }),
+  adminRoute('PUT', `${P}/settings`, 'settings.put', putSettings, { summary: 'Save port and language', description: 'The port applies at the next start.', request: { schema: schema.settingsBody }, response: schema.settingsBody }),
+  adminRoute('GET', `${P}/state/{name}`, 'state.get', getState, { summary: "A saved panel document (chat, images, video, ui)", response: schema.stateDoc }),
+  adminRoute('PUT', `${P}/state/{name}`, 'state.put', putState, { summary: 'Save a panel document', request: { schema: schema.stateBody }, response: {}, success: '204' }),
+]

@@ -1,0 +1,36 @@
+import { createReadStream } from 'node:fs'
+import { stat } from 'node:fs/promises'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { pipeline } from 'node:stream/promises'
+
+/** `bytes=a-b`, `bytes=a-`, `bytes=-n` of a file of `size` bytes; undefined for anything else (the whole file). */
+export function byteRange(header: string | undefined, size: number): { start: number; end: number } | 'unsatisfiable' | undefined {
+  const m = header === undefined ? null : /^bytes=(\d*)-(\d*)$/.exec(header.trim())
+  if (!m || (m[1] === '' && m[2] === '')) return undefined
+  const start = m[1] === '' ? Math.max(0, size - Number(m[2])) : Number(m[1])
+  const end = m[1] === '' || m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1)
+  return start > end || start >= size ? 'unsatisfiable' : { start, end }
+}
+
+/** The size of a file, or undefined when it is not there. */
+export const fileSize = (path: string): Promise<number | undefined> =>
+  stat(path).then((s) => (s.isFile() ? s.size : undefined), () => undefined)
+
+/** Streams a file (never read whole into memory), with Range support so players can seek. */
+export async function sendFile(req: IncomingMessage, res: ServerResponse, path: string, size: number, headers: Record<string, string>): Promise<void> {
+  const range = byteRange(req.headers.range, size)
+  if (range === 'unsatisfiable') {
+    res.writeHead(416, { 'content-range': `bytes */${size}` }).end()
+    return
+  }
+  const { start, end } = range ?? { start: 0, end: size - 1 }
+  res.writeHead(range ? 206 : 200, {
+    ...headers, 'content-length': end - start + 1, 'accept-ranges': 'bytes',
+    ...(range ? { 'content-range': `bytes ${start}-${end}/${size}` } : {}),
+  })
+  if (req.method === 'HEAD' || size === 0) {
+    res.end()
+    return
+  }
+  await pipeline(createReadStream(path, { start, end }), res).catch(() => res.destroy())
+}

@@ -1,0 +1,53 @@
+import type { Db } from './db.js'
+import type { LedgerEntry } from './ledger.js'
+
+export interface RequestLogFilter {
+  id?: string
+  group?: string
+  key?: string
+  model?: string
+  endpoint?: string
+  /** `ok` (below 400), `error` (400 and above) or one status code */
+  status?: 'ok' | 'error' | number
+  /** milliseconds since the epoch, inclusive */
+  since?: number
+  until?: number
+  /** the `created_at:id` cursor of the last row of the previous page */
+  before?: { createdAt: number; id: string }
+  limit: number
+}
+
+/** The request log, newest first, read from the ledger's table (the ledger writes it; this only reads). */
+export function requestLogRepo(db: Db) {
+  const page = db.prepare(`
+    SELECT * FROM requests
+    WHERE (@id IS NULL OR id = @id)
+      AND (@group IS NULL OR group_id = @group)
+      AND (@key IS NULL OR key_id = @key)
+      AND (@model IS NULL OR model = @model)
+      AND (@endpoint IS NULL OR endpoint = @endpoint)
+      AND (@status IS NULL OR status = @status)
+      AND (@ok IS NULL OR (status < 400) = @ok)
+      AND (@since IS NULL OR created_at >= @since)
+      AND (@until IS NULL OR created_at <= @until)
+      AND (@beforeAt IS NULL OR created_at < @beforeAt OR (created_at = @beforeAt AND id < @beforeId))
+    ORDER BY created_at DESC, id DESC
+    LIMIT @limit`)
+  return {
+    page: (f: RequestLogFilter): LedgerEntry[] =>
+      page.all({
+        id: f.id ?? null,
+        group: f.group ?? null,
+        key: f.key ?? null,
+        model: f.model ?? null,
+        endpoint: f.endpoint ?? null,
+        status: typeof f.status === 'number' ? f.status : null,
+        ok: f.status === 'ok' ? 1 : f.status === 'error' ? 0 : null,
+        since: f.since ?? null,
+        until: f.until ?? null,
+        beforeAt: f.before?.createdAt ?? null,
+        beforeId: f.before?.id ?? null,
+        limit: f.limit,
+      }) as LedgerEntry[],
+  }
+}

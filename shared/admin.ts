@@ -1,0 +1,165 @@
+/**
+ * The admin API (`/admin/v1/...`) the renderer uses to manage the gateway: groups, upstream accounts,
+ * gateway keys, settings, the request log, tasks and the app's own saved state. Types here are the
+ * answers; the request bodies are validated by the schemas in `schemas/admin.ts`.
+ * Secrets only ever travel inward: upstream keys come back as hints, gateway keys are shown once.
+ */
+import type { GroupProtocol, Vendor } from './types.js'
+
+export const ADMIN_PREFIX = '/admin/v1'
+/** The cookie a browser gets from the one-time login URL (HttpOnly, SameSite=Strict). */
+export const ADMIN_COOKIE = 'gatehouse_admin'
+export const LANGUAGES = ['en', 'zh'] as const
+export type Language = (typeof LANGUAGES)[number]
+
+export interface AdminSession {
+  /** `desktop`: inside the Electron window; `headless`: the gateway run by itself, opened in a browser */
+  mode: 'desktop' | 'headless'
+  version: string
+  /** where SDKs point: `${baseUrl}/v1` for OpenAI SDKs, `baseUrl` for Anthropic SDKs */
+  baseUrl: string
+  dataDir: string
+}
+
+export interface GroupSummary {
+  id: string
+  name: string | null
+  protocol: GroupProtocol
+  models: string[]
+  /** upstream account ids in failover order */
+  upstreams: string[]
+  images: { singleImage?: boolean; officialDirect?: boolean }
+  keyCount: number
+}
+
+export interface UpstreamSummary {
+  id: string
+  vendor: Vendor
+  baseUrl: string
+  /** the secret, masked (`sk-abc…wxyz`); the secret itself never comes back */
+  apiKeyHint: string
+  models: string[] | null
+  priority: number
+  /** groups that use this account */
+  groups: string[]
+}
+
+export interface KeySummary {
+  id: string
+  /** masked (`sk-gh-ab…wxyz`) */
+  hint: string
+  group: string
+  name: string | null
+  concurrency: number | null
+  /** USD; null: no quota */
+  quota: number | null
+  /** USD spent against the quota */
+  used: number
+  /** unix seconds; null: never */
+  expiresAt: number | null
+  disabled: boolean
+  createdAt: number
+  /** the key the app itself uses for this group's panels */
+  app: boolean
+}
+
+/** The answer to creating a key: the secret, shown this once. */
+export interface CreatedKey extends KeySummary {
+  key: string
+}
+
+export interface AccountSummary {
+  /** USD */
+  balance: number
+  /** USD held for requests and tasks under way */
+  reserved: number
+  concurrency: number
+}
+
+export interface RequestLogEntry {
+  id: string
+  createdAt: number
+  keyId: string | null
+  group: string | null
+  model: string | null
+  endpoint: string
+  status: number
+  errorCode: string | null
+  upstream: string | null
+  inputTokens: number | null
+  outputTokens: number | null
+  /** USD */
+  cost: number
+  latencyMs: number
+}
+
+export interface RequestLogPage {
+  data: RequestLogEntry[]
+  /** pass as `before` for the next (older) page; null at the end */
+  next: string | null
+}
+
+export interface TaskSummary {
+  id: string
+  kind: 'image' | 'video'
+  group: string
+  model: string
+  status: string
+  progress: number | null
+  createdAt: number
+  updatedAt: number
+  /** the task's public answer as its GET endpoint gives it */
+  detail: unknown
+}
+
+export interface Settings {
+  port: number
+  language: Language
+}
+
+/** Saved app state (`/admin/v1/state/{name}`): what the panels persist, kept in the gateway's store. */
+export const STATE_NAMES = ['chat', 'images', 'video', 'ui'] as const
+export type StateName = (typeof STATE_NAMES)[number]
+
+/** A saved image or video kept in the data dir (generated images whose vendor links expire, uploads from the app). */
+export interface MediaItem {
+  id: string
+  requestId: string
+  kind: string
+  mimeType: string
+  /** where the renderer fetches it: `/admin/v1/media/{id}` */
+  url: string
+  sourceUrl: string | null
+  createdAt: number
+}
+
+/**
+ * The routes, for reference (all JSON unless noted; errors in the chat protocol's shape):
+ *   GET    /admin/login?code=…            one-time login URL: sets the session cookie, redirects to /
+ *   POST   /admin/v1/session              exchanges `Authorization: Bearer <admin token>` (desktop) for the cookie → AdminSession
+ *   GET    /admin/v1/session              → AdminSession (401 when not signed in)
+ *   GET    /admin/v1/groups               → GroupSummary[]
+ *   POST   /admin/v1/groups               {id,name?,protocol,models,upstreams,images?} → GroupSummary (201)
+ *   PATCH  /admin/v1/groups/{id}          {name?,models?,upstreams?,images?} → GroupSummary
+ *   DELETE /admin/v1/groups/{id}          409 while keys use it → 204
+ *   POST   /admin/v1/groups/{id}/app-key  → { key } the app's own key for the group's panels
+ *   GET    /admin/v1/upstreams            → UpstreamSummary[]
+ *   POST   /admin/v1/upstreams            {id,vendor,baseUrl,apiKey,models?,priority?,groups?} → UpstreamSummary (201)
+ *   PATCH  /admin/v1/upstreams/{id}       {baseUrl?,apiKey?,models?,priority?} → UpstreamSummary
+ *   DELETE /admin/v1/upstreams/{id}       also leaves every group's list → 204
+ *   GET    /admin/v1/keys?group=…         → KeySummary[]
+ *   POST   /admin/v1/keys                 {group,name?,concurrency?,quota?,expiresAt?} → CreatedKey (201)
+ *   PATCH  /admin/v1/keys/{id}            {name?,disabled?,concurrency?,quota?,expiresAt?} → KeySummary
+ *   DELETE /admin/v1/keys/{id}            revoke → 204
+ *   GET    /admin/v1/account              → AccountSummary
+ *   PATCH  /admin/v1/account              {balance?,concurrency?} → AccountSummary
+ *   GET    /admin/v1/requests?group&key&model&endpoint&status(ok|error|NNN)&since&until&limit&before → RequestLogPage
+ *   GET    /admin/v1/tasks?kind=video|image&limit → TaskSummary[] (newest first)
+ *   GET    /admin/v1/media?request=…      → MediaItem[]
+ *   POST   /admin/v1/media?request=…      raw image/video body → MediaItem (201)
+ *   GET    /admin/v1/media/{id}           the bytes
+ *   GET    /admin/v1/settings             → Settings
+ *   PUT    /admin/v1/settings             Settings → Settings (the port applies at the next start)
+ *   GET    /admin/v1/state/{name}         → { value, updatedAt } (404 before the first save)
+ *   PUT    /admin/v1/state/{name}         { value } → 204
+ */

@@ -1,0 +1,98 @@
+/**
+ * JSON Schemas of the admin API's bodies and answers (shared/admin.ts). Bodies reuse the config file's
+ * item schemas, so a group or key made in the app obeys exactly the rules of one made in a config file.
+ */
+import { LANGUAGES, STATE_NAMES } from '../admin.js'
+import { VENDORS } from '../types.js'
+import { gatewayConfig } from './config.js'
+
+type Props = Record<string, object>
+const configItem = <N extends 'groups' | 'upstreams' | 'keys'>(name: N): (typeof gatewayConfig.properties)[N]['items'] =>
+  gatewayConfig.properties[name].items
+const omit = (props: Props, ...names: string[]) => Object.fromEntries(Object.entries(props).filter(([k]) => !names.includes(k)))
+const patchOf = (props: Props) => ({ type: 'object', additionalProperties: false, minProperties: 1, properties: props })
+const nullable = (schema: object) => ({ anyOf: [schema, { type: 'null' }] })
+
+export const groupCreate = configItem('groups')
+export const groupPatch = patchOf(omit(configItem('groups').properties, 'id', 'protocol'))
+
+export const upstreamCreate = {
+  ...configItem('upstreams'),
+  properties: { ...configItem('upstreams').properties, groups: { type: 'array', items: { type: 'string', minLength: 1 }, description: 'groups that use the account (appended to their failover order)' } },
+}
+export const upstreamPatch = patchOf(omit(configItem('upstreams').properties, 'id', 'vendor'))
+
+const keyProps = configItem('keys').properties
+export const keyCreate = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['group'],
+  properties: { ...omit(keyProps, 'key', 'disabled'), expiresAt: nullable(keyProps.expiresAt) },
+}
+export const keyPatch = patchOf({
+  name: nullable({ type: 'string' }),
+  disabled: keyProps.disabled,
+  concurrency: nullable(keyProps.concurrency),
+  quota: nullable(keyProps.quota),
+  expiresAt: nullable(keyProps.expiresAt),
+})
+
+export const accountPatch = patchOf({
+  balance: { type: 'number', description: 'USD' },
+  concurrency: gatewayConfig.properties.account.properties.concurrency,
+})
+
+export const settingsBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['port', 'language'],
+  properties: {
+    port: { type: 'integer', minimum: 1, maximum: 65535, description: 'applies at the next start' },
+    language: { enum: LANGUAGES },
+  },
+}
+
+export const stateBody = { type: 'object', additionalProperties: false, required: ['value'], properties: { value: {} } }
+export const stateNames = { enum: STATE_NAMES }
+
+// Answers, for /openapi.json.
+const str = { type: 'string' }
+const int = { type: 'integer' }
+const num = { type: 'number' }
+const strOrNull = { type: ['string', 'null'] }
+const numOrNull = { type: ['number', 'null'] }
+const obj = (properties: Props, required = Object.keys(properties)) => ({ type: 'object', required, properties })
+
+export const adminSession = obj({ mode: { enum: ['desktop', 'headless'] }, version: str, baseUrl: str, dataDir: str })
+export const groupSummary = obj({
+  id: str, name: strOrNull, protocol: { enum: ['chat', 'messages'] }, models: { type: 'array', items: str },
+  upstreams: { type: 'array', items: str }, images: { type: 'object' }, keyCount: int,
+})
+export const upstreamSummary = obj({
+  id: str, vendor: { enum: VENDORS }, baseUrl: str, apiKeyHint: { type: 'string', description: 'masked; the secret is never sent back' },
+  models: { type: ['array', 'null'], items: str }, priority: num, groups: { type: 'array', items: str },
+})
+const keyFields = {
+  id: str, hint: str, group: str, name: strOrNull, concurrency: { type: ['integer', 'null'] }, quota: numOrNull, used: num,
+  expiresAt: { type: ['integer', 'null'] }, disabled: { type: 'boolean' }, createdAt: int, app: { type: 'boolean' },
+}
+export const keySummary = obj(keyFields)
+export const createdKey = obj({ ...keyFields, key: { type: 'string', description: 'the secret, shown this once' } })
+export const accountSummary = obj({ balance: num, reserved: num, concurrency: int })
+export const requestLogPage = obj({
+  data: {
+    type: 'array',
+    items: obj({
+      id: str, createdAt: int, keyId: strOrNull, group: strOrNull, model: strOrNull, endpoint: str, status: int, errorCode: strOrNull,
+      upstream: strOrNull, inputTokens: { type: ['integer', 'null'] }, outputTokens: { type: ['integer', 'null'] }, cost: num, latencyMs: num,
+    }),
+  },
+  next: strOrNull,
+})
+export const taskSummary = obj({
+  id: str, kind: { enum: ['image', 'video'] }, group: str, model: str, status: str, progress: numOrNull, createdAt: int, updatedAt: int,
+  detail: { type: 'object' },
+})
+export const mediaItem = obj({ id: str, requestId: str, kind: str, mimeType: str, url: str, sourceUrl: strOrNull, createdAt: int })
+export const appKey = obj({ key: str })
+export const stateDoc = obj({ value: {}, updatedAt: int })

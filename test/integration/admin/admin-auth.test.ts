@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { chatConfig, startTestGateway, TEST_KEY, type TestGateway } from '../../helpers/gateway.js'
+
+const UNAUTHORIZED = {
+  error: {
+    code: 'admin_unauthorized',
+    type: 'authentication_error',
+    param: null,
+    message: 'Not signed in to the admin API: open the login address the gateway printed at start, or use the desktop app.',
+  },
+}
+
+describe('admin API sign-in', () => {
+  let gw: TestGateway
+  beforeAll(async () => {
+    gw = await startTestGateway(chatConfig([]))
+  })
+  afterAll(() => gw.stop())
+
+  it('refuses calls without a session, and gateway keys are not admin credentials', async () => {
+    for (const headers of [{}, { authorization: `Bearer ${TEST_KEY}` }, { authorization: 'Bearer wrong' }, { cookie: 'gatehouse_admin=forged' }]) {
+      const res = await fetch(`${gw.url}/admin/v1/groups`, { headers })
+      expect(res.status).toBe(401)
+      expect(await res.json()).toEqual(UNAUTHORIZED)
+    }
+  })
+
+  it('a one-time login address sets an HttpOnly SameSite=Strict cookie once, then refuses', async () => {
+    const url = gw.loginUrl()
+    const first = await fetch(url, { redirect: 'manual' })
+    expect(first.status).toBe(303)
+    expect(first.headers.get('location')).toBe('/')
+    const cookie = first.headers.get('set-cookie')!
+    expect(cookie).toMatch(/^gatehouse_admin=[\w-]{40,}; Path=\/; HttpOnly; SameSite=Strict$/)
+    const session = await fetch(`${gw.url}/admin/v1/session`, { headers: { cookie: cookie.split(';')[0] } })
+    expect(session.status).toBe(200)
+    expect(await session.json()).toEqual({ mode: 'headless', version: expect.stringMatching(/^\d+\.\d+\.\d+/), baseUrl: gw.url, dataDir: expect.any(String) })
+
+    const again = await fetch(url, { redirect: 'manual' })
+    expect(again.status).toBe(401)
+    expect(again.headers.get('set-cookie')).toBeNull()
+    expect(await again.text()).toContain('already used or is not valid')
+    expect((await fetch(`${gw.url}/admin/login?code=made-up`, { redirect: 'manual' })).status).toBe(401)
+  })
+
+  it('the desktop window trades the admin token for the cookie', async () => {
+    const res = await fetch(`${gw.url}/admin/v1/session`, { method: 'POST', headers: { authorization: `Bearer ${gw.adminToken}` } })
+    expect(res.status).toBe(200)
+    const cookie = res.headers.get('set-cookie')!.split(';')[0]
+    expect((await fetch(`${gw.url}/admin/v1/groups`, { headers: { cookie } })).status).toBe(200)
+    const refused = await fetch(`${gw.url}/admin/v1/session`, { method: 'POST', headers: { cookie } })
+    expect(refused.status).toBe(401)
+  })
+
+  it('refuses other browser origins and rebinding hosts before anything else', async () => {
+    const headers = { authorization: `Bearer ${gw.adminToken}` }
+    const origin = await fetch(`${gw.url}/admin/v1/groups`, { headers: { ...headers, origin: 'http://evil.example' } })
+    expect(origin.status).toBe(403)
+    expect((await origin.json()).error.code).toBe('origin_not_allowed')
+    expect(origin.headers.get('access-control-allow-origin')).toBeNull()
+    const { request } = await import('undici')
+    const host = await request(`${gw.url}/admin/v1/groups`, { headers: { ...headers, host: 'evil.example' } })
+    expect(host.statusCode).toBe(403)
+    expect(((await host.body.json()) as { error: { code: string } }).error.code).toBe('host_not_allowed')
+    const same = await fetch(`${gw.url}/admin/v1/groups`, { headers: { ...headers, origin: gw.url } })
+    expect(same.status).toBe(200)
+  })
+
+  it('is described in /openapi.json with its statuses and path parameters', async () => {
+    const doc = (await (await fetch(`${gw.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, any>> }
+    const create = doc.paths['/admin/v1/keys'].post
+    expect(Object.keys(create.responses)).toEqual(['201', '400', '401', '403', '404', '409', '413'])
+    expect(create.requestBody.content['application/json'].schema.required).toEqual(['group'])
+    expect(doc.paths['/admin/v1/keys/{key}'].delete.parameters).toEqual([{ name: 'key', in: 'path', required: true, schema: { type: 'string' } }])
+    expect(Object.keys(doc.paths['/admin/v1/keys/{key}'].delete.responses)[0]).toBe('204')
+    expect(doc.paths['/v1/models/{model}'].get.parameters[0]).toMatchObject({ name: 'model', in: 'path', required: true })
+  })
+})
