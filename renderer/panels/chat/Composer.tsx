@@ -1,0 +1,105 @@
+import { useCallback, useState, type KeyboardEvent } from 'react'
+import { ErrorNote } from '../../components/ErrorNote'
+import { fileToDataUrl, useImageInput } from '../../components/image-input'
+import { useT } from '../../i18n'
+import { useAppStore } from '../../stores/app-store'
+import type { Attachment, ComposerDraft } from './chat-types'
+import { STRINGS } from './strings'
+
+const EMPTY: ComposerDraft = { text: '', attachments: [] }
+
+async function toAttachments(files: File[]): Promise<Attachment[]> {
+  return Promise.all(files.map(async (f) => ({ name: f.name, mediaType: f.type, dataUrl: await fileToDataUrl(f) })))
+}
+
+/** The images waiting to be sent, each with a remove button. */
+function AttachmentThumbs({ attachments }: { attachments: Attachment[] }) {
+  const t = useT(STRINGS)
+  const removeAttachment = useAppStore((s) => s.removeAttachment)
+  if (attachments.length === 0) return null
+  return (
+    <div className="chat-thumbs">
+      {attachments.map((a, i) => (
+        <span key={i} className="chat-thumb-wrap">
+          <img src={a.dataUrl} alt={a.name} title={a.name} className="chat-thumb" data-testid="chat-attachment" />
+          <button type="button" className="chat-thumb-remove" aria-label={t('removeAttachment')} title={t('removeAttachment')} onClick={() => removeAttachment(i)} data-testid="chat-attachment-remove">
+            ×
+          </button>
+        </span>
+      ))}
+    </div>
+  )
+}
+
+/** The message box: text, images (file picker, drop, paste), Send and Stop. Enter sends, Shift+Enter breaks the line. */
+export function Composer({ conversationId, canSend }: { conversationId: string; canSend: boolean }) {
+  const t = useT(STRINGS)
+  const draft = useAppStore((s) => s.chatDrafts[conversationId] ?? EMPTY)
+  const streaming = useAppStore((s) => conversationId in s.chatStreaming)
+  const { setComposerText, addAttachments, sendMessage, stopAnswer } = useAppStore.getState()
+  const [dragging, setDragging] = useState(false)
+  const [readError, setReadError] = useState<unknown>(null)
+  const onImages = useCallback((files: File[]) => void toAttachments(files).then(addAttachments, setReadError), [addAttachments])
+  const { addFiles, handlers } = useImageInput(onImages)
+  const ready = canSend && !streaming && (draft.text.trim() !== '' || draft.attachments.length > 0)
+  const send = () => {
+    if (ready) void sendMessage()
+  }
+  const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    // An IME's Enter confirms the composition; it must not send half a word.
+    if (e.key !== 'Enter' || e.shiftKey || e.nativeEvent.isComposing) return
+    e.preventDefault()
+    send()
+  }
+  return (
+    <div
+      className={`chat-composer card drop-target${dragging ? ' dragging' : ''}`}
+      onDragOver={(e) => {
+        handlers.onDragOver(e)
+        setDragging(e.defaultPrevented)
+      }}
+      onDragLeave={() => setDragging(false)}
+      onDrop={(e) => {
+        setDragging(false)
+        handlers.onDrop(e)
+      }}
+    >
+      <AttachmentThumbs attachments={draft.attachments} />
+      {readError !== null && <ErrorNote error={readError} onDismiss={() => setReadError(null)} />}
+      <textarea
+        rows={3}
+        value={draft.text}
+        placeholder={t('placeholder')}
+        onChange={(e) => setComposerText(e.target.value)}
+        onKeyDown={onKeyDown}
+        onPaste={handlers.onPaste}
+        data-testid="chat-input"
+      />
+      <div className="row">
+        <label className="chat-attach-button" title={t('attach')}>
+          <span>{t('attach')}</span>
+          <input
+            type="file"
+            accept="image/*"
+            multiple
+            hidden
+            onChange={(e) => {
+              addFiles(e.target.files)
+              e.target.value = ''
+            }}
+            data-testid="chat-attach"
+          />
+        </label>
+        <span className="chat-spacer" />
+        {streaming && (
+          <button type="button" className="danger" onClick={() => stopAnswer(conversationId)} data-testid="chat-stop">
+            {t('stop')}
+          </button>
+        )}
+        <button type="button" className="primary" disabled={!ready} onClick={send} data-testid="chat-send">
+          {t('send')}
+        </button>
+      </div>
+    </div>
+  )
+}
