@@ -18,7 +18,8 @@ describe('admin API sign-in', () => {
   afterAll(() => gw.stop())
 
   it('refuses calls without a session, and gateway keys are not admin credentials', async () => {
-    for (const headers of [{}, { authorization: `Bearer ${TEST_KEY}` }, { authorization: 'Bearer wrong' }, { cookie: 'gatehouse_admin=forged' }]) {
+    const attempts: Array<Record<string, string>> = [{}, { authorization: `Bearer ${TEST_KEY}` }, { authorization: 'Bearer wrong' }, { cookie: 'gatehouse_admin=forged' }]
+    for (const headers of attempts) {
       const res = await fetch(`${gw.url}/admin/v1/groups`, { headers })
       expect(res.status).toBe(401)
       expect(await res.json()).toEqual(UNAUTHORIZED)
