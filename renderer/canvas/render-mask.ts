@@ -1,0 +1,73 @@
+/**
+ * Drawing of the mask editor's three layers (image, mask overlay, brush cursor). Each function redraws
+ * one whole layer from its inputs; the component only sizes the canvases and calls these.
+ */
+import { overlayRgba, type MaskTool, type Rect } from './mask-ops'
+import type { View } from './viewport'
+
+type Ctx2D = CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D
+
+/** A canvas's size in CSS pixels and its device pixel ratio (the backing store is width*dpr x height*dpr). */
+export interface Surface {
+  width: number
+  height: number
+  dpr: number
+}
+
+/** The overlay colour of painted pixels (RGB). */
+export const OVERLAY_COLOR = [230, 40, 90] as const
+
+function startLayer(ctx: Ctx2D, surface: Surface): void {
+  ctx.setTransform(1, 0, 0, 1, 0, 0)
+  ctx.clearRect(0, 0, surface.width * surface.dpr, surface.height * surface.dpr)
+}
+
+function applyView(ctx: Ctx2D, view: View, surface: Surface): void {
+  const k = view.scale * surface.dpr
+  ctx.setTransform(k, 0, 0, k, view.x * surface.dpr, view.y * surface.dpr)
+}
+
+/** The reference image at the view transform. */
+export function renderImageLayer(ctx: Ctx2D, image: CanvasImageSource, size: { width: number; height: number }, view: View, surface: Surface): void {
+  startLayer(ctx, surface)
+  applyView(ctx, view, surface)
+  // Smooth when shrunk (readable), pixelated when zoomed in (so each mask pixel lines up with an image pixel).
+  ctx.imageSmoothingEnabled = view.scale < 1
+  ctx.drawImage(image, 0, 0, size.width, size.height)
+}
+
+/** The painted area, drawn from an image-sized overlay canvas with hard pixel edges at `opacity` (0..1). */
+export function renderMaskLayer(ctx: Ctx2D, overlay: CanvasImageSource, size: { width: number; height: number }, view: View, surface: Surface, opacity: number): void {
+  startLayer(ctx, surface)
+  applyView(ctx, view, surface)
+  ctx.imageSmoothingEnabled = false
+  ctx.globalAlpha = opacity
+  ctx.drawImage(overlay, 0, 0, size.width, size.height)
+  ctx.globalAlpha = 1
+}
+
+/** The brush outline at the pointer (screen CSS px), or nothing when the pointer is elsewhere. */
+export function renderCursorLayer(ctx: Ctx2D, cursor: { x: number; y: number } | null, radiusPx: number, tool: MaskTool, surface: Surface): void {
+  startLayer(ctx, surface)
+  if (!cursor) return
+  ctx.setTransform(surface.dpr, 0, 0, surface.dpr, 0, 0)
+  const r = Math.max(radiusPx, 1)
+  // Two rings, dark and light, so the outline shows on any image.
+  ctx.lineWidth = 1
+  ctx.setLineDash(tool === 'eraser' ? [4, 3] : [])
+  ctx.strokeStyle = 'rgba(0, 0, 0, 0.85)'
+  ctx.beginPath()
+  ctx.arc(cursor.x, cursor.y, r + 1, 0, Math.PI * 2)
+  ctx.stroke()
+  ctx.strokeStyle = 'rgba(255, 255, 255, 0.95)'
+  ctx.beginPath()
+  ctx.arc(cursor.x, cursor.y, r, 0, Math.PI * 2)
+  ctx.stroke()
+  ctx.setLineDash([])
+}
+
+/** Copies the coverage inside `rect` into the image-sized overlay canvas (full-opacity colour; the layer applies opacity). */
+export function writeOverlayRegion(ctx: Ctx2D, coverage: Uint8Array, width: number, rect: Rect): void {
+  const data = overlayRgba(coverage, width, rect, OVERLAY_COLOR)
+  ctx.putImageData(new ImageData(data, rect.width, rect.height), rect.x, rect.y)
+}

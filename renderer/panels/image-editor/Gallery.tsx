@@ -1,0 +1,121 @@
+import { useEffect, useState } from 'react'
+import { ErrorNote } from '../../components/ErrorNote'
+import { ApiError } from '../../api/http'
+import { useT } from '../../i18n'
+import { useAppStore } from '../../stores/app-store'
+import { downloadName } from './image-results'
+import type { ImageRun, RunImage } from './image-types'
+import { STRINGS, type ImageT } from './strings'
+
+/** The current time, ticking every second while `active`. */
+export function useNow(active: boolean): number {
+  const [now, setNow] = useState(() => Date.now())
+  useEffect(() => {
+    if (!active) return
+    const timer = setInterval(() => setNow(Date.now()), 1000)
+    return () => clearInterval(timer)
+  }, [active])
+  return active ? now : Date.now()
+}
+
+/** Seconds between two times, for the status line. */
+const seconds = (from: number, to: number) => Math.max(0, Math.round((to - from) / 1000))
+
+/** The status of a run in words: phase and elapsed time while it runs, the outcome after. */
+export function runStatus(run: ImageRun, now: number, t: ImageT): string {
+  const elapsed = t('elapsed', { s: seconds(run.createdAt, run.finishedAt ?? now) })
+  if (run.status === 'failed') return run.interrupted ? t('status_interrupted') : t('status_failed', { elapsed })
+  if (run.status === 'succeeded') return run.phase === 'saving' ? t('status_saving') : t('status_succeeded', { count: run.images.length, elapsed })
+  if (run.phase === 'waiting') return t('status_waiting', { task: run.taskId ?? '', status: run.taskStatus ?? '', elapsed })
+  if (run.phase === 'generating') return t('status_generating', { elapsed })
+  return t('status_submitting')
+}
+
+/** The newest run's status (the test hook `image-status`, with `data-state` idle | running | succeeded | failed). */
+export function StatusLine() {
+  const t = useT(STRINGS)
+  const run = useAppStore((s) => s.imageRuns[0])
+  const now = useNow(run?.status === 'running')
+  const state = run ? run.status : 'idle'
+  return (
+    <span className={`image-status ${state}`} role="status" data-testid="image-status" data-state={state}>
+      {run ? runStatus(run, now, t) : t('status_idle')}
+    </span>
+  )
+}
+
+/** Past and running generations, newest first, each with its images and download links. */
+export function Gallery() {
+  const t = useT(STRINGS)
+  const runs = useAppStore((s) => s.imageRuns)
+  return (
+    <section className="image-gallery" aria-label={t('gallery')}>
+      <h3>{t('gallery')}</h3>
+      {runs.length === 0 && <p className="muted">{t('noRuns')}</p>}
+      {runs.map((run) => (
+        <RunCard key={run.id} run={run} t={t} />
+      ))}
+    </section>
+  )
+}
+
+function RunCard({ run, t }: { run: ImageRun; t: ImageT }) {
+  const remove = useAppStore((s) => s.removeImageRun)
+  const now = useNow(run.status === 'running')
+  const params = Object.entries(run.params).map(([k, v]) => `${k}=${String(v)}`).join(' · ')
+  return (
+    <article className="card image-run" data-testid="image-run" data-status={run.status}>
+      <header className="row">
+        <strong className="image-run-model">{run.model}</strong>
+        <span className="badge">{t(run.mode)}</span>
+        {run.masked && <span className="badge">{t('masked')}</span>}
+        {run.references > 0 && <span className="muted small">{t('refsUsed', { count: run.references })}</span>}
+        <span className="muted small">{new Date(run.createdAt).toLocaleString()}</span>
+        <span className={`small image-status ${run.status}`}>{runStatus(run, now, t)}</span>
+        <button type="button" className="link image-run-delete" onClick={() => remove(run.id)} disabled={run.status === 'running'} data-testid="image-run-delete">
+          {t('delete')}
+        </button>
+      </header>
+      <p className="image-run-prompt">{run.prompt}</p>
+      {params && <p className="muted small">{params}{run.taskId ? ` · ${t('task', { id: run.taskId })}` : ''}</p>}
+      {run.interrupted && <p className="error-text small">{t('interrupted')}</p>}
+      {run.error && <ErrorNote error={new ApiError(run.error.status, run.error.code, run.error.message)} />}
+      <div className="image-results">
+        {run.images.map((image, i) => (
+          <ResultImage key={i} run={run} image={image} index={i} t={t} />
+        ))}
+      </div>
+    </article>
+  )
+}
+
+function ResultImage({ run, image, index, t }: { run: ImageRun; image: RunImage; index: number; t: ImageT }) {
+  const blobUrl = useAppStore((s) => s.imageBlobUrls[`${run.id}:${index}`])
+  // The gateway's copy first: it outlives both this session's blob and the vendor's 24-hour link. The page's
+  // CSP lets images come only from here, data:, blob: and https: links.
+  const link = image.sourceUrl?.startsWith('https:') ? image.sourceUrl : undefined
+  const src = image.url ?? blobUrl ?? link
+  return (
+    <figure className="image-result">
+      {src ? (
+        <img src={src} alt={run.prompt} loading="lazy" data-testid="image-result" />
+      ) : (
+        <div className="image-missing muted small" data-testid="image-missing">{t(image.keep === 'pending' ? 'keep_pending' : 'notKept')}</div>
+      )}
+      <figcaption className="row small">
+        {src && (
+          <a href={src} download={downloadName(run.createdAt, index, image.mimeType)} data-testid="image-download">
+            {t('download')}
+          </a>
+        )}
+        {image.sourceUrl && image.sourceUrl !== src && (
+          <a href={image.sourceUrl} target="_blank" rel="noreferrer">{t('openLink')}</a>
+        )}
+        {image.keep === 'pending' && src && <span className="muted">{t('keep_pending')}</span>}
+        {image.keep === 'link' && <span className="muted">{t('keep_link')}</span>}
+        {image.keep === 'failed' && <span className="error-text">{t('keep_failed', { error: image.keepError ?? '' })}</span>}
+      </figcaption>
+      {image.revisedPrompt && <p className="muted small">{t('revisedPrompt', { text: image.revisedPrompt })}</p>}
+    </figure>
+  )
+}

@@ -1,0 +1,104 @@
+/**
+ * Carrying out one run: send it, turn the answer into results, then keep each image in the gateway's
+ * media store (inline images uploaded once; linked images looked up, as the gateway copies them itself).
+ * State changes go through `update`, so this file holds no store and no React.
+ */
+import { ApiError } from '../../api/http'
+import { b64ToBlob, parseImagesBody, type ImageItem } from './image-results'
+import { findCopies, keepImage, resumeTask, submitImages, type Progress, type Submission } from './images-api'
+import type { ImageRun, RunError, RunImage } from './image-types'
+
+export interface RunHooks {
+  /** applies a change to the run with this id */
+  update(fn: (run: ImageRun) => ImageRun): void
+  /** shows an inline image at once (an object URL), before or without a gateway copy */
+  showBlob(index: number, blob: Blob): void
+}
+
+/** An error as saved with a run. */
+export function toRunError(err: unknown): RunError {
+  if (err instanceof ApiError) return { status: err.status, code: err.code, message: err.message }
+  return { status: 0, code: 'network_error', message: err instanceof Error ? err.message : String(err) }
+}
+
+/** The run's fields for a progress report. */
+export function progressPatch(p: Progress): Partial<ImageRun> {
+  if (p.phase === 'waiting') return { phase: 'waiting', taskId: p.taskId, taskStatus: p.status }
+  return { phase: p.phase }
+}
+
+const patchImage = (run: ImageRun, index: number, patch: Partial<RunImage>): ImageRun => ({
+  ...run, images: run.images.map((img, i) => (i === index ? { ...img, ...patch } : img)),
+})
+
+/** Sends the submission and settles the run; never throws (a failure is saved with the run). */
+export async function carryOut(submission: Omit<Submission, 'onProgress' | 'onRequestId'>, hooks: RunHooks): Promise<void> {
+  let requestId = ''
+  try {
+    const body = await submitImages({
+      ...submission,
+      onProgress: (p) => hooks.update((r) => ({ ...r, ...progressPatch(p) })),
+      onRequestId: (id) => {
+        requestId = id
+        hooks.update((r) => ({ ...r, requestId: id }))
+      },
+    })
+    await settle(body, requestId, hooks)
+  } catch (err) {
+    hooks.update((r) => ({ ...r, status: 'failed', phase: undefined, error: toRunError(err), finishedAt: Date.now() }))
+  }
+}
+
+/** The answer of a task resumed after a restart, or of a fresh submission: results, then copies. */
+export async function settle(body: unknown, requestId: string, hooks: RunHooks): Promise<void> {
+  const items = parseImagesBody(body)
+  if (items.length === 0) throw new ApiError(502, 'upstream_error', 'The answer held no images.')
+  const blobs = items.map((item) => (item.b64 ? b64ToBlob(item.b64, item.mimeType) : undefined))
+  blobs.forEach((blob, i) => blob && hooks.showBlob(i, blob))
+  const images: RunImage[] = items.map((item) => ({
+    mimeType: item.mimeType, keep: 'pending', ...(item.url ? { sourceUrl: item.url } : {}), ...(item.revisedPrompt ? { revisedPrompt: item.revisedPrompt } : {}),
+  }))
+  hooks.update((r) => ({ ...r, status: 'succeeded', phase: 'saving', images, finishedAt: Date.now() }))
+  await Promise.all([keepInline(blobs, requestId, hooks), keepLinked(items, requestId, hooks)])
+  hooks.update((r) => ({ ...r, phase: undefined }))
+}
+
+async function keepInline(blobs: Array<Blob | undefined>, requestId: string, hooks: RunHooks): Promise<void> {
+  await Promise.all(
+    blobs.map(async (blob, i) => {
+      if (!blob) return
+      try {
+        const media = await keepImage(requestId, blob)
+        hooks.update((r) => patchImage(r, i, { keep: 'kept', mediaId: media.id, url: media.url }))
+      } catch (err) {
+        hooks.update((r) => patchImage(r, i, { keep: 'failed', keepError: toRunError(err).message }))
+      }
+    }),
+  )
+}
+
+/** Looks up the gateway's copies of linked images; those without one keep only their (expiring) link. */
+export async function keepLinked(items: ImageItem[], requestId: string, hooks: RunHooks): Promise<void> {
+  if (!items.some((item) => item.url)) return
+  try {
+    const copies = requestId ? await findCopies(requestId, items) : []
+    items.forEach((item, i) => {
+      if (!item.url) return
+      const copy = copies[i]
+      hooks.update((r) => patchImage(r, i, copy ? { keep: 'kept', mediaId: copy.id, url: copy.url } : { keep: 'link' }))
+    })
+  } catch (err) {
+    const keepError = toRunError(err).message
+    items.forEach((item, i) => item.url && hooks.update((r) => patchImage(r, i, { keep: 'link', keepError })))
+  }
+}
+
+/** Polls a task saved by an earlier session until it ends, then settles the run like a fresh answer. */
+export async function resumeRun(group: string, taskId: string, requestId: string, hooks: RunHooks): Promise<void> {
+  try {
+    const body = await resumeTask(group, taskId, (p) => hooks.update((r) => ({ ...r, ...progressPatch(p) })))
+    await settle(body, requestId, hooks)
+  } catch (err) {
+    hooks.update((r) => ({ ...r, status: 'failed', phase: undefined, error: toRunError(err), finishedAt: Date.now() }))
+  }
+}

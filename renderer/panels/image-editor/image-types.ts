@@ -1,0 +1,68 @@
+/** Types of the images panel's state: reference images, runs (past and under way) and their results. */
+import type { MaskTool } from '../../canvas/mask-ops'
+
+export type ImageMode = 'generate' | 'edit'
+
+/** A reference image picked, dropped or pasted (not saved: it is the user's file). */
+export interface ReferenceImage {
+  id: string
+  file: File
+  /** object URL for display; revoked when the image is removed */
+  url: string
+  /** natural pixel size, the size of the edit mask */
+  width: number
+  height: number
+}
+
+export interface BrushSettings {
+  tool: MaskTool
+  /** diameter in image pixels */
+  size: number
+  /** overlay opacity 0..1 */
+  opacity: number
+}
+
+/**
+ * One result image. `url` is the gateway's copy (`/admin/v1/media/{id}`), which outlives vendor links;
+ * `sourceUrl` the vendor link (expires after 24 hours, spec §8). `keep` says whether a copy exists yet.
+ */
+export interface RunImage {
+  mimeType: string
+  mediaId?: string
+  url?: string
+  sourceUrl?: string
+  revisedPrompt?: string
+  keep: 'pending' | 'kept' | 'link' | 'failed'
+  keepError?: string
+}
+
+/** An error answer as saved with its run (status, code, message: what ErrorNote shows). */
+export interface RunError {
+  status: number
+  code: string
+  message: string
+}
+
+/** One submission and its outcome; saved in the history. */
+export interface ImageRun {
+  id: string
+  group: string
+  createdAt: number
+  mode: ImageMode
+  model: string
+  prompt: string
+  /** the body fields sent besides model and prompt (n, size, tiers …) */
+  params: Record<string, string | number | boolean>
+  references: number
+  masked: boolean
+  status: 'running' | 'succeeded' | 'failed'
+  phase?: 'submitting' | 'waiting' | 'generating' | 'saving'
+  taskId?: string
+  taskStatus?: string
+  requestId?: string
+  finishedAt?: number
+  images: RunImage[]
+  error?: RunError
+  /** the app closed before the answer came and there was no task to poll */
+  interrupted?: boolean
+}

@@ -1,0 +1,257 @@
+import type { StateCreator } from 'zustand'
+import { emptyHistory, pushHistory, redoHistory, undoHistory, type History } from '../../canvas/history'
+import type { MaskOp } from '../../canvas/mask-ops'
+import { listModels, modelSpecs } from '../../api/gateway'
+import type { AppState } from '../../stores/app-store'
+import { carryOut, resumeRun, toRunError, type RunHooks } from './image-runs'
+import type { BrushSettings, ImageMode, ImageRun, ReferenceImage } from './image-types'
+import { MAX_BRUSH, MIN_BRUSH } from './mask-keys'
+import { fitParams, imageModelOptions, type EndpointControls, type ImageModelOption } from './model-options'
+import { buildSubmission, formProblem } from './submission'
+
+/** The image models of the group the panel works in, with their controls. */
+export interface ImageModels {
+  group: string | null
+  options: ImageModelOption[]
+  loading: boolean
+  error: unknown
+}
+
+/** The mask painted over the first reference image: its history, reset when that image changes. */
+export interface MaskState {
+  refId: string | null
+  history: History<MaskOp>
+}
+
+/** The images panel: the form, references and mask (not saved), brush settings and the run history (saved). */
+export interface ImagesSlice {
+  imageMode: ImageMode
+  imageModelId: string | null
+  imagePrompt: string
+  /** size and the closed-list fields; absent or '' = the model's default */
+  imageParams: Record<string, string>
+  /** a hand-typed `<W>x<H>` size, or null when the size comes from the list */
+  imageSizeText: string | null
+  imageN: number
+  imageReferences: ReferenceImage[]
+  imageMask: MaskState
+  imageBrush: BrushSettings
+  imageModels: ImageModels
+  /** newest first */
+  imageRuns: ImageRun[]
+  /** `<runId>:<index>` → object URL of an inline result (this session only) */
+  imageBlobUrls: Record<string, string>
+  imageFormError: unknown
+  loadImageModels(group: string): Promise<void>
+  setImageMode(mode: ImageMode): void
+  setImageModel(id: string): void
+  setImagePrompt(prompt: string): void
+  setImageParam(field: string, value: string): void
+  setImageSizeText(text: string | null): void
+  setImageN(n: number): void
+  addImageReferences(files: File[]): Promise<void>
+  removeImageReference(id: string): void
+  makeReferenceFirst(id: string): void
+  commitMaskOp(op: MaskOp): void
+  undoMask(): void
+  redoMask(): void
+  clearMask(): void
+  invertMask(): void
+  setBrush(patch: Partial<BrushSettings>): void
+  submitImageRun(): Promise<void>
+  resumeImageRuns(): void
+  removeImageRun(id: string): void
+  dismissImageFormError(): void
+}
+
+/** Most runs the history keeps. */
+export const MAX_RUNS = 200
+const DEFAULT_BRUSH: BrushSettings = { tool: 'brush', size: 48, opacity: 0.5 }
+
+// Runs this session is carrying out; a saved run marked running but not here was cut off by a restart.
+const active = new Set<string>()
+
+/** The option of the chosen model, if the group has it. */
+export const selectedModel = (s: AppState): ImageModelOption | undefined => s.imageModels.options.find((m) => m.id === s.imageModelId)
+
+/** The controls of the chosen model on the current mode's endpoint. */
+export const selectedControls = (s: AppState): EndpointControls | undefined => {
+  const option = selectedModel(s)
+  return s.imageMode === 'edit' ? option?.edits : option?.generations
+}
+
+/** The model to use in `mode`: the current one if it serves that endpoint, else the first that does. */
+function modelFor(options: ImageModelOption[], mode: ImageMode, current: string | null): string | null {
+  const serves = (m: ImageModelOption) => (mode === 'edit' ? m.edits : m.generations) !== undefined
+  if (options.some((m) => m.id === current && serves(m))) return current
+  return options.find(serves)?.id ?? null
+}
+
+/** The form fitted to a (possibly new) model: unsupported values fall back to defaults, n within bounds. */
+function refit(s: AppState, patch: Partial<ImagesSlice>): Partial<ImagesSlice> {
+  const next = { ...s, ...patch } as AppState
+  const controls = selectedControls(next)
+  return {
+    ...patch,
+    imageParams: fitParams(next.imageParams, controls),
+    imageSizeText: controls?.size?.custom ? next.imageSizeText : null,
+    imageN: Math.max(1, Math.min(next.imageN, controls?.nMax ?? 1)),
+  }
+}
+
+/** The natural size of an image file (the mask is made at exactly this size). */
+function naturalSize(url: string): Promise<{ width: number; height: number }> {
+  return new Promise((resolve, reject) => {
+    const img = new Image()
+    img.onload = () => resolve({ width: img.naturalWidth, height: img.naturalHeight })
+    img.onerror = () => reject(new Error('could not read the image'))
+    img.src = url
+  })
+}
+
+/** The mask state for the current first reference: kept when it is the same image, empty otherwise. */
+const maskFor = (mask: MaskState, refs: ReferenceImage[]): MaskState =>
+  mask.refId === (refs[0]?.id ?? null) ? mask : { refId: refs[0]?.id ?? null, history: emptyHistory() }
+
+export const createImagesSlice: StateCreator<AppState, [], [], ImagesSlice> = (set, get) => {
+  const updateRun = (id: string) => (fn: (run: ImageRun) => ImageRun) => set((s) => ({ imageRuns: s.imageRuns.map((r) => (r.id === id ? fn(r) : r)) }))
+  const hooksFor = (id: string): RunHooks => ({
+    update: updateRun(id),
+    showBlob: (index, blob) => set((s) => ({ imageBlobUrls: { ...s.imageBlobUrls, [`${id}:${index}`]: URL.createObjectURL(blob) } })),
+  })
+  const editMask = (fn: (h: History<MaskOp>) => History<MaskOp>) => set((s) => ({ imageMask: { ...s.imageMask, history: fn(s.imageMask.history) } }))
+
+  return {
+    imageMode: 'generate',
+    imageModelId: null,
+    imagePrompt: '',
+    imageParams: {},
+    imageSizeText: null,
+    imageN: 1,
+    imageReferences: [],
+    imageMask: { refId: null, history: emptyHistory() },
+    imageBrush: DEFAULT_BRUSH,
+    imageModels: { group: null, options: [], loading: false, error: null },
+    imageRuns: [],
+    imageBlobUrls: {},
+    imageFormError: null,
+
+    loadImageModels: async (group) => {
+      set((s) => ({ imageModels: { ...s.imageModels, group, loading: true, error: null } }))
+      try {
+        const [listed, index] = await Promise.all([listModels(group), modelSpecs()])
+        if (get().groupId !== group) return
+        const options = imageModelOptions(listed, index, get().groups.find((g) => g.id === group)?.images ?? {})
+        set((s) => {
+          const mode = s.imageMode === 'edit' && !options.some((m) => m.edits) ? 'generate' : s.imageMode
+          return refit(s, { imageModels: { group, options, loading: false, error: null }, imageMode: mode, imageModelId: modelFor(options, mode, s.imageModelId) })
+        })
+      } catch (error) {
+        set((s) => ({ imageModels: { ...s.imageModels, group, options: [], loading: false, error } }))
+      }
+    },
+    setImageMode: (mode) => set((s) => refit(s, { imageMode: mode, imageModelId: modelFor(s.imageModels.options, mode, s.imageModelId) })),
+    setImageModel: (id) => set((s) => refit(s, { imageModelId: id })),
+    setImagePrompt: (imagePrompt) => set({ imagePrompt }),
+    setImageParam: (field, value) => set((s) => refit(s, { imageParams: { ...s.imageParams, [field]: value } })),
+    setImageSizeText: (imageSizeText) => set({ imageSizeText }),
+    setImageN: (n) => set((s) => refit(s, { imageN: Number.isFinite(n) ? Math.round(n) : 1 })),
+
+    addImageReferences: async (files) => {
+      try {
+        const refs = await Promise.all(
+          files.map(async (file) => {
+            const url = URL.createObjectURL(file)
+            try {
+              return { id: crypto.randomUUID(), file, url, ...(await naturalSize(url)) }
+            } catch (err) {
+              URL.revokeObjectURL(url)
+              throw new Error(`${file.name}: ${(err as Error).message}`)
+            }
+          }),
+        )
+        set((s) => {
+          const imageReferences = [...s.imageReferences, ...refs]
+          return { imageReferences, imageMask: maskFor(s.imageMask, imageReferences) }
+        })
+      } catch (error) {
+        set({ imageFormError: error })
+      }
+    },
+    removeImageReference: (id) =>
+      set((s) => {
+        const gone = s.imageReferences.find((r) => r.id === id)
+        if (gone) URL.revokeObjectURL(gone.url)
+        const imageReferences = s.imageReferences.filter((r) => r.id !== id)
+        return { imageReferences, imageMask: maskFor(s.imageMask, imageReferences) }
+      }),
+    makeReferenceFirst: (id) =>
+      set((s) => {
+        const ref = s.imageReferences.find((r) => r.id === id)
+        if (!ref) return {}
+        const imageReferences = [ref, ...s.imageReferences.filter((r) => r.id !== id)]
+        return { imageReferences, imageMask: maskFor(s.imageMask, imageReferences) }
+      }),
+
+    commitMaskOp: (op) => editMask((h) => pushHistory(h, op)),
+    undoMask: () => editMask(undoHistory),
+    redoMask: () => editMask(redoHistory),
+    // A clear of an empty mask would only add a step that undoes nothing.
+    clearMask: () => editMask((h) => (h.done.length === 0 || h.done[h.done.length - 1].kind === 'clear' ? h : pushHistory(h, { kind: 'clear' }))),
+    invertMask: () => editMask((h) => pushHistory(h, { kind: 'invert' })),
+    setBrush: (patch) =>
+      set((s) => {
+        const brush = { ...s.imageBrush, ...patch }
+        return { imageBrush: { ...brush, size: Math.min(MAX_BRUSH, Math.max(MIN_BRUSH, Math.round(brush.size))), opacity: Math.min(1, Math.max(0, brush.opacity)) } }
+      }),
+
+    submitImageRun: async () => {
+      const s = get()
+      const option = selectedModel(s)
+      const controls = selectedControls(s)
+      if (!s.groupId || !option || !controls || formProblem(s, controls)) return
+      const { run, request } = buildSubmission(s, s.groupId, option, controls)
+      active.add(run.id)
+      set((st) => ({ imageFormError: null, imageRuns: [run, ...st.imageRuns].slice(0, MAX_RUNS) }))
+      const hooks = hooksFor(run.id)
+      try {
+        await carryOut(await request(), hooks)
+      } catch (err) {
+        hooks.update((r) => ({ ...r, status: 'failed', phase: undefined, error: toRunError(err), finishedAt: Date.now() }))
+      } finally {
+        active.delete(run.id)
+      }
+    },
+    resumeImageRuns: () => {
+      for (const run of get().imageRuns) {
+        if (run.status !== 'running' || active.has(run.id)) continue
+        if (!run.taskId) {
+          updateRun(run.id)((r) => ({ ...r, status: 'failed', phase: undefined, interrupted: true, finishedAt: Date.now() }))
+          continue
+        }
+        active.add(run.id)
+        void resumeRun(run.group, run.taskId, run.requestId ?? '', hooksFor(run.id)).finally(() => active.delete(run.id))
+      }
+    },
+    removeImageRun: (id) =>
+      set((s) => {
+        const blobUrls = { ...s.imageBlobUrls }
+        for (const key of Object.keys(blobUrls)) {
+          if (!key.startsWith(`${id}:`)) continue
+          URL.revokeObjectURL(blobUrls[key])
+          delete blobUrls[key]
+        }
+        return { imageRuns: s.imageRuns.filter((r) => r.id !== id), imageBlobUrls: blobUrls }
+      }),
+    dismissImageFormError: () => set({ imageFormError: null }),
+  }
+}
+
+/** What the `images` state document keeps: the history (gateway media links, never image bytes), the draft and the brush. */
+export const imagesPersisted = (s: AppState) => ({
+  imageRuns: s.imageRuns.slice(0, MAX_RUNS),
+  imageMode: s.imageMode,
+  imageModelId: s.imageModelId,
+  imagePrompt: s.imagePrompt,
+  imageBrush: s.imageBrush,
+})

@@ -1,0 +1,54 @@
+/** Keyboard shortcuts of the mask editor, as a pure mapping from a key event to an action. */
+
+export type MaskAction = 'brush' | 'eraser' | 'smaller' | 'bigger' | 'undo' | 'redo' | 'invert' | 'fit' | 'clear'
+
+/** The parts of a KeyboardEvent the mapping reads. */
+export interface KeyInput {
+  key: string
+  ctrlKey: boolean
+  metaKey: boolean
+  shiftKey: boolean
+  altKey: boolean
+}
+
+/**
+ * B brush, E eraser, [ and ] size, Ctrl/Cmd+Z undo, Ctrl/Cmd+Shift+Z or Ctrl+Y redo, I invert, 0 fit,
+ * Delete (or Backspace) clear. Plain letters only without modifiers, so browser and system shortcuts still work.
+ */
+export function maskShortcut(e: KeyInput): MaskAction | undefined {
+  if (e.altKey) return undefined
+  const key = e.key.length === 1 ? e.key.toLowerCase() : e.key
+  if (e.ctrlKey || e.metaKey) {
+    if (key === 'z') return e.shiftKey ? 'redo' : 'undo'
+    if (key === 'y' && e.ctrlKey && !e.shiftKey) return 'redo'
+    return undefined
+  }
+  switch (key) {
+    case 'b': return 'brush'
+    case 'e': return 'eraser'
+    case '[': return 'smaller'
+    case ']': return 'bigger'
+    case 'i': return 'invert'
+    case '0': return 'fit'
+    case 'Delete': case 'Backspace': return 'clear'
+    default: return undefined
+  }
+}
+
+/** Whether key presses go to a text field (then the editor's shortcuts stay out of the way). */
+export function isTypingTarget(target: EventTarget | null): boolean {
+  if (typeof HTMLElement === 'undefined' || !(target instanceof HTMLElement)) return false
+  if (target.isContentEditable) return true
+  if (target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return true
+  // Range sliders and buttons take no text; every other input does.
+  return target instanceof HTMLInputElement && !['range', 'button', 'checkbox', 'radio', 'file', 'submit', 'color'].includes(target.type)
+}
+
+export const MIN_BRUSH = 1
+export const MAX_BRUSH = 512
+
+/** The next brush diameter for `[` (down) and `]` (up): about 20% a step, at least 1 pixel, within bounds. */
+export function stepBrushSize(size: number, direction: -1 | 1): number {
+  const step = Math.max(1, Math.round(size * 0.2))
+  return Math.min(MAX_BRUSH, Math.max(MIN_BRUSH, size + direction * step))
+}

@@ -1,0 +1,94 @@
+import type { Strings } from '../../i18n'
+
+type Key =
+  | 'title' | 'generate' | 'edit' | 'noGroup' | 'model' | 'loadingModels' | 'noModels' | 'noEditModels'
+  | 'size' | 'sizeCustom' | 'sizeCustomPlaceholder' | 'size_format' | 'size_multiple' | 'size_side' | 'size_ratio' | 'size_pixels'
+  | 'default' | 'defaultIs' | 'field_image_size' | 'field_resolution' | 'field_aspect_ratio' | 'field_quality' | 'field_output_format'
+  | 'n' | 'nMax' | 'delivery_async' | 'delivery_stream' | 'delivery_sync'
+  | 'prompt' | 'promptPlaceholder' | 'references' | 'referencesHint' | 'referencesMax' | 'addImages' | 'dropHint'
+  | 'firstRef' | 'makeFirst' | 'remove'
+  | 'submitGenerate' | 'submitEdit' | 'problem_noPrompt' | 'problem_noReference' | 'problem_badSize' | 'problem_tooMany'
+  | 'problem_tooManyReferences'
+  | 'status_idle' | 'status_submitting' | 'status_waiting' | 'status_generating' | 'status_saving' | 'status_succeeded'
+  | 'status_failed' | 'status_interrupted' | 'elapsed'
+  | 'mask' | 'maskNeedsImage' | 'maskUnsupported' | 'brush' | 'eraser' | 'brushSize' | 'opacity' | 'undo' | 'redo'
+  | 'clear' | 'invert' | 'zoomIn' | 'zoomOut' | 'fit' | 'maskHint' | 'maskEmpty' | 'maskPainted'
+  | 'gallery' | 'noRuns' | 'download' | 'openLink' | 'delete' | 'masked' | 'refsUsed' | 'task'
+  | 'keep_pending' | 'keep_link' | 'keep_failed' | 'notKept' | 'revisedPrompt' | 'interrupted'
+
+/** The images panel's text. */
+export const STRINGS: Strings<Key> = {
+  en: {
+    title: 'Images', generate: 'Generate', edit: 'Edit', noGroup: 'Choose a group to make images in.',
+    model: 'Model', loadingModels: 'Loading models…', noModels: 'This group has no image models.',
+    noEditModels: 'No image model of this group can edit images.',
+    size: 'Size', sizeCustom: 'Custom…', sizeCustomPlaceholder: 'W x H, e.g. 1200x800',
+    size_format: 'Write the size as width x height, e.g. 1200x800.',
+    size_multiple: 'Both sides must be multiples of {multipleOf}.', size_side: 'Each side may be at most {maxSide} pixels.',
+    size_ratio: 'The sides may differ by at most {minRatio} to {maxRatio}.', size_pixels: 'The size must have {minPixels} to {maxPixels} pixels in all.',
+    default: 'Default', defaultIs: 'Default ({value})',
+    field_image_size: 'Tier', field_resolution: 'Resolution', field_aspect_ratio: 'Aspect ratio', field_quality: 'Quality',
+    field_output_format: 'Format',
+    n: 'Images', nMax: 'at most {max}',
+    delivery_async: 'runs as a task', delivery_stream: 'streamed', delivery_sync: 'one request',
+    prompt: 'Prompt', promptPlaceholder: 'Describe the image (or the change to make)…',
+    references: 'Reference images', referencesHint: 'Pick, drop or paste images. The mask is painted on the first one.',
+    referencesMax: '{count} of at most {max}', addImages: 'Add images', dropHint: 'Drop images here or paste them',
+    firstRef: 'first', makeFirst: 'Make first', remove: 'Remove',
+    submitGenerate: 'Generate', submitEdit: 'Edit image',
+    problem_noPrompt: 'Write a prompt.', problem_noReference: 'Add the image to edit.', problem_badSize: 'Fix the size first.',
+    problem_tooMany: 'Too many images for this model and tier.', problem_tooManyReferences: 'Too many reference images for this model.',
+    status_idle: 'Ready.', status_submitting: 'Sending…', status_waiting: 'Task {task}: {status}… {elapsed}',
+    status_generating: 'Generating… {elapsed}', status_saving: 'Keeping the images…', status_succeeded: 'Done: {count} image(s) in {elapsed}.',
+    status_failed: 'Failed after {elapsed}.', status_interrupted: 'Interrupted.', elapsed: '{s} s',
+    mask: 'Mask', maskNeedsImage: 'Add a reference image to paint the area to edit.',
+    maskUnsupported: 'This model edits the whole image: it takes no mask.',
+    brush: 'Brush', eraser: 'Eraser', brushSize: 'Size', opacity: 'Overlay', undo: 'Undo', redo: 'Redo', clear: 'Clear',
+    invert: 'Invert', zoomIn: 'Zoom in', zoomOut: 'Zoom out', fit: 'Fit',
+    maskHint: 'B brush · E eraser · [ ] size · Ctrl/Cmd+Z undo · Ctrl/Cmd+Shift+Z or Ctrl+Y redo · I invert · 0 fit · Delete clear · wheel zoom · Space+drag or right/middle drag pan',
+    maskEmpty: 'Nothing painted: the whole image may change.', maskPainted: 'The painted area is what changes.',
+    gallery: 'History', noRuns: 'Generated images appear here.', download: 'Download', openLink: 'Open link', delete: 'Delete',
+    masked: 'masked', refsUsed: '{count} reference(s)', task: 'task {id}',
+    keep_pending: 'saving a copy…', keep_link: 'only the vendor link (expires after 24 h)', keep_failed: 'not saved: {error}',
+    notKept: 'This image was not saved and is gone.', revisedPrompt: 'Revised prompt: {text}',
+    interrupted: 'The app closed before the answer arrived; send it again.',
+  },
+  zh: {
+    title: '图像', generate: '生成', edit: '编辑', noGroup: '请选择一个分组来生成图像。',
+    model: '模型', loadingModels: '正在加载模型…', noModels: '该分组没有图像模型。',
+    noEditModels: '该分组没有可以编辑图像的模型。',
+    size: '尺寸', sizeCustom: '自定义…', sizeCustomPlaceholder: '宽 x 高，例如 1200x800',
+    size_format: '请按“宽 x 高”填写尺寸，例如 1200x800。',
+    size_multiple: '两边都必须是 {multipleOf} 的倍数。', size_side: '每边最多 {maxSide} 像素。',
+    size_ratio: '宽高比必须在 {minRatio} 到 {maxRatio} 之间。', size_pixels: '总像素数必须在 {minPixels} 到 {maxPixels} 之间。',
+    default: '默认', defaultIs: '默认（{value}）',
+    field_image_size: '档位', field_resolution: '分辨率', field_aspect_ratio: '宽高比', field_quality: '质量',
+    field_output_format: '格式',
+    n: '张数', nMax: '最多 {max} 张',
+    delivery_async: '以任务运行', delivery_stream: '流式返回', delivery_sync: '单次请求',
+    prompt: '提示词', promptPlaceholder: '描述图像（或要做的修改）…',
+    references: '参考图', referencesHint: '选择、拖入或粘贴图片。蒙版画在第一张图上。',
+    referencesMax: '{count} / 最多 {max}', addImages: '添加图片', dropHint: '把图片拖到这里或直接粘贴',
+    firstRef: '第一张', makeFirst: '设为第一张', remove: '移除',
+    submitGenerate: '生成', submitEdit: '编辑图像',
+    problem_noPrompt: '请填写提示词。', problem_noReference: '请添加要编辑的图片。', problem_badSize: '请先修正尺寸。',
+    problem_tooMany: '该模型在此档位下不能生成这么多张。', problem_tooManyReferences: '参考图数量超过该模型的上限。',
+    status_idle: '就绪。', status_submitting: '正在发送…', status_waiting: '任务 {task}：{status}… {elapsed}',
+    status_generating: '正在生成… {elapsed}', status_saving: '正在保存图像…', status_succeeded: '完成：{count} 张，用时 {elapsed}。',
+    status_failed: '{elapsed} 后失败。', status_interrupted: '已中断。', elapsed: '{s} 秒',
+    mask: '蒙版', maskNeedsImage: '添加参考图后即可涂抹要编辑的区域。',
+    maskUnsupported: '该模型编辑整张图像，不接受蒙版。',
+    brush: '画笔', eraser: '橡皮', brushSize: '大小', opacity: '叠加层', undo: '撤销', redo: '重做', clear: '清除',
+    invert: '反选', zoomIn: '放大', zoomOut: '缩小', fit: '适应',
+    maskHint: 'B 画笔 · E 橡皮 · [ ] 大小 · Ctrl/Cmd+Z 撤销 · Ctrl/Cmd+Shift+Z 或 Ctrl+Y 重做 · I 反选 · 0 适应 · Delete 清除 · 滚轮缩放 · 空格+拖动或右键/中键拖动平移',
+    maskEmpty: '尚未涂抹：整张图都可能改变。', maskPainted: '涂抹的区域就是要修改的部分。',
+    gallery: '历史', noRuns: '生成的图像会显示在这里。', download: '下载', openLink: '打开链接', delete: '删除',
+    masked: '带蒙版', refsUsed: '{count} 张参考图', task: '任务 {id}',
+    keep_pending: '正在保存副本…', keep_link: '只有厂商链接（24 小时后过期）', keep_failed: '未保存：{error}',
+    notKept: '该图像未保存，已无法查看。', revisedPrompt: '改写后的提示词：{text}',
+    interrupted: '应用在收到结果前关闭了，请重新发送。',
+  },
+}
+
+/** `t` as `useT(STRINGS)` returns it, for helpers that take it from their component. */
+export type ImageT = (key: Key, vars?: Record<string, string | number>) => string

@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest'
+import { create } from 'zustand'
+import { createImagesSlice, imagesPersisted, selectedControls } from '../../../../../renderer/panels/image-editor/images-slice'
+import type { ImageRun } from '../../../../../renderer/panels/image-editor/image-types'
+import { imageModelOptions } from '../../../../../renderer/panels/image-editor/model-options'
+import { createSessionSlice } from '../../../../../renderer/stores/session-slice'
+import type { AppState } from '../../../../../renderer/stores/app-store'
+import { INDEX, listed } from './catalog-rows'
+
+const store = () => create<AppState>()((...a) => ({ ...createSessionSlice(...a), ...createImagesSlice(...a) }) as AppState)
+const options = imageModelOptions(listed('kling-v3-image', 'gpt-image-2', 'gemini-3-pro-image'), INDEX, {})
+const withModels = () => {
+  const s = store()
+  s.setState({ imageModels: { group: 'g', options, loading: false, error: null }, imageModelId: 'kling-v3-image' })
+  return s
+}
+const stroke = (x: number) => ({ kind: 'stroke' as const, tool: 'brush' as const, radius: 3, points: [[x, x] as const] })
+
+describe('mask history actions', () => {
+  it('commit, undo, redo, clear and invert are steps of one history', () => {
+    const s = store()
+    const { commitMaskOp, undoMask, redoMask, clearMask, invertMask } = s.getState()
+    commitMaskOp(stroke(1))
+    commitMaskOp(stroke(2))
+    undoMask()
+    expect(s.getState().imageMask.history.done).toEqual([stroke(1)])
+    redoMask()
+    invertMask()
+    clearMask()
+    expect(s.getState().imageMask.history.done.map((o) => o.kind)).toEqual(['stroke', 'stroke', 'invert', 'clear'])
+    undoMask()
+    expect(s.getState().imageMask.history.done.at(-1)).toEqual({ kind: 'invert' })
+  })
+
+  it('clearing an empty or just-cleared mask adds no step', () => {
+    const s = store()
+    s.getState().clearMask()
+    expect(s.getState().imageMask.history.done).toEqual([])
+    s.getState().commitMaskOp(stroke(1))
+    s.getState().clearMask()
+    s.getState().clearMask()
+    expect(s.getState().imageMask.history.done.length).toBe(2)
+  })
+})
+
+describe('brush settings', () => {
+  it('clamps size and opacity', () => {
+    const s = store()
+    s.getState().setBrush({ size: 9999, opacity: 3 })
+    expect(s.getState().imageBrush).toMatchObject({ size: 512, opacity: 1 })
+    s.getState().setBrush({ size: 0.2, opacity: -1, tool: 'eraser' })
+    expect(s.getState().imageBrush).toEqual({ tool: 'eraser', size: 1, opacity: 0 })
+  })
+})
+
+describe('mode and model', () => {
+  it('Edit switches to a model that can edit; back in Generate the model stays', () => {
+    const s = withModels()
+    s.getState().setImageMode('edit')
+    expect(s.getState().imageModelId).toBe('gpt-image-2')
+    expect(selectedControls(s.getState())!.mask).toBe(true)
+    s.getState().setImageMode('generate')
+    expect(s.getState().imageModelId).toBe('gpt-image-2')
+  })
+
+  it('a new model drops values it does not accept and caps n', () => {
+    const s = withModels()
+    s.getState().setImageModel('gpt-image-2')
+    s.getState().setImageParam('quality', 'high')
+    s.getState().setImageN(8)
+    s.getState().setImageSizeText('1200x800')
+    s.getState().setImageModel('kling-v3-image')
+    expect(s.getState().imageParams).toEqual({})
+    expect(s.getState().imageN).toBe(8)
+    expect(s.getState().imageSizeText).toBeNull()
+    s.getState().setImageN(50)
+    expect(s.getState().imageN).toBe(9)
+  })
+})
+
+describe('runs', () => {
+  const run = (id: string, patch: Partial<ImageRun> = {}): ImageRun => ({
+    id, group: 'g', createdAt: 1, mode: 'generate', model: 'm', prompt: 'p', params: {}, references: 0, masked: false, status: 'succeeded', images: [], ...patch,
+  })
+
+  it('a saved run still marked running without a task was cut off: it fails as interrupted', () => {
+    const s = store()
+    s.setState({ imageRuns: [run('a', { status: 'running' }), run('b')] })
+    s.getState().resumeImageRuns()
+    expect(s.getState().imageRuns[0]).toMatchObject({ status: 'failed', interrupted: true })
+    expect(s.getState().imageRuns[1].status).toBe('succeeded')
+  })
+
+  it('removing a run forgets its blob URLs', () => {
+    const s = store()
+    s.setState({ imageRuns: [run('a'), run('b')], imageBlobUrls: { 'a:0': URL.createObjectURL(new Blob(['x'])), 'b:0': 'blob:b' } })
+    s.getState().removeImageRun('a')
+    expect(s.getState().imageRuns.map((r) => r.id)).toEqual(['b'])
+    expect(Object.keys(s.getState().imageBlobUrls)).toEqual(['b:0'])
+  })
+
+  it('the saved document holds the history, draft and brush, never references, masks or blob URLs', () => {
+    const s = store()
+    s.setState({ imageRuns: [run('a')], imagePrompt: 'draft', imageBlobUrls: { 'a:0': 'blob:x' } })
+    const saved = imagesPersisted(s.getState())
+    expect(Object.keys(saved).sort()).toEqual(['imageBrush', 'imageMode', 'imageModelId', 'imagePrompt', 'imageRuns'])
+    expect(saved.imagePrompt).toBe('draft')
+    expect(JSON.stringify(saved)).not.toContain('blob:')
+  })
+})
