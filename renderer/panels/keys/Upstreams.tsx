@@ -1,0 +1,78 @@
+import { useState } from 'react'
+import type { GroupSummary, UpstreamSummary } from '../../../shared/admin'
+import { admin } from '../../api/admin'
+import { ErrorNote } from '../../components/ErrorNote'
+import { useT } from '../../i18n'
+import { ConfirmButton } from './ConfirmButton'
+import { STRINGS } from './strings'
+import { UpstreamEditor } from './UpstreamEditor'
+import { newUpstreamForm, upstreamFormOf } from './upstream-form'
+import { useAction } from './use-action'
+import type { KeysData } from './use-keys-data'
+
+/** The group's upstream accounts in failover order: vendor, base URL, the key's hint only; add, edit, remove. */
+export function Upstreams({ group, data }: { group: GroupSummary; data: KeysData }) {
+  const t = useT(STRINGS)
+  const [adding, setAdding] = useState(false)
+  const accounts = group.upstreams.map((id) => data.upstreams.find((u) => u.id === id)).filter((u): u is UpstreamSummary => u !== undefined)
+  return (
+    <section className="card keys-section">
+      <div className="row">
+        <h3>{t('upstreams')}</h3>
+        <button type="button" onClick={() => setAdding(true)} disabled={adding} data-testid="upstream-add">{t('addAccount')}</button>
+      </div>
+      <p className="muted small">{t('upstreamsHelp')}</p>
+      {adding && (
+        <UpstreamEditor
+          mode="create" group={group.id} data={data} onClose={() => setAdding(false)}
+          initial={newUpstreamForm('openai', data.upstreams.map((u) => u.id))}
+        />
+      )}
+      {accounts.length === 0 && <p className="muted">{t('noUpstreams')}</p>}
+      <ul className="keys-list">
+        {accounts.map((u) => <UpstreamRow key={u.id} upstream={u} group={group} data={data} />)}
+      </ul>
+    </section>
+  )
+}
+
+function UpstreamRow({ upstream: u, group, data }: { upstream: UpstreamSummary; group: GroupSummary; data: KeysData }) {
+  const t = useT(STRINGS)
+  const [editing, setEditing] = useState(false)
+  const action = useAction()
+  const others = u.groups.filter((g) => g !== group.id)
+  return (
+    <li className="keys-upstream" data-testid="upstream-row" data-upstream-id={u.id}>
+      <div className="row">
+        <strong>{u.id}</strong>
+        <span className="badge">{u.vendor}</span>
+        <code className="small">{u.baseUrl}</code>
+        <span className="small" title={t('secretHidden')} data-testid="upstream-hint"><code>{u.apiKeyHint}</code></span>
+        <span className="muted small">{t('priority')}: {u.priority}</span>
+        <span className="muted small">{t('models')}: {u.models?.join(', ') || t('allModels')}</span>
+        {others.length > 0 && <span className="muted small">{t('usedBy', { groups: others.join(', ') })}</span>}
+      </div>
+      <div className="row">
+        <button type="button" onClick={() => setEditing(!editing)} data-testid="upstream-edit">{t('edit')}</button>
+        <button
+          type="button" disabled={action.busy} data-testid="upstream-remove"
+          onClick={() => void action.run(async () => {
+            await admin.updateGroup(group.id, { upstreams: group.upstreams.filter((id) => id !== u.id) })
+            await data.changed()
+          })}
+        >
+          {t('removeFromGroup')}
+        </button>
+        <ConfirmButton
+          label={t('deleteAccount')} question={t('confirmDeleteAccount', { id: u.id, groups: u.groups.join(', ') || '–' })} testId="upstream-delete" disabled={action.busy}
+          onConfirm={() => void action.run(async () => {
+            await admin.deleteUpstream(u.id)
+            await data.changed()
+          })}
+        />
+      </div>
+      <ErrorNote error={action.error} onDismiss={action.clear} />
+      {editing && <UpstreamEditor mode="edit" group={group.id} data={data} initial={upstreamFormOf(u)} onClose={() => setEditing(false)} />}
+    </li>
+  )
+}

@@ -1,0 +1,86 @@
+/** Upstream accounts (the key vault): vendor defaults and the add/edit forms as request bodies. */
+import type { UpstreamSummary } from '../../../shared/admin'
+import type { Vendor } from '../../../shared/types'
+
+/** The base URL each vendor's official SDK takes (README "Config file"); `gateway` is another gateway's root URL. */
+export const DEFAULT_BASE_URL: Record<Vendor, string> = {
+  openai: 'https://api.openai.com/v1',
+  anthropic: 'https://api.anthropic.com',
+  gemini: 'https://generativelanguage.googleapis.com',
+  ark: 'https://ark.cn-beijing.volces.com/api/v3',
+  dashscope: 'https://dashscope.aliyuncs.com',
+  kling: 'https://api-singapore.klingai.com',
+  minimax: 'https://api.minimax.io',
+  xai: 'https://api.x.ai/v1',
+  zhipu: 'https://open.bigmodel.cn/api/paas/v4',
+  gateway: '',
+}
+
+export interface UpstreamForm {
+  id: string
+  vendor: Vendor
+  baseUrl: string
+  /** blank when editing: keep the stored secret */
+  apiKey: string
+  /** ids separated by commas or spaces; blank: every catalog model of the vendor */
+  models: string
+  priority: string
+}
+
+/** A new account's form: the vendor's default base URL and a free id. */
+export function newUpstreamForm(vendor: Vendor, takenIds: string[]): UpstreamForm {
+  let n = 1
+  while (takenIds.includes(`${vendor}-${n}`)) n++
+  return { id: `${vendor}-${n}`, vendor, baseUrl: DEFAULT_BASE_URL[vendor], apiKey: '', models: '', priority: '0' }
+}
+
+/** The form with another vendor: the base URL follows unless it was changed by hand, and so does a generated id. */
+export function withVendor(form: UpstreamForm, vendor: Vendor, takenIds: string[]): UpstreamForm {
+  const fresh = newUpstreamForm(vendor, takenIds)
+  const idWasGenerated = form.id === newUpstreamForm(form.vendor, takenIds).id
+  const urlWasDefault = form.baseUrl === DEFAULT_BASE_URL[form.vendor]
+  return { ...form, vendor, id: idWasGenerated ? fresh.id : form.id, baseUrl: urlWasDefault ? fresh.baseUrl : form.baseUrl }
+}
+
+/** The edit form of an account: the secret left blank. */
+export const upstreamFormOf = (u: UpstreamSummary): UpstreamForm => ({
+  id: u.id, vendor: u.vendor, baseUrl: u.baseUrl, apiKey: '', models: (u.models ?? []).join(', '), priority: String(u.priority),
+})
+
+export type UpstreamFormProblem = 'id' | 'baseUrl' | 'apiKey' | 'klingKey' | 'priority'
+
+const modelList = (text: string): string[] => text.split(/[\s,]+/).filter(Boolean)
+
+/** Why the form cannot be saved, or null. A Kling account's key is `ACCESS_KEY:SECRET_KEY` (the gateway signs JWTs with it). */
+export function upstreamFormProblem(form: UpstreamForm, mode: 'create' | 'edit'): UpstreamFormProblem | null {
+  if (mode === 'create' && form.id.trim() === '') return 'id'
+  if (!/^https?:\/\/\S+$/.test(form.baseUrl.trim())) return 'baseUrl'
+  const key = form.apiKey.trim()
+  if (mode === 'create' && key === '') return 'apiKey'
+  if (form.vendor === 'kling' && key !== '' && !/^[^:\s]+:[^:\s]+$/.test(key)) return 'klingKey'
+  if (form.priority.trim() !== '' && !Number.isFinite(Number(form.priority))) return 'priority'
+  return null
+}
+
+/** POST /admin/v1/upstreams body: the account, joined to the group's failover order. */
+export function upstreamCreateBody(form: UpstreamForm, group: string | null): Record<string, unknown> {
+  const models = modelList(form.models)
+  return {
+    id: form.id.trim(), vendor: form.vendor, baseUrl: form.baseUrl.trim(), apiKey: form.apiKey.trim(),
+    ...(models.length > 0 ? { models } : {}),
+    ...(form.priority.trim() !== '' ? { priority: Number(form.priority) } : {}),
+    ...(group ? { groups: [group] } : {}),
+  }
+}
+
+/** PATCH /admin/v1/upstreams/{id} body: the secret only when a new one was typed. */
+export function upstreamPatchBody(form: UpstreamForm): Record<string, unknown> {
+  const models = modelList(form.models)
+  const key = form.apiKey.trim()
+  return {
+    baseUrl: form.baseUrl.trim(),
+    ...(key ? { apiKey: key } : {}),
+    ...(models.length > 0 ? { models } : {}),
+    ...(form.priority.trim() !== '' ? { priority: Number(form.priority) } : {}),
+  }
+}

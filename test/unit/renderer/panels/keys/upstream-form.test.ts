@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest'
+import {
+  DEFAULT_BASE_URL, newUpstreamForm, upstreamCreateBody, upstreamFormOf, upstreamFormProblem, upstreamPatchBody, withVendor,
+} from '../../../../../renderer/panels/keys/upstream-form'
+
+describe('upstream account forms', () => {
+  it('starts from the vendor\'s base URL and a free id', () => {
+    expect(newUpstreamForm('openai', ['openai-1'])).toEqual({ id: 'openai-2', vendor: 'openai', baseUrl: 'https://api.openai.com/v1', apiKey: '', models: '', priority: '0' })
+    expect(DEFAULT_BASE_URL.gateway).toBe('')
+  })
+
+  it('follows a vendor change unless the id or URL was typed by hand', () => {
+    const f = newUpstreamForm('openai', [])
+    expect(withVendor(f, 'xai', [])).toMatchObject({ id: 'xai-1', baseUrl: 'https://api.x.ai/v1' })
+    expect(withVendor({ ...f, id: 'mine', baseUrl: 'http://127.0.0.1:9000/v1' }, 'xai', [])).toMatchObject({ id: 'mine', baseUrl: 'http://127.0.0.1:9000/v1', vendor: 'xai' })
+  })
+
+  it.each([
+    [{ id: '' }, 'create', 'id'],
+    [{ baseUrl: 'api.openai.com' }, 'create', 'baseUrl'],
+    [{ apiKey: '' }, 'create', 'apiKey'],
+    [{ apiKey: '' }, 'edit', null],
+    [{ vendor: 'kling', apiKey: 'only-one-part' }, 'create', 'klingKey'],
+    [{ vendor: 'kling', apiKey: 'AK:SK' }, 'create', null],
+    [{ priority: 'high' }, 'create', 'priority'],
+  ] as const)('checks %o when %s → %s', (patch, mode, problem) => {
+    const form = { ...newUpstreamForm('openai', []), apiKey: 'sk-x', ...patch }
+    expect(upstreamFormProblem(form, mode)).toBe(problem)
+  })
+
+  it('creates the account in the group, with its models and priority', () => {
+    const form = { ...newUpstreamForm('openai', []), apiKey: ' sk-secret ', models: 'gpt-5.2, gpt-5-mini  o3', priority: '2' }
+    expect(upstreamCreateBody(form, 'g1')).toEqual({
+      id: 'openai-1', vendor: 'openai', baseUrl: 'https://api.openai.com/v1', apiKey: 'sk-secret', models: ['gpt-5.2', 'gpt-5-mini', 'o3'], priority: 2, groups: ['g1'],
+    })
+    expect(upstreamCreateBody({ ...form, models: '', priority: '' }, null)).toEqual({ id: 'openai-1', vendor: 'openai', baseUrl: 'https://api.openai.com/v1', apiKey: 'sk-secret' })
+  })
+
+  it('edits without sending the secret when the field is left blank', () => {
+    const u = { id: 'o', vendor: 'openai' as const, baseUrl: 'https://api.openai.com/v1', apiKeyHint: 'sk-ab…yz', models: ['gpt-5.2'], priority: 1, groups: ['g'] }
+    const form = upstreamFormOf(u)
+    expect(form.apiKey).toBe('')
+    expect(upstreamPatchBody(form)).toEqual({ baseUrl: 'https://api.openai.com/v1', models: ['gpt-5.2'], priority: 1 })
+    expect(upstreamPatchBody({ ...form, apiKey: 'sk-new' })).toMatchObject({ apiKey: 'sk-new' })
+  })
+})
