@@ -1,0 +1,116 @@
+import { useEffect, useState, type ComponentType } from 'react'
+import { admin, signIn } from './api/admin'
+import { ErrorNote } from './components/ErrorNote'
+import { useT, type Strings } from './i18n'
+import { ChatPanel } from './panels/chat/ChatPanel'
+import { ImagePanel } from './panels/image-editor/ImagePanel'
+import { KeysPanel } from './panels/keys/KeysPanel'
+import { SettingsPanel } from './panels/settings/SettingsPanel'
+import { UsagePanel } from './panels/usage/UsagePanel'
+import { VideoPanel } from './panels/video-tasks/VideoPanel'
+import { storage, useAppStore } from './stores/app-store'
+import { PANELS, type Panel } from './stores/session-slice'
+
+const STRINGS: Strings<Panel | 'group' | 'signInTitle' | 'signInHelp' | 'loading' | 'noGroups'> = {
+  en: {
+    chat: 'Chat', image: 'Images', video: 'Video', keys: 'Keys & groups', usage: 'Usage', settings: 'Settings',
+    group: 'Group', loading: 'Connecting to the gateway…', noGroups: 'No groups yet: create one under Keys & groups.',
+    signInTitle: 'Sign in to Gatehouse',
+    signInHelp: 'Open the one-time login address that `npm start` (or `npm run gateway`) printed when it started. Restart the gateway for a new one.',
+  },
+  zh: {
+    chat: '对话', image: '图像', video: '视频', keys: '密钥与分组', usage: '用量', settings: '设置',
+    group: '分组', loading: '正在连接网关…', noGroups: '还没有分组：请在“密钥与分组”中创建。',
+    signInTitle: '登录 Gatehouse',
+    signInHelp: '请打开 `npm start`（或 `npm run gateway`）启动时打印的一次性登录地址。重启网关可获得新的地址。',
+  },
+}
+
+const PANEL_COMPONENTS: Record<Panel, ComponentType> = {
+  chat: ChatPanel, image: ImagePanel, video: VideoPanel, keys: KeysPanel, usage: UsagePanel, settings: SettingsPanel,
+}
+
+type Boot = { state: 'loading' } | { state: 'signed-out' } | { state: 'ready' } | { state: 'failed'; error: unknown }
+
+/** Signs in, loads the groups and the saved state, then shows the panels. */
+export function App() {
+  const [boot, setBoot] = useState<Boot>({ state: 'loading' })
+  const t = useT(STRINGS)
+  useEffect(() => {
+    void (async () => {
+      try {
+        const session = await signIn()
+        if (!session) return setBoot({ state: 'signed-out' })
+        const store = useAppStore.getState()
+        store.setSession(session)
+        const [settings] = await Promise.all([admin.settings(), useAppStore.persist.rehydrate()])
+        store.setLanguage(settings.language)
+        await useAppStore.getState().refreshGroups()
+        setBoot({ state: 'ready' })
+      } catch (error) {
+        setBoot({ state: 'failed', error })
+      }
+    })()
+  }, [])
+  useEffect(() => {
+    // The last edits are still waiting for their debounce when the window closes.
+    const save = () => void storage.flush()
+    window.addEventListener('beforeunload', save)
+    return () => window.removeEventListener('beforeunload', save)
+  }, [])
+
+  if (boot.state === 'loading') return <main className="boot">{t('loading')}</main>
+  if (boot.state === 'failed') return <main className="boot"><ErrorNote error={boot.error} /></main>
+  if (boot.state === 'signed-out') {
+    return (
+      <main className="boot" data-testid="sign-in">
+        <h1>{t('signInTitle')}</h1>
+        <p>{t('signInHelp')}</p>
+      </main>
+    )
+  }
+  return <Shell />
+}
+
+function Shell() {
+  const t = useT(STRINGS)
+  const panel = useAppStore((s) => s.panel)
+  const setPanel = useAppStore((s) => s.setPanel)
+  const Current = PANEL_COMPONENTS[panel]
+  return (
+    <div className="shell">
+      <nav className="sidebar" aria-label="panels">
+        <div className="brand">Gatehouse</div>
+        {PANELS.map((p) => (
+          <button key={p} type="button" className={p === panel ? 'nav active' : 'nav'} aria-current={p === panel ? 'page' : undefined} onClick={() => setPanel(p)} data-testid={`nav-${p}`}>
+            {t(p)}
+          </button>
+        ))}
+        <GroupPicker />
+      </nav>
+      <main className="content">
+        <Current />
+      </main>
+    </div>
+  )
+}
+
+function GroupPicker() {
+  const t = useT(STRINGS)
+  const groups = useAppStore((s) => s.groups)
+  const groupId = useAppStore((s) => s.groupId)
+  const setGroup = useAppStore((s) => s.setGroup)
+  if (groups.length === 0) return <p className="muted small">{t('noGroups')}</p>
+  return (
+    <label className="group-picker">
+      <span>{t('group')}</span>
+      <select value={groupId ?? ''} onChange={(e) => setGroup(e.target.value)} data-testid="group-picker">
+        {groups.map((g) => (
+          <option key={g.id} value={g.id}>
+            {g.name ? `${g.name} (${g.id})` : g.id}
+          </option>
+        ))}
+      </select>
+    </label>
+  )
+}

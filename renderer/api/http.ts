@@ -1,0 +1,40 @@
+/** An error answer from the gateway, in either protocol's shape, reduced to what the UI shows. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+/** Reads `{error:{code,message}}` (chat protocol) or `{type:'error',error:{type,message}}` (messages protocol). */
+export async function toApiError(res: Response): Promise<ApiError> {
+  const text = await res.text().catch(() => '')
+  try {
+    const body = JSON.parse(text) as { error?: { code?: string; type?: string; message?: string } }
+    return new ApiError(res.status, body.error?.code ?? body.error?.type ?? String(res.status), body.error?.message ?? text)
+  } catch {
+    return new ApiError(res.status, String(res.status), text || res.statusText)
+  }
+}
+
+/** fetch that throws ApiError for non-2xx answers. */
+export async function request(input: string, init: RequestInit = {}): Promise<Response> {
+  const res = await fetch(input, { credentials: 'same-origin', ...init })
+  if (!res.ok) throw await toApiError(res)
+  return res
+}
+
+export async function requestJson<T>(input: string, init: RequestInit = {}): Promise<T> {
+  const res = await request(input, init)
+  return (res.status === 204 ? undefined : await res.json()) as T
+}
+
+/** JSON request options. */
+export const jsonBody = (method: string, body: unknown): RequestInit => ({
+  method,
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify(body),
+})

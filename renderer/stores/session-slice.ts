@@ -1,0 +1,41 @@
+import type { StateCreator } from 'zustand'
+import type { AdminSession, GroupSummary, Language } from '../../shared/admin'
+import { admin } from '../api/admin'
+import type { AppState } from './app-store'
+
+export const PANELS = ['chat', 'image', 'video', 'keys', 'usage', 'settings'] as const
+export type Panel = (typeof PANELS)[number]
+
+/** Who we are signed in as, the groups, the group the panels work in, the open panel and the language. */
+export interface SessionSlice {
+  session: AdminSession | null
+  groups: GroupSummary[]
+  groupId: string | null
+  panel: Panel
+  language: Language
+  setSession(session: AdminSession): void
+  refreshGroups(): Promise<void>
+  setGroup(id: string): void
+  setPanel(panel: Panel): void
+  setLanguage(language: Language): void
+}
+
+export const createSessionSlice: StateCreator<AppState, [], [], SessionSlice> = (set, get) => ({
+  session: null,
+  groups: [],
+  groupId: null,
+  panel: 'chat',
+  language: 'en',
+  setSession: (session) => set({ session }),
+  refreshGroups: async () => {
+    const groups = await admin.groups()
+    const current = get().groupId
+    set({ groups, groupId: groups.some((g) => g.id === current) ? current : (groups[0]?.id ?? null) })
+  },
+  setGroup: (groupId) => set({ groupId }),
+  setPanel: (panel) => set({ panel }),
+  setLanguage: (language) => set({ language }),
+})
+
+/** What the `ui` state document keeps. */
+export const uiPersisted = (s: AppState) => ({ groupId: s.groupId, panel: s.panel })
