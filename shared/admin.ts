@@ -58,6 +58,7 @@ export interface KeySummary {
   /** unix seconds; null: never */
   expiresAt: number | null
   disabled: boolean
+  /** unix seconds */
   createdAt: number
   /** the key the app itself uses for this group's panels */
   app: boolean
@@ -78,6 +79,7 @@ export interface AccountSummary {
 
 export interface RequestLogEntry {
   id: string
+  /** milliseconds since 1970 */
   createdAt: number
   keyId: string | null
   group: string | null
@@ -103,6 +105,8 @@ export interface TaskSummary {
   id: string
   kind: 'image' | 'video'
   group: string
+  /** the key that submitted it (the app's own key of the group, or one used from code) */
+  keyId: string
   model: string
   status: string
   progress: number | null

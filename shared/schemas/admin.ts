@@ -20,7 +20,10 @@ export const upstreamCreate = {
   ...configItem('upstreams'),
   properties: { ...configItem('upstreams').properties, groups: { type: 'array', items: { type: 'string', minLength: 1 }, description: 'groups that use the account (appended to their failover order)' } },
 }
-export const upstreamPatch = patchOf(omit(configItem('upstreams').properties, 'id', 'vendor'))
+export const upstreamPatch = patchOf({
+  ...omit(configItem('upstreams').properties, 'id', 'vendor', 'models'),
+  models: nullable({ ...configItem('upstreams').properties.models, description: 'null: every catalog model of the vendor' }),
+})
 
 const keyProps = configItem('keys').properties
 export const keyCreate = {
@@ -90,7 +93,7 @@ export const requestLogPage = obj({
   next: strOrNull,
 })
 export const taskSummary = obj({
-  id: str, kind: { enum: ['image', 'video'] }, group: str, model: str, status: str, progress: numOrNull, createdAt: int, updatedAt: int,
+  id: str, kind: { enum: ['image', 'video'] }, group: str, keyId: str, model: str, status: str, progress: numOrNull, createdAt: int, updatedAt: int,
   detail: { type: 'object' },
 })
 export const mediaItem = obj({ id: str, requestId: str, kind: str, mimeType: str, url: str, sourceUrl: strOrNull, createdAt: int })

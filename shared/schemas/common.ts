@@ -122,6 +122,12 @@ export const pricingList = {
           vendor: { type: 'string' },
           pricing,
           deprecated: { type: 'boolean' },
+          // Video models: the values they accept, so a price can be read against them (and forms offer only these).
+          resolutions: { type: 'array', items: { type: 'string' }, description: 'video: accepted resolutions' },
+          durations: { type: 'array', items: { type: 'number' }, description: 'video: accepted clip lengths in seconds' },
+          aspectRatios: { type: 'array', items: { type: 'string' }, description: 'video: accepted aspect ratios' },
+          modes: { type: 'array', items: { type: 'string' }, description: 'video: t2v, i2v, first-last-frame, reference' },
+          maxDurationByResolution: { type: 'object', additionalProperties: { type: 'number' }, description: 'video: a lower length cap at some resolutions' },
         },
       },
     },

@@ -58,4 +58,12 @@ describe('GET /api/v1/models/pricing', () => {
     expect(body.data).toHaveLength(catalog.length)
     expect(new Set(body.data.map((m) => m.pricing.unit))).toEqual(new Set(['token', 'image', 'second', 'character']))
   })
+
+  it('tells what a video model accepts, from its catalog entry', async () => {
+    const body = (await (await fetch(`${gw.url}/api/v1/models/pricing`)).json()) as { data: Array<Record<string, unknown>> }
+    const kling = body.data.find((m) => m.model === 'kling-v2-5-turbo')!
+    const catalog = gw.services.registry.catalog.get('kling-v2-5-turbo')!
+    expect(kling).toMatchObject({ durations: catalog.durations, aspectRatios: catalog.aspectRatios, resolutions: catalog.resolutions })
+    expect(body.data.find((m) => m.model === 'test-gpt')).not.toHaveProperty('durations')
+  })
 })

@@ -12,7 +12,7 @@ import { applyChange, bodyReader, noContent, notFound, segment } from './admin-i
 
 type UpstreamBody = NonNullable<GatewayConfig['upstreams']>[number]
 const readCreate = bodyReader<UpstreamBody & { groups?: string[] }>(upstreamCreate)
-const readPatch = bodyReader<Partial<UpstreamBody>>(upstreamPatch)
+const readPatch = bodyReader<Partial<Omit<UpstreamBody, 'models'>> & { models?: string[] | null }>(upstreamPatch)
 
 /** The account as the app sees it: the secret only as a hint (never decrypted for display beyond that). */
 function summary(services: Services, u: UpstreamRow): UpstreamSummary {
@@ -55,7 +55,7 @@ export async function createUpstream(ctx: RequestContext, services: Services): P
   sendJson(ctx.res, 201, summary(services, findUpstream(services, body.id)))
 }
 
-/** PATCH /admin/v1/upstreams/{id}: an absent apiKey keeps the stored one. */
+/** PATCH /admin/v1/upstreams/{id}: an absent apiKey keeps the stored one; `models: null` serves every model of the vendor again. */
 export async function updateUpstream(ctx: RequestContext, services: Services, params: string[]): Promise<void> {
   const current = findUpstream(services, params[0])
   const patch = await readPatch(ctx)
@@ -65,7 +65,7 @@ export async function updateUpstream(ctx: RequestContext, services: Services, pa
       vendor: current.vendor,
       baseUrl: patch.baseUrl ?? current.base_url,
       apiKey: patch.apiKey ?? services.secrets.decrypt(current.api_key_enc),
-      models: patch.models ?? (current.models === null ? undefined : (JSON.parse(current.models) as string[])),
+      models: patch.models === null ? undefined : (patch.models ?? (current.models === null ? undefined : (JSON.parse(current.models) as string[]))),
       priority: patch.priority ?? current.priority,
     }),
   )

@@ -55,8 +55,9 @@ describe('admin API: groups, upstream accounts, keys, account', () => {
     expect(row.api_key_enc).not.toContain(secret)
     expect((await admin.get('/admin/v1/upstreams')).text).not.toContain(secret)
 
-    const patched = await admin.patch('/admin/v1/upstreams/acct', { priority: 5 })
-    expect(patched.json).toMatchObject({ priority: 5, apiKeyHint: 'sk-ven…7890' })
+    const patched = await admin.patch('/admin/v1/upstreams/acct', { priority: 5, models: ['test-gpt'] })
+    expect(patched.json).toMatchObject({ priority: 5, apiKeyHint: 'sk-ven…7890', models: ['test-gpt'] })
+    expect((await admin.patch('/admin/v1/upstreams/acct', { models: null })).json.models).toBeNull()
     expect(gw.services.registry.upstreams.get('acct')!.apiKey).toBe(secret)
     await admin.patch('/admin/v1/upstreams/acct', { apiKey: 'sk-rotated-000000000000' })
     expect(gw.services.registry.upstreams.get('acct')!.apiKey).toBe('sk-rotated-000000000000')

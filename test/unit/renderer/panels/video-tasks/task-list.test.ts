@@ -10,7 +10,7 @@ const view = (id: string, status: string, extra: Partial<VideoTaskView> = {}): V
   task_id: id, status, model: 'kling-v3', created_at: 100, updated_at: 100, status_url: `/v1/video/tasks/${id}`, reserved: 0, ...extra,
 })
 const summary = (v: VideoTaskView, group = 'g1'): TaskSummary => ({
-  id: v.task_id, kind: 'video', group, model: v.model, status: v.status, progress: v.progress ?? null,
+  id: v.task_id, kind: 'video', group, keyId: 'key_app', model: v.model, status: v.status, progress: v.progress ?? null,
   createdAt: v.created_at * 1000, updatedAt: v.updated_at * 1000, detail: v,
 })
 const note = (extra: Partial<TaskNote> = {}): TaskNote => ({
