@@ -1,0 +1,65 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js'
+import { chatConfig } from '../helpers/gateway.js'
+import { browserMissing, openApp, type AppUnderTest } from './harness.js'
+
+const LONG = Array.from({ length: 60 }, (_, i) => `word${i}`).join(' ')
+
+describe.skipIf(browserMissing)('chat panel', () => {
+  let fake: FakeOpenAI
+  let app: AppUnderTest
+  beforeAll(async () => {
+    fake = await startFakeOpenAI()
+    app = await openApp(chatConfig([{ id: 'fake', baseUrl: fake.url }]), { group: 'main' })
+  })
+  afterAll(async () => {
+    await app?.close()
+    await fake?.close()
+  })
+
+  it('streams an answer into the page, with its usage and cost', async () => {
+    const { page } = app
+    fake.setScenario({ kind: 'ok', text: 'Hello **bold** world from the fake', usage: { prompt_tokens: 12, completion_tokens: 7 } })
+    await page.getByTestId('chat-model').selectOption('test-gpt')
+    await page.getByTestId('chat-input').fill('Say hello')
+    await page.getByTestId('chat-send').click()
+    const answer = page.getByTestId('chat-message-assistant').last()
+    await expect.poll(() => answer.getAttribute('data-state')).toBe('done')
+    expect(await answer.locator('strong').textContent()).toBe('bold')
+    expect(await answer.textContent()).toContain('Hello bold world from the fake')
+    const sent = fake.calls.at(-1)!.body
+    expect(sent).toMatchObject({ model: 'test-gpt', stream: true, messages: [{ role: 'user', content: 'Say hello' }] })
+    // 12 input tokens at $2/M + 7 output at $8/M = $0.00008
+    await expect.poll(() => answer.getByTestId('chat-usage').textContent()).toMatch(/12.*7.*\$0\.00008/s)
+    await app.screenshot('chat-answer')
+  })
+
+  it('stops a streaming answer: the partial text stays and the upstream call is cut', async () => {
+    const { page } = app
+    fake.setScenario({ kind: 'slow', delayMs: 150, text: LONG })
+    await page.getByTestId('chat-input').fill('Count slowly')
+    await page.getByTestId('chat-send').click()
+    const answer = page.getByTestId('chat-message-assistant').last()
+    await expect.poll(() => answer.textContent(), { timeout: 10_000 }).toContain('word2')
+    expect(await answer.getAttribute('data-state')).toBe('streaming')
+    await page.getByTestId('chat-stop').click()
+    await expect.poll(() => answer.getAttribute('data-state')).toBe('stopped')
+    // The answer's words, without the usage line that appears under it once the cost is known.
+    const words = async () =>
+      (await answer.evaluate((el) => {
+        const copy = el.cloneNode(true) as HTMLElement
+        copy.querySelector('[data-testid="chat-usage"]')?.remove()
+        return copy.textContent ?? ''
+      })).match(/word\d+/g) ?? []
+    const partial = await words()
+    expect(partial).toContain('word2')
+    expect(partial).not.toContain('word59')
+    await page.waitForTimeout(600)
+    expect(await words()).toEqual(partial)
+    const log = gateway(app).store.requestLog.page({ endpoint: 'chat.completions', limit: 1 })
+    expect(log[0].status).toBe(499)
+    await app.screenshot('chat-stopped')
+  })
+})
+
+const gateway = (app: AppUnderTest) => (app.gateway.services.store.ledger.flush(), app.gateway.services)

@@ -1,0 +1,68 @@
+import { existsSync, mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import type { GatewayConfig } from '../../electron/gateway/config/load-config.js'
+import { startGateway, type RunningGateway } from '../../electron/gateway/gateway.js'
+import { tempDataDir } from '../helpers/gateway.js'
+
+const root = fileURLToPath(new URL('../..', import.meta.url))
+export const CHROMIUM = '/usr/bin/chromium'
+const SCREENSHOTS = join(root, 'test-results', 'screenshots')
+
+/**
+ * Whether the browser tests can run. CI installs Debian's Chromium (.ci/run), so there a missing browser is a
+ * failure, not a skip; elsewhere they are skipped with the reason.
+ */
+export const browserMissing: string | undefined = existsSync(CHROMIUM)
+  ? undefined
+  : process.env.CI
+    ? (() => { throw new Error(`${CHROMIUM} is missing: .ci/run installs Debian's chromium package`) })()
+    : `Chromium not found at ${CHROMIUM} (apt-get install chromium); browser tests skipped`
+
+if (browserMissing) console.warn(browserMissing)
+
+export interface AppUnderTest {
+  gateway: RunningGateway
+  browser: Browser
+  context: BrowserContext
+  page: Page
+  /** saves a screenshot as a test artifact in test-results/screenshots */
+  screenshot(name: string): Promise<void>
+  close(): Promise<void>
+}
+
+/**
+ * The headless gateway serving the built renderer on 127.0.0.1 (config pointing at fake upstreams), and a
+ * Chromium page signed in through the one-time login address, as a user opening `npm start`'s link is.
+ */
+export async function openApp(config: GatewayConfig, opts: { group?: string; videoPollMs?: number } = {}): Promise<AppUnderTest> {
+  const data = tempDataDir()
+  const gateway = await startGateway({
+    dataDir: data.dir, config, port: 0, rendererDir: join(root, 'dist', 'renderer'), log: () => {},
+    ...(opts.videoPollMs ? { videoPoll: { intervalMs: opts.videoPollMs, maxIntervalMs: opts.videoPollMs } } : {}),
+  })
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
+  })
+  const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, acceptDownloads: true })
+  const page = await context.newPage()
+  page.on('pageerror', (err) => console.error(`[page error] ${err.message}`))
+  await page.goto(gateway.loginUrl())
+  await page.waitForSelector('[data-testid="panel-chat"]')
+  // A new data dir lists its own groups first; the test's group is picked as a user would.
+  if (opts.group) await page.getByTestId('group-picker').selectOption(opts.group)
+  return {
+    gateway, browser, context, page,
+    async screenshot(name) {
+      mkdirSync(SCREENSHOTS, { recursive: true })
+      await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true })
+    },
+    async close() {
+      await browser.close()
+      await gateway.close(1_000)
+      data.remove()
+    },
+  }
+}
