@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
@@ -21,6 +21,11 @@ function electronBinary(): string | undefined {
 
 const binary = electronBinary()
 const shell = new URL('../dist/electron/main.js', import.meta.url)
+// With Electron present, the shell is built from the current sources first (the pages were built by `npm start`).
+if (binary) {
+  const built = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(new URL('./build-electron.ts', import.meta.url))], { cwd: root, stdio: 'inherit' })
+  if (built.status !== 0) process.stderr.write('Gatehouse: building the desktop shell failed.\n')
+}
 const run = (command: string, args: string[]) => {
   const child = spawn(command, args, { cwd: root, stdio: 'inherit' })
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal))
@@ -30,7 +35,7 @@ const run = (command: string, args: string[]) => {
 if (binary && existsSync(shell)) {
   run(binary, [root])
 } else {
-  const why = binary ? 'the desktop shell is not built' : "Electron's binary is not installed"
-  process.stderr.write(`Gatehouse: ${why}, so the gateway runs headless.\n`)
+  const why = binary ? 'the desktop shell could not be built' : "Electron's binary is not installed"
+  process.stderr.write(`Gatehouse: ${why}, so the gateway runs headless and serves the app at its own address (below).\n`)
   run(process.execPath, [...process.execArgv, fileURLToPath(new URL('../electron/gateway/cli.ts', import.meta.url)), ...process.argv.slice(2)])
 }
