@@ -3,12 +3,12 @@ import { persist } from 'zustand/middleware'
 import { createChatSlice, chatPersisted, type ChatSlice } from '../panels/chat/chat-slice'
 import { createImagesSlice, imagesPersisted, type ImagesSlice } from '../panels/image-editor/images-slice'
 import { createVideoSlice, videoPersisted, type VideoSlice } from '../panels/video-tasks/video-slice'
-import { gatewayStorage, type PersistedDocs } from './gateway-storage'
+import { storage, type PersistedDocs } from './gateway-storage'
 import { createSessionSlice, uiPersisted, type SessionSlice } from './session-slice'
 
 export type AppState = SessionSlice & ChatSlice & ImagesSlice & VideoSlice
 
-export const storage = gatewayStorage()
+export { storage }
 
 /**
  * The one bound store, made of one slice per concern; persistence wraps the combined store only.

@@ -53,3 +53,6 @@ export function gatewayStorage(delayMs = 400): PersistStorage<PersistedDocs> & {
     },
   }
 }
+
+/** The app's one persistence storage: the store persists through it, and a slice flushes it before a step that must survive a crash. */
+export const storage = gatewayStorage()

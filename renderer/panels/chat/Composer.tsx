@@ -5,6 +5,7 @@ import { useT } from '../../i18n'
 import { useAppStore } from '../../stores/app-store'
 import type { Attachment, ComposerDraft } from './chat-types'
 import { STRINGS } from './strings'
+import { ImageFileInput } from '../../components/ImageFileInput'
 
 const EMPTY: ComposerDraft = { text: '', attachments: [] }
 
@@ -78,17 +79,7 @@ export function Composer({ conversationId, canSend }: { conversationId: string; 
       <div className="row">
         <label className="chat-attach-button" title={t('attach')}>
           <span>{t('attach')}</span>
-          <input
-            type="file"
-            accept="image/*"
-            multiple
-            hidden
-            onChange={(e) => {
-              addFiles(e.target.files)
-              e.target.value = ''
-            }}
-            data-testid="chat-attach"
-          />
+          <ImageFileInput onFiles={addFiles} multiple hidden testId="chat-attach" />
         </label>
         <span className="chat-spacer" />
         {streaming && (

@@ -2,6 +2,7 @@ import { useRef } from 'react'
 import { useT } from '../../i18n'
 import { useAppStore } from '../../stores/app-store'
 import { STRINGS } from './strings'
+import { ImageFileInput } from '../../components/ImageFileInput'
 
 /** The reference images: a file picker (drop and paste work on the whole panel) and thumbnails; the first one gets the mask. */
 export function ReferenceImages({ onFiles, max }: { onFiles: (files: FileList | null) => void; max?: number }) {
@@ -34,18 +35,7 @@ export function ReferenceImages({ onFiles, max }: { onFiles: (files: FileList | 
           + {t('addImages')}
         </button>
       </div>
-      <input
-        ref={input}
-        type="file"
-        accept="image/*"
-        multiple
-        hidden
-        onChange={(e) => {
-          onFiles(e.target.files)
-          e.target.value = ''
-        }}
-        data-testid="image-file"
-      />
+      <ImageFileInput ref={input} onFiles={onFiles} multiple hidden testId="image-file" />
     </div>
   )
 }

@@ -6,6 +6,7 @@ import { useAppStore } from '../../stores/app-store'
 import { STRINGS, type VideoT } from './strings'
 import { costCeiling, videoFormProblem, type VideoControls, type VideoForm as Form } from './video-options'
 import { videoControlsOf } from './video-slice'
+import { ImageFileInput } from '../../components/ImageFileInput'
 
 /** The submission form: model, prompt, picture(s) and the values the model accepts. */
 export function VideoForm() {
@@ -62,7 +63,7 @@ function ImageInputs({ t, form, controls, addFiles }: { t: VideoT; form: Form; c
       <label className="video-drop">
         <span>{t('image')}</span>
         {form.image ? <img src={form.image} alt="" className="video-thumb" /> : <span className="muted small">{t('imageHelp')}</span>}
-        <input type="file" accept="image/*" onChange={(e) => { addFiles(e.target.files); e.target.value = '' }} data-testid="video-image" />
+        <ImageFileInput onFiles={addFiles} testId="video-image" />
       </label>
       {form.image && <button type="button" className="link" onClick={() => setForm({ image: null, lastFrame: null })}>{t('removeImage')}</button>}
       {controls.imageRoles.length > 1 && (
@@ -77,7 +78,7 @@ function ImageInputs({ t, form, controls, addFiles }: { t: VideoT; form: Form; c
         <label className="video-drop">
           <span>{t('lastFrame')}</span>
           {form.lastFrame && <img src={form.lastFrame} alt="" className="video-thumb" />}
-          <input type="file" accept="image/*" onChange={(e) => { void setImage('lastFrame', e.target.files?.[0] ?? null); e.target.value = '' }} data-testid="video-last-frame" />
+          <ImageFileInput onFiles={(files) => void setImage('lastFrame', files?.[0] ?? null)} testId="video-last-frame" />
         </label>
       )}
     </div>

@@ -1,6 +1,7 @@
 import type { StateCreator } from 'zustand'
 import { fileToDataUrl } from '../../components/image-input'
-import { storage, type AppState } from '../../stores/app-store'
+import type { AppState } from '../../stores/app-store'
+import { storage } from '../../stores/gateway-storage'
 import { bodyFromNote, newSubmission, noteOf, savedSubmissions, submissionFailed, submissionRetried } from './submissions'
 import { fetchVideoModels, inlineImages, keepImages, sendSubmission, toSubmissionError } from './video-api'
 import { refresh, startPolling, wake, type GetState, type SetState } from './video-poller'
@@ -75,7 +76,6 @@ function patchSubmission(set: SetState, id: string, fn: (s: Submission) => Submi
 
 /** Writes the saved state now: the submission's key must be on disk before the request leaves. */
 async function saveNow(): Promise<void> {
-  // `storage` comes from the module that builds the store from this one; it is read only here, when called.
   await storage.flush()
 }
 
