@@ -7,7 +7,6 @@ import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js'
 import { chatConfig, tempDataDir, TEST_KEY } from '../helpers/gateway.js'
 
 const ROOT = new URL('../../', import.meta.url).pathname
-const TSX = join(ROOT, 'node_modules/.bin/tsx')
 
 interface Run {
   child: ChildProcessWithoutNullStreams
@@ -19,7 +18,9 @@ interface Run {
 
 /** Runs the headless gateway exactly as `npm run gateway -- ...` does. */
 function runGateway(args: string[]): Run {
-  const child = spawn(TSX, ['electron/gateway/cli.ts', ...args], { cwd: ROOT, env: { ...process.env, NODE_OPTIONS: '' } })
+  // Node itself with tsx's loader, not the tsx CLI: the tsx CLI would run the gateway in a child of its own, which a
+  // SIGKILL of the CLI leaves running.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'electron/gateway/cli.ts', ...args], { cwd: ROOT, env: { ...process.env, NODE_OPTIONS: '' } })
   const stdout: string[] = []
   let err = ''
   let resolveUrl: (u: string) => void
