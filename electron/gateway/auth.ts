@@ -1,6 +1,5 @@
 import type { IncomingMessage } from 'node:http'
 import { gatewayError } from './errors.js'
-import { hashKey } from './keys.js'
 import type { ApiKey, Registry } from './registry.js'
 
 /** Spec §5: `Authorization: Bearer` or `x-api-key`; vendor headers and `?key=` are not accepted. */
@@ -25,23 +24,11 @@ export function authenticate(req: IncomingMessage, registry: Registry, opts: { b
     throw gatewayError('missing_api_key', 'missing_api_key')
   }
   const hint = maskPresented(presented)
-  const key = registry.keysByHash.get(hashOf(presented))
+  const key = registry.findKey(presented)
   if (key === undefined) throw gatewayError('invalid_api_key', 'invalid_api_key', { hint })
   if (key.disabled) throw gatewayError('invalid_api_key', 'api_key_disabled', { hint })
   if (key.expiresAt !== null && key.expiresAt * 1000 <= Date.now()) throw gatewayError('api_key_expired', 'api_key_expired', { hint })
   return key
-}
-
-// Hashing every request's key costs more than the rest of auth; known answers are remembered (bounded).
-const hashes = new Map<string, string>()
-function hashOf(presented: string): string {
-  let hash = hashes.get(presented)
-  if (hash === undefined) {
-    if (hashes.size >= 1024) hashes.clear()
-    hash = hashKey(presented)
-    hashes.set(presented, hash)
-  }
-  return hash
 }
 
 /** Never echo a presented secret back whole. */

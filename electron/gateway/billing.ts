@@ -51,7 +51,8 @@ export function recordRequest(store: Store, registry: Registry, ctx: RequestCont
     model: ctx.model?.id ?? null,
     endpoint,
     status: outcome.status ?? status,
-    error_code: outcome.errorCode ?? null,
+    // an upstream's own code may be passed through: it is text from outside
+    error_code: outcome.errorCode === undefined ? null : registry.redactor.redact(outcome.errorCode),
     upstream_id: outcome.upstreamId ?? null,
     input_tokens: outcome.usage ? outcome.usage.inputTokens + (outcome.usage.cachedInputTokens ?? 0) : null,
     output_tokens: outcome.usage?.outputTokens ?? null,

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util'
 import { ConfigError, loadConfig } from './config/load-config.js'
 import { startGateway } from './gateway.js'
+import { redactPatterns } from './redact.js'
 import { defaultDataDir } from './paths.js'
 import { readSettings } from './settings.js'
 
@@ -47,7 +48,7 @@ async function main(): Promise<void> {
     gateway.close(10_000).then(
       () => process.exit(0),
       (err) => {
-        process.stderr.write(`shutdown failed: ${(err as Error).message}\n`)
+        gateway.services.log(`shutdown failed: ${(err as Error).message}`)
         process.exit(1)
       },
     )
@@ -58,6 +59,7 @@ async function main(): Promise<void> {
 
 main().catch((err: unknown) => {
   const message = err instanceof ConfigError ? err.message : `gateway failed to start: ${(err as Error).message}`
-  process.stderr.write(`${message}\n`)
+  // Node's JSON errors quote the text around the fault, which may be a key of the config file.
+  process.stderr.write(`${redactPatterns(message)}\n`)
   process.exit(1)
 })

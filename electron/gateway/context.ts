@@ -15,6 +15,8 @@ export interface RequestContext {
   path: string
   lang: Lang
   protocol: Protocol
+  /** removes secrets from text that leaves the gateway (the gateway's redactor) */
+  redact: (text: string) => string
   startedAt: number
   /** aborted when the client goes away before the response is complete */
   abort: AbortController
@@ -46,7 +48,7 @@ export function newRequestId(): string {
   return `req_${Date.now().toString(16).padStart(12, '0')}${PROCESS_TAG}${sequence.toString(16).padStart(12, '0')}`
 }
 
-export function createContext(req: IncomingMessage, res: ServerResponse, path: string, protocol: Protocol): RequestContext {
+export function createContext(req: IncomingMessage, res: ServerResponse, path: string, protocol: Protocol, redact: (text: string) => string): RequestContext {
   return {
     id: newRequestId(),
     req,
@@ -54,6 +56,7 @@ export function createContext(req: IncomingMessage, res: ServerResponse, path: s
     path,
     lang: languageOf(req.headers['accept-language']),
     protocol,
+    redact,
     startedAt: performance.now(),
     abort: new AbortController(),
     outcome: { costNano: 0 },

@@ -48,14 +48,17 @@ export function gatewayError(
 /** `dashscope`: DashScope's native video paths (/api/v1/services/aigc/…, /api/v1/tasks/…). */
 export type Protocol = 'chat' | 'messages' | 'dashscope'
 
-/** The error body in the caller's protocol (spec §7); DashScope's native one is flat and names the request. */
-export function errorBody(err: GatewayError, protocol: Protocol, lang: Lang, requestId = ''): object {
-  const message = err.localized(lang)
+/**
+ * The error body in the caller's protocol (spec §7); DashScope's native one is flat and names the request.
+ * Every text that may come from an upstream (message, code, type, param) passes `redact` on its way out.
+ */
+export function errorBody(err: GatewayError, protocol: Protocol, lang: Lang, redact: (text: string) => string, requestId = ''): object {
+  const message = redact(err.localized(lang))
   if (protocol === 'messages') {
     return { type: 'error', error: { type: messagesErrorType(err.status), message } }
   }
-  if (protocol === 'dashscope') return { request_id: requestId, code: err.code, message }
-  return { error: { message, type: err.type, param: err.param ?? null, code: err.code } }
+  if (protocol === 'dashscope') return { request_id: requestId, code: redact(err.code), message }
+  return { error: { message, type: redact(err.type), param: err.param === undefined ? null : redact(err.param), code: redact(err.code) } }
 }
 
 /** Any thrown value as a GatewayError; unknown errors become an opaque 500 (no stack ever reaches a client). */

@@ -3,9 +3,11 @@ import { createAdminAuth } from './admin/admin-auth.js'
 import { defaultRendererDir } from './admin/static-files.js'
 import { applyConfig } from './config/apply-config.js'
 import { createFirstKey, seedDefaultGroups } from './config/defaults.js'
+import { upgradeSealedKeys } from './key-hashing.js'
 import type { GatewayConfig } from './config/load-config.js'
 import { createHttp, DEFAULT_TIMEOUTS } from './http.js'
 import { createConcurrencyLimiter } from './limits.js'
+import { createRedactor } from './redact.js'
 import { Registry } from './registry.js'
 import { ROUTES } from './routes/index.js'
 import { fileSecretBox, type SecretBox } from './secrets.js'
@@ -25,6 +27,7 @@ export interface GatewayOptions {
   port?: number
   /** how secrets are sealed at rest; defaults to the 0600 key file in the data dir */
   secrets?: SecretBox
+  /** where log lines go (stderr by default); every line has its secrets removed first */
   log?: (line: string) => void
   /** video task polling (intervals, timeouts, concurrency); `GATEHOUSE_VIDEO_POLL_MS` sets the first interval too */
   videoPoll?: Partial<VideoPollOptions>
@@ -50,22 +53,27 @@ export interface RunningGateway {
 
 /** Opens the store, applies the config, and starts listening. Free of Electron: the desktop app and the CLI both call it. */
 export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
-  const store = createStore(options.dataDir)
+  // One redactor per gateway, told every upstream secret by the registry at each reload; every log line passes it.
+  const redactor = createRedactor()
+  const sink = options.log ?? ((line: string) => process.stderr.write(`${line}\n`))
+  const log = (line: string) => sink(redactor.redact(line))
+  const store = createStore(options.dataDir, log)
   try {
     const secrets = options.secrets ?? fileSecretBox(options.dataDir)
-    const registry = new Registry(store, secrets)
+    const registry = new Registry(store, secrets, redactor)
     const fresh = isFreshStore(store.db)
     if (fresh) seedDefaultGroups(store, registry.builtinModels)
-    if (options.config) applyConfig(options.config, store, secrets, registry.builtinModels)
-    const firstKey = fresh && store.apiKeys.count() === 0 ? createFirstKey(store) : undefined
+    upgradeSealedKeys(store, secrets, registry.keyHasher)
+    if (options.config) applyConfig(options.config, store, secrets, registry.builtinModels, registry.keyHasher)
+    const firstKey = fresh && store.apiKeys.count() === 0 ? createFirstKey(store, registry.keyHasher) : undefined
     registry.reload()
 
     const http = createHttp({ ...DEFAULT_TIMEOUTS, ...options.config?.timeouts })
     const admin = createAdminAuth()
     const app = { mode: options.mode ?? 'headless', version: GATEHOUSE_VERSION, baseUrl: '', rendererDir: options.rendererDir === null ? undefined : (options.rendererDir ?? defaultRendererDir()) } as const
-    const services: Services = { store, registry, http, limiter: createConcurrencyLimiter(registry), dataDir: options.dataDir, secrets, admin, app: { ...app } }
+    const services: Services = { store, registry, http, limiter: createConcurrencyLimiter(registry), dataDir: options.dataDir, secrets, admin, app: { ...app }, log }
     failInterruptedImageTasks(services)
-    const gateway = createGatewayServer(services, ROUTES, { allowedHosts: options.config?.allowedHosts ?? [], log: options.log })
+    const gateway = createGatewayServer(services, ROUTES, { allowedHosts: options.config?.allowedHosts ?? [] })
     const host = options.host ?? '127.0.0.1'
     await new Promise<void>((resolve, reject) => {
       gateway.server.once('error', reject)
@@ -73,7 +81,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     })
     const { port } = gateway.server.address() as AddressInfo
     // Unfinished video tasks are resumed, not failed: their vendor jobs run on without us.
-    const videoPoller = startVideoPoller(services, videoPollOptions(options.videoPoll), options.log ?? ((line) => process.stderr.write(`${line}\n`)))
+    const videoPoller = startVideoPoller(services, videoPollOptions(options.videoPoll), log)
     const urlHost = host.includes(':') ? `[${host}]` : host
     const url = `http://${urlHost}:${port}`
     services.app.baseUrl = url

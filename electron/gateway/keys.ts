@@ -1,7 +1,17 @@
-import { createHash, randomBytes } from 'node:crypto'
+import { createHash, createHmac, randomBytes } from 'node:crypto'
 
-/** Keys are high-entropy random strings, so one SHA-256 is the right hash: fast and irreversible. */
-export const hashKey = (key: string): string => createHash('sha256').update(key).digest('hex')
+/** Hashes gateway keys for the store: HMAC-SHA256 with the install's own secret, so a copied store alone cannot be brute-forced. */
+export interface KeyHasher {
+  hash(key: string): string
+}
+
+/** HMAC-SHA256 (hex) keyed by the install's 32-byte secret. */
+export function keyHasher(secret: Buffer): KeyHasher {
+  return { hash: (key) => createHmac('sha256', secret).update(key).digest('hex') }
+}
+
+/** The plain SHA-256 (hex) that stores before the keyed hash held; also the auth memo's key. */
+export const legacyKeyHash = (key: string): string => createHash('sha256').update(key).digest('hex')
 
 /** What may be shown of a key: its start and its last four characters. */
 export const keyHint = (key: string): string => `${key.slice(0, 6)}…${key.slice(-4)}`
@@ -9,5 +19,5 @@ export const keyHint = (key: string): string => `${key.slice(0, 6)}…${key.slic
 /** A new gateway key: `sk-` and 48 base62-ish characters. */
 export const generateKey = (): string => `sk-gh-${randomBytes(32).toString('base64url')}`
 
-/** A stable id for a key, derived from its hash (never from the key itself). */
+/** A stable id for a key, derived from its (keyed) hash, never from the key itself; kept when a legacy hash is upgraded. */
 export const keyId = (hash: string): string => `key_${hash.slice(0, 16)}`

@@ -1,5 +1,8 @@
 import type { CatalogModel, GroupProtocol, Vendor } from '../../shared/types.js'
 import { createCatalog, loadBuiltinModels, type Catalog } from './catalog/catalog.js'
+import { installKeyHasher } from './key-hashing.js'
+import { legacyKeyHash, type KeyHasher } from './keys.js'
+import { createRedactor, type Redactor } from './redact.js'
 import type { SecretBox } from './secrets.js'
 import type { GroupOptions } from './store/groups.js'
 import type { Store } from './store/index.js'
@@ -50,11 +53,18 @@ export class Registry {
   catalog!: Catalog
   groups = new Map<string, Group>()
   upstreams = new Map<string, UpstreamAccount>()
+  /** keys by their keyed hash */
   keysByHash = new Map<string, ApiKey>()
+  /** keys of an older store by their plain SHA-256, until they are next presented */
+  legacyKeys = new Map<string, ApiKey>()
+  keysById = new Map<string, ApiKey>()
   account!: Account
   readonly builtinModels: CatalogModel[] = loadBuiltinModels()
+  readonly keyHasher: KeyHasher
 
-  constructor(private readonly store: Store, private readonly secrets: SecretBox) {
+  /** `redactor` learns every upstream account's key at each reload. */
+  constructor(private readonly store: Store, private readonly secrets: SecretBox, readonly redactor: Redactor = createRedactor()) {
+    this.keyHasher = installKeyHasher(store, secrets)
     this.reload()
   }
 
@@ -78,24 +88,51 @@ export class Registry {
         },
       ]),
     )
-    this.keysByHash = new Map(
-      store.apiKeys.all().map((k) => [
-        k.hash,
-        {
-          id: k.id,
-          hint: k.hint,
-          groupId: k.group_id,
-          name: k.name,
-          concurrency: k.concurrency,
-          quotaNano: k.quota_nano,
-          usedNano: k.used_nano,
-          expiresAt: k.expires_at,
-          disabled: k.disabled === 1,
-        },
-      ]),
-    )
+    this.redactor.setSecrets([...this.upstreams.values()].map((u) => u.apiKey))
+    this.keysByHash = new Map()
+    this.legacyKeys = new Map()
+    this.keysById = new Map()
+    for (const k of store.apiKeys.all()) {
+      const key: ApiKey = {
+        id: k.id,
+        hint: k.hint,
+        groupId: k.group_id,
+        name: k.name,
+        concurrency: k.concurrency,
+        quotaNano: k.quota_nano,
+        usedNano: k.used_nano,
+        expiresAt: k.expires_at,
+        disabled: k.disabled === 1,
+      }
+      ;(k.legacy_sha256 === 1 ? this.legacyKeys : this.keysByHash).set(k.hash, key)
+      this.keysById.set(k.id, key)
+    }
     const account = store.account.get()
     this.account = { balanceNano: account.balance_nano, reservedNano: account.reserved_nano, concurrency: account.concurrency }
+  }
+
+  /**
+   * The key a client presented, if it exists. A key of an older store (plain SHA-256) is found too, and its row gets
+   * the keyed hash then, keeping its id. Hashing costs more than the rest of auth, so the keyed hashes of recently
+   * presented keys are remembered, by the SHA-256 of the key (a plaintext key is never kept).
+   */
+  findKey(presented: string): ApiKey | undefined {
+    const legacy = legacyKeyHash(presented)
+    let hash = this.hashMemo.get(legacy)
+    if (hash === undefined) {
+      if (this.hashMemo.size >= HASH_MEMO_SIZE) this.hashMemo.delete(this.hashMemo.keys().next().value!)
+      hash = this.keyHasher.hash(presented)
+      this.hashMemo.set(legacy, hash)
+    }
+    const key = this.keysByHash.get(hash)
+    if (key !== undefined || this.legacyKeys.size === 0) return key
+    const old = this.legacyKeys.get(legacy)
+    if (old !== undefined) {
+      this.store.apiKeys.rehash(old.id, hash)
+      this.legacyKeys.delete(legacy)
+      this.keysByHash.set(hash, old)
+    }
+    return old
   }
 
   /** Does this upstream account serve the model? */
@@ -122,4 +159,8 @@ export class Registry {
   }
 
   private candidateCache = new Map<string, UpstreamAccount[]>()
+  /** SHA-256 of a presented key → its keyed hash; oldest dropped first */
+  private readonly hashMemo = new Map<string, string>()
 }
+
+const HASH_MEMO_SIZE = 1024

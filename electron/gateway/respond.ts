@@ -17,7 +17,7 @@ export const SSE_HEADERS = {
 
 /** Spec §6: once a stream has started, a failure is an `event: error` frame, in the protocol's own shape. */
 export function sseErrorFrame(ctx: RequestContext, err: GatewayError): string {
-  return `event: error\ndata: ${JSON.stringify(errorBody(err, ctx.protocol, ctx.lang, ctx.id))}\n\n`
+  return `event: error\ndata: ${JSON.stringify(errorBody(err, ctx.protocol, ctx.lang, ctx.redact, ctx.id))}\n\n`
 }
 
 /** The one error renderer: a JSON error in the caller's protocol, or an error frame if a stream is under way. */
@@ -29,7 +29,7 @@ export function renderError(ctx: RequestContext, err: GatewayError): void {
     return
   }
   if (res.destroyed) return
-  sendJson(res, err.status, errorBody(err, ctx.protocol, ctx.lang, ctx.id), err.headers)
+  sendJson(res, err.status, errorBody(err, ctx.protocol, ctx.lang, ctx.redact, ctx.id), err.headers)
 }
 
 /** Resolves once the response can take more data, or the client has gone. */

@@ -12,17 +12,17 @@ import type { Services } from './services.js'
 const protocolOfPath = (path: string) => (path.startsWith('/v1/messages') ? 'messages' : 'chat')
 
 /** The gateway's HTTP server: one pipeline (host, route, auth, group, limits, handler, ledger) and one error renderer. */
-export function createGatewayServer(services: Services, routes: Route[], opts: { allowedHosts: readonly string[]; log?: (line: string) => void }) {
+export function createGatewayServer(services: Services, routes: Route[], opts: { allowedHosts: readonly string[] }) {
   const route = createRouter(routes)
   const guardHost = createHostGuard(opts.allowedHosts)
-  const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`))
+  const { log } = services
   let inFlight = 0
   let idle: (() => void) | undefined
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '/').split('?', 1)[0]
     const match = route(req.method ?? 'GET', path)
-    const ctx = createContext(req, res, path, match.route?.protocol ?? protocolOfPath(path))
+    const ctx = createContext(req, res, path, match.route?.protocol ?? protocolOfPath(path), services.registry.redactor.redact)
     res.setHeader('x-request-id', ctx.id)
     res.once('close', () => {
       if (!res.writableFinished) ctx.abort.abort()

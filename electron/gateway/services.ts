@@ -26,4 +26,6 @@ export interface Services {
   secrets: SecretBox
   admin: AdminAuth
   app: AppInfo
+  /** writes one log line, with every secret the gateway knows of removed */
+  log(line: string): void
 }

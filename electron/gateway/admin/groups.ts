@@ -4,7 +4,7 @@ import { applyConfig } from '../config/apply-config.js'
 import type { GatewayConfig } from '../config/load-config.js'
 import type { RequestContext } from '../context.js'
 import { gatewayError } from '../errors.js'
-import { generateKey, hashKey, keyHint, keyId } from '../keys.js'
+import { generateKey, keyHint, keyId } from '../keys.js'
 import { sendJson } from '../respond.js'
 import type { Services } from '../services.js'
 import type { GroupRecord } from '../store/groups.js'
@@ -26,7 +26,7 @@ function findGroup(services: Services, raw: string): GroupRecord {
 }
 
 const saveGroup = (services: Services, group: GroupBody) =>
-  applyChange(services, () => applyConfig({ groups: [group] }, services.store, services.secrets, services.registry.builtinModels))
+  applyChange(services, () => applyConfig({ groups: [group] }, services.store, services.secrets, services.registry.builtinModels, services.registry.keyHasher))
 
 const reread = (services: Services, id: string) => summary(services, findGroup(services, id))
 
@@ -83,7 +83,7 @@ export async function appKey(ctx: RequestContext, services: Services, params: st
     return
   }
   const key = generateKey()
-  const hash = hashKey(key)
+  const hash = services.registry.keyHasher.hash(key)
   applyChange(services, () =>
     services.store.apiKeys.upsert({
       id: keyId(hash), hash, hint: keyHint(key), group_id: group.id, name: 'Gatehouse app', concurrency: null, quota_nano: null,

@@ -2,7 +2,7 @@ import type { CreatedKey, KeySummary } from '../../../shared/admin.js'
 import { keyCreate, keyPatch } from '../../../shared/schemas/admin.js'
 import { applyConfig, toUnixSeconds } from '../config/apply-config.js'
 import type { RequestContext } from '../context.js'
-import { generateKey, hashKey } from '../keys.js'
+import { generateKey } from '../keys.js'
 import { nanoToUsd, usdToNano } from '../money.js'
 import { sendJson } from '../respond.js'
 import type { Services } from '../services.js'
@@ -50,9 +50,9 @@ export async function createKey(ctx: RequestContext, services: Services): Promis
   const { expiresAt, ...body } = await readCreate(ctx)
   const key = generateKey()
   applyChange(services, () =>
-    applyConfig({ keys: [{ ...body, key, ...(expiresAt == null ? {} : { expiresAt }) }] }, services.store, services.secrets, services.registry.builtinModels),
+    applyConfig({ keys: [{ ...body, key, ...(expiresAt == null ? {} : { expiresAt }) }] }, services.store, services.secrets, services.registry.builtinModels, services.registry.keyHasher),
   )
-  const created: CreatedKey = { ...keySummary(services.store.apiKeys.all().find((k) => k.hash === hashKey(key))!), key }
+  const created: CreatedKey = { ...keySummary(services.store.apiKeys.all().find((k) => k.hash === services.registry.keyHasher.hash(key))!), key }
   sendJson(ctx.res, 201, created, { 'cache-control': 'no-store' })
 }
 

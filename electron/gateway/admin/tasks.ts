@@ -18,7 +18,7 @@ export async function listTasks(ctx: RequestContext, services: Services): Promis
   const tasks: TaskSummary[] = services.store.tasks.recent(kind, limit).map((t) => ({
     id: t.id, kind: t.kind, group: t.group_id, keyId: t.key_id, model: t.model, status: t.status, progress: t.progress,
     createdAt: t.created_at, updatedAt: t.updated_at,
-    detail: t.kind === 'video' ? videoTaskView(t as VideoTaskRow, services.store.media.byRequest(t.id)) : taskView(t),
+    detail: t.kind === 'video' ? videoTaskView(t as VideoTaskRow, services.store.media.byRequest(t.id), ctx.redact) : taskView(t, ctx.redact),
   }))
   sendJson(ctx.res, 200, tasks)
 }

@@ -32,7 +32,7 @@ function findUpstream(services: Services, raw: string): UpstreamRow {
 }
 
 const saveUpstream = (services: Services, upstream: UpstreamBody) =>
-  applyConfig({ upstreams: [upstream] }, services.store, services.secrets, services.registry.builtinModels)
+  applyConfig({ upstreams: [upstream] }, services.store, services.secrets, services.registry.builtinModels, services.registry.keyHasher)
 
 /** GET /admin/v1/upstreams */
 export async function listUpstreams(ctx: RequestContext, services: Services): Promise<void> {

@@ -1,6 +1,6 @@
 import { FAMILY_TYPE } from '../../../shared/types.js'
 import type { CatalogModel } from '../../../shared/types.js'
-import { hashKey, keyHint, keyId } from '../keys.js'
+import { keyHint, keyId, legacyKeyHash, type KeyHasher } from '../keys.js'
 import { usdToNano } from '../money.js'
 import type { SecretBox } from '../secrets.js'
 import type { Store } from '../store/index.js'
@@ -40,8 +40,11 @@ export function checkReferences(config: GatewayConfig, store: Store, builtin: Ca
 export const toUnixSeconds = (value: string | number | undefined): number | null =>
   value === undefined ? null : typeof value === 'number' ? value : Math.floor(Date.parse(value) / 1000)
 
-/** Upserts the whole config into the store in one transaction: it is applied entirely or not at all. */
-export function applyConfig(config: GatewayConfig, store: Store, secrets: SecretBox, builtin: CatalogModel[]): void {
+/**
+ * Upserts the whole config into the store in one transaction: it is applied entirely or not at all. Keys are upserted
+ * by their keyed hash; a key still stored with its legacy SHA-256 is upgraded first, so it keeps its row and id.
+ */
+export function applyConfig(config: GatewayConfig, store: Store, secrets: SecretBox, builtin: CatalogModel[], hasher: KeyHasher): void {
   checkReferences(config, store, builtin)
   const now = Math.floor(Date.now() / 1000)
   store.transaction(() => {
@@ -65,7 +68,8 @@ export function applyConfig(config: GatewayConfig, store: Store, secrets: Secret
       store.groups.upsert({ id: g.id, name: g.name ?? null, protocol: g.protocol, models: g.models, upstreams: g.upstreams, options: g.images ?? {} })
     }
     for (const k of config.keys ?? []) {
-      const hash = hashKey(k.key)
+      const hash = hasher.hash(k.key)
+      store.apiKeys.rehashLegacy(legacyKeyHash(k.key), hash)
       store.apiKeys.upsert({
         id: keyId(hash),
         hash,

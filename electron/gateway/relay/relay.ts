@@ -1,4 +1,4 @@
-import { createParser } from 'eventsource-parser'
+import { createParser, type EventSourceMessage } from 'eventsource-parser'
 import type { CatalogModel } from '../../../shared/types.js'
 import { costNano } from '../billing.js'
 import type { RequestContext } from '../context.js'
@@ -112,7 +112,7 @@ async function relayJson(ctx: RequestContext, response: UpstreamResponse, adapte
 async function relayStream(ctx: RequestContext, response: UpstreamResponse, translator: ChatStreamTranslator, plan: RelayPlan): Promise<Attempt> {
   const { res } = ctx
   let frames = ''
-  const parser = createParser({ onEvent: (event) => void (frames += translator.push(event).join('')) })
+  const parser = createParser({ onEvent: (event) => void (frames += translator.push(redactedIfError(ctx, event)).join('')) })
   const decoder = new TextDecoder()
   let started = false
   try {
@@ -142,7 +142,7 @@ async function relayStream(ctx: RequestContext, response: UpstreamResponse, tran
       const error = reported ?? interrupted(reason === 'timeout' ? 'the upstream went silent' : 'the upstream connection broke')
       ctx.outcome.status = reported?.status ?? 502
       ctx.outcome.errorCode = error.code
-      res.end(translator.errorFrame?.(error.code, error.localized(ctx.lang)) ?? sseErrorFrame(ctx, error))
+      res.end(errorEvent(ctx, translator, error))
       return DONE
     }
   }
@@ -158,12 +158,25 @@ async function relayStream(ctx: RequestContext, response: UpstreamResponse, tran
     ctx.outcome.status = 502
     ctx.outcome.errorCode = 'stream_interrupted'
     const error = interrupted('the upstream ended the stream before it was complete')
-    res.end(translator.errorFrame?.(error.code, error.localized(ctx.lang)) ?? sseErrorFrame(ctx, error))
+    res.end(errorEvent(ctx, translator, error))
     return DONE
   }
   if (plan.billable) bill(ctx, plan.model, translator.usage() ?? (await countedUsage(plan, translator)))
   res.end()
   return DONE
+}
+
+/**
+ * An upstream's error event may quote its own secrets (relayed as is by OpenAI-compatible and Anthropic streams), so
+ * it passes the redactor; every other event goes through untouched and unscanned.
+ */
+function redactedIfError(ctx: RequestContext, event: EventSourceMessage): EventSourceMessage {
+  return event.event === 'error' || event.data.includes('"error"') ? { ...event, data: ctx.redact(event.data) } : event
+}
+
+/** The stream's error event in the protocol's own shape; an upstream's words in it pass the redactor first. */
+function errorEvent(ctx: RequestContext, translator: ChatStreamTranslator, error: GatewayError): string {
+  return translator.errorFrame?.(ctx.redact(error.code), ctx.redact(error.localized(ctx.lang))) ?? sseErrorFrame(ctx, error)
 }
 
 /** Pipes a binary answer (audio) chunk by chunk with the upstream's content type. */

@@ -96,14 +96,14 @@ async function handleImages(ctx: RequestContext, services: Services, endpoint: E
     const body = imagesBody(outcome)
     if (stream) stream.finish(body)
     else sendJson(ctx.res, 200, body)
-    if (outcome.images.some((i) => i.url)) void saveLinkedImages(services, ctx.id, outcome.images, (line) => process.stderr.write(`${line}\n`))
+    if (outcome.images.some((i) => i.url)) void saveLinkedImages(services, ctx.id, outcome.images, services.log)
   } catch (err) {
     if (!stream) throw err
     const error = asGatewayError(err, ctx.id)
-    if (error.kind === 'internal_error') process.stderr.write(`[gatehouse] ${ctx.id} internal error: ${(err as Error)?.stack ?? String(err)}\n`)
+    if (error.kind === 'internal_error') services.log(`[gatehouse] ${ctx.id} internal error: ${(err as Error)?.stack ?? String(err)}`)
     ctx.outcome.status = error.status
     ctx.outcome.errorCode = error.code
-    stream.fail(errorBody(error, 'chat', ctx.lang))
+    stream.fail(errorBody(error, 'chat', ctx.lang, ctx.redact))
   }
 }
 
@@ -119,5 +119,5 @@ export async function imageTask(ctx: RequestContext, services: Services): Promis
   if (!id) throw gatewayError('invalid_request', 'missing_field', { field: 'task_id' }, { param: 'task_id' })
   const task = services.store.tasks.get(id)
   if (!task || task.kind !== 'image' || task.key_id !== ctx.key!.id) throw gatewayError('task_not_found', 'task_not_found', { id })
-  sendJson(ctx.res, 200, taskView(task))
+  sendJson(ctx.res, 200, taskView(task, ctx.redact))
 }

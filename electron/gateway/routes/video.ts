@@ -39,7 +39,7 @@ async function readOrder(ctx: RequestContext, services: Services, endpoint: Endp
 export async function videoGenerate(ctx: RequestContext, services: Services): Promise<void> {
   const { order, model } = await readOrder(ctx, services, 'video.generate')
   const { task, replay } = await submitVideo(ctx, services, model, order, 'video.generate')
-  const view = { ...videoTaskView(task, services.store.media.byRequest(task.id)), idempotent_replay: replay }
+  const view = { ...videoTaskView(task, services.store.media.byRequest(task.id), ctx.redact), idempotent_replay: replay }
   sendJson(ctx.res, replay ? 200 : 202, view, replay ? REPLAYED : {})
 }
 
@@ -62,7 +62,7 @@ function ownTask(ctx: RequestContext, services: Services, id: string): VideoTask
 /** GET /v1/video/tasks/{task_id}: the stored task; no upstream call and no concurrency slot (spec §8). */
 export async function videoTask(ctx: RequestContext, services: Services, params: string[]): Promise<void> {
   const task = ownTask(ctx, services, params[0])
-  sendJson(ctx.res, 200, videoTaskView(task, services.store.media.byRequest(task.id)))
+  sendJson(ctx.res, 200, videoTaskView(task, services.store.media.byRequest(task.id), ctx.redact))
 }
 
 /** GET /v1/video/tasks/{task_id}/content[?index=n]: the saved copy, streamed, with Range support so players can seek. */
@@ -90,5 +90,5 @@ export async function nativeVideoSynthesis(ctx: RequestContext, services: Servic
 export async function nativeVideoTask(ctx: RequestContext, services: Services, params: string[]): Promise<void> {
   const id = decoded(params[0])
   const task = services.store.tasks.video.get(id)
-  sendJson(ctx.res, 200, nativeTaskView(ctx.id, task?.key_id === ctx.key!.id ? task : undefined, id))
+  sendJson(ctx.res, 200, nativeTaskView(ctx.id, task?.key_id === ctx.key!.id ? task : undefined, id, ctx.redact))
 }

@@ -14,11 +14,13 @@ export interface ApiKeyRow {
   created_at: number
   /** set only on the app's own key of a group: the key sealed by the SecretBox, so the app can use it again */
   app_secret_enc: string | null
+  /** 1: `hash` is a plain SHA-256 from before keyed hashing, upgraded when the key is next seen */
+  legacy_sha256: number
 }
 
 export type ApiKeyChanges = Partial<Pick<ApiKeyRow, 'name' | 'concurrency' | 'quota_nano' | 'expires_at' | 'disabled'>>
 
-/** Gateway keys, stored as SHA-256 hashes with a short hint for display. */
+/** Gateway keys, stored as keyed hashes (HMAC-SHA256) with a short hint for display. */
 export function apiKeysRepo(db: Db) {
   const all = db.prepare('SELECT * FROM api_keys ORDER BY created_at')
   const byId = db.prepare('SELECT * FROM api_keys WHERE id = ?')
@@ -26,6 +28,9 @@ export function apiKeysRepo(db: Db) {
   const count = db.prepare('SELECT COUNT(*) AS n FROM api_keys')
   const countInGroup = db.prepare('SELECT COUNT(*) AS n FROM api_keys WHERE group_id = ?')
   const remove = db.prepare('DELETE FROM api_keys WHERE id = ?')
+  const rehash = db.prepare('UPDATE api_keys SET hash = @hash, legacy_sha256 = 0 WHERE id = @id AND legacy_sha256 = 1')
+  const rehashLegacy = db.prepare('UPDATE api_keys SET hash = @hash, legacy_sha256 = 0 WHERE hash = @legacy AND legacy_sha256 = 1')
+  const legacySealed = db.prepare('SELECT * FROM api_keys WHERE legacy_sha256 = 1 AND app_secret_enc IS NOT NULL')
   const upsert = db.prepare(`
     INSERT INTO api_keys (id, hash, hint, group_id, name, concurrency, quota_nano, expires_at, disabled, created_at, app_secret_enc)
     VALUES (@id, @hash, @hint, @group_id, @name, @concurrency, @quota_nano, @expires_at, @disabled, @created_at, @app_secret_enc)
@@ -38,7 +43,7 @@ export function apiKeysRepo(db: Db) {
     appKeyOf: (groupId: string) => appKeyOf.get(groupId) as ApiKeyRow | undefined,
     count: () => (count.get() as { n: number }).n,
     countInGroup: (groupId: string) => (countInGroup.get(groupId) as { n: number }).n,
-    upsert: (row: Omit<ApiKeyRow, 'used_nano' | 'app_secret_enc'> & { app_secret_enc?: string | null }) =>
+    upsert: (row: Omit<ApiKeyRow, 'used_nano' | 'app_secret_enc' | 'legacy_sha256'> & { app_secret_enc?: string | null }) =>
       void upsert.run({ app_secret_enc: null, ...row }),
     /** Changes the given fields only; the column names come from the typed keys, never from input. */
     update: (id: string, changes: ApiKeyChanges) => {
@@ -47,5 +52,11 @@ export function apiKeysRepo(db: Db) {
       db.prepare(`UPDATE api_keys SET ${fields.map((f) => `${f} = @${f}`).join(', ')} WHERE id = @id`).run({ ...changes, id })
     },
     remove: (id: string) => remove.run(id).changes > 0,
+    /** Upgrades a legacy row's hash to the keyed one; its id (in the ledger and tasks) stays. */
+    rehash: (id: string, hash: string) => rehash.run({ id, hash }).changes > 0,
+    /** The same, found by the legacy SHA-256 of a key whose plaintext is at hand (config keys). */
+    rehashLegacy: (legacy: string, hash: string) => rehashLegacy.run({ legacy, hash }).changes > 0,
+    /** Legacy rows whose key is sealed in the store (the app's own keys), so they can be upgraded at start. */
+    legacySealed: () => legacySealed.all() as ApiKeyRow[],
   }
 }

@@ -109,6 +109,11 @@ const MIGRATIONS: string[] = [
   `ALTER TABLE api_keys ADD COLUMN app_secret_enc TEXT;
    CREATE TABLE app_state (name TEXT PRIMARY KEY, value TEXT NOT NULL, updated_at INTEGER NOT NULL);
    CREATE INDEX requests_created ON requests (created_at);`,
+  // Gateway keys hashed with HMAC-SHA256 keyed by a per-install secret (kept sealed in `meta`). Rows of older stores
+  // hold plain SHA-256 hashes: they are marked and upgraded when their key is next seen (their ids never change).
+  `CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+   ALTER TABLE api_keys ADD COLUMN legacy_sha256 INTEGER NOT NULL DEFAULT 0;
+   UPDATE api_keys SET legacy_sha256 = 1;`,
 ]
 
 /** Opens (creating if needed) the gateway's SQLite store in the data dir and brings its schema up to date. */

@@ -8,14 +8,15 @@ import { modelOverridesRepo } from './model-overrides.js'
 import { requestLogRepo } from './request-log.js'
 import { tasksRepo } from './tasks.js'
 import { mediaRepo } from './media.js'
+import { metaRepo } from './meta.js'
 import { upstreamsRepo } from './upstreams.js'
 
 export type Store = ReturnType<typeof createStore>
 
-/** The gateway's embedded store: one SQLite file in the data dir, one repo per table. */
-export function createStore(dataDir: string) {
+/** The gateway's embedded store: one SQLite file in the data dir, one repo per table; `log` takes its background errors. */
+export function createStore(dataDir: string, log: (line: string) => void = (line) => process.stderr.write(`${line}\n`)) {
   const db: Db = openDb(dataDir)
-  const ledger = ledgerRepo(db)
+  const ledger = ledgerRepo(db, log)
   return {
     db,
     account: accountRepo(db),
@@ -28,6 +29,7 @@ export function createStore(dataDir: string) {
     media: mediaRepo(db),
     requestLog: requestLogRepo(db),
     appState: appStateRepo(db),
+    meta: metaRepo(db),
     /** Runs `fn` atomically: all of it is stored, or none. */
     transaction: <T>(fn: () => T): T => db.transaction(fn)(),
     close: () => {

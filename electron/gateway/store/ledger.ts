@@ -34,7 +34,7 @@ const GROUP_COMMIT_ROWS = 256
  * GROUP_COMMIT_MS or GROUP_COMMIT_ROWS (one WAL append instead of one per request), with the charges of a
  * group summed into one update per key. Every read flushes first.
  */
-export function ledgerRepo(db: Db) {
+export function ledgerRepo(db: Db, log: (line: string) => void) {
   const insert = db.prepare(INSERT_LEDGER_ROW)
   const chargeAccount = db.prepare('UPDATE account SET balance_nano = balance_nano - ? WHERE id = 1')
   const chargeKey = db.prepare('UPDATE api_keys SET used_nano = used_nano + ? WHERE id = ?')
@@ -75,7 +75,7 @@ export function ledgerRepo(db: Db) {
     try {
       flush()
     } catch (err) {
-      process.stderr.write(`[gatehouse] ledger commit failed, retrying: ${(err as Error).message}\n`)
+      log(`[gatehouse] ledger commit failed, retrying: ${(err as Error).message}`)
       timer ??= setTimeout(flushLater, GROUP_COMMIT_MS * 10)
     }
   }

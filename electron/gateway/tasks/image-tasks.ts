@@ -6,11 +6,12 @@ import { imageUsage, imagesBody, type ImageOutcome } from '../images/result.js'
 import type { Services } from '../services.js'
 import type { TaskRow } from '../store/tasks.js'
 import type { CatalogModel } from '../../../shared/types.js'
+import { shownTaskError, storedTaskError } from './task-error.js'
 
 export const newTaskId = (): string => `task_${Date.now().toString(36)}${randomBytes(9).toString('hex')}`
 
 /** The task as clients see it at GET /v1/images/tasks (spec §2.4: task_id and status_url, the rest designed here). */
-export function taskView(task: TaskRow): object {
+export function taskView(task: TaskRow, redact: (text: string) => string): object {
   return {
     task_id: task.id,
     object: 'image.task',
@@ -20,7 +21,7 @@ export function taskView(task: TaskRow): object {
     updated_at: Math.floor(task.updated_at / 1000),
     status_url: `/v1/images/tasks?task_id=${task.id}`,
     ...(task.result ? { result: JSON.parse(task.result) } : {}),
-    ...(task.error ? { error: JSON.parse(task.error) } : {}),
+    ...(task.error ? { error: shownTaskError(task.error, redact) } : {}),
   }
 }
 
@@ -55,7 +56,7 @@ export function startImageTask(ctx: RequestContext, services: Services, model: C
     })
     .catch((err: unknown) => failTask(services, task, asGatewayError(err, task.id)))
     .finally(() => release?.())
-    .catch((err: unknown) => process.stderr.write(`[gatehouse] image task ${task.id} could not be recorded: ${(err as Error).message}\n`))
+    .catch((err: unknown) => services.log(`[gatehouse] image task ${task.id} could not be recorded: ${(err as Error).message}`))
   return task
 }
 
@@ -71,9 +72,10 @@ function ledgerEntry(task: TaskRow, status: number, errorCode: string | null, up
 export function failTask(services: Services, task: TaskRow, error: { code: string; status: number; message: string }): void {
   // A task cut off by shutdown after the store closed stays unfinished: the next start fails it cleanly.
   if (!services.store.db.open) return
+  const { redact } = services.registry.redactor
   services.store.tasks.end(
-    { id: task.id, status: 'failed', result: null, error: JSON.stringify({ code: error.code, message: error.message }), cost_nano: 0, progress: null, reserved_nano: 0 },
-    ledgerEntry(task, error.status, error.code, null, null, null, null, 0),
+    { id: task.id, status: 'failed', result: null, error: storedTaskError(error, redact), cost_nano: 0, progress: null, reserved_nano: 0 },
+    ledgerEntry(task, error.status, redact(error.code), null, null, null, null, 0),
   )
 }
 

@@ -1,6 +1,7 @@
 import type { LedgerEntry } from '../store/ledger.js'
 import type { Services } from '../services.js'
 import type { VideoTaskRow } from '../store/tasks.js'
+import { storedTaskError, type TaskError } from './task-error.js'
 import { billedSeconds, settlementNano } from './video-pricing.js'
 import type { StoredVideoRequest } from './video-submit.js'
 import { syncAccount } from './video-runtime.js'
@@ -27,7 +28,8 @@ function ledgerEntry(task: VideoTaskRow, status: number, errorCode: string | nul
 
 /** The key's in-memory mirror of what it has spent. */
 function chargeKeyMirror(services: Services, keyId: string, cost: number): void {
-  for (const key of services.registry.keysByHash.values()) if (key.id === keyId) key.usedNano += cost
+  const key = services.registry.keysById.get(keyId)
+  if (key) key.usedNano += cost
 }
 
 /**
@@ -53,10 +55,11 @@ export function settleSucceeded(services: Services, task: VideoTaskRow, videos: 
 }
 
 /** Ends a task failed or canceled, unbilled (spec §1), releasing its reservation; once. */
-export function endUnbilled(services: Services, task: VideoTaskRow, status: 'failed' | 'canceled', error: { code: string; message: string }, vendorStatus: string | null = null): boolean {
+export function endUnbilled(services: Services, task: VideoTaskRow, status: 'failed' | 'canceled', error: TaskError, vendorStatus: string | null = null): boolean {
+  const { redact } = services.registry.redactor
   const won = services.store.tasks.video.end(
-    { id: task.id, status, result: null, error: JSON.stringify(error), cost_nano: 0, progress: task.progress, reserved_nano: task.reserved_nano },
-    ledgerEntry(task, status === 'canceled' ? 499 : 502, error.code, null, 0),
+    { id: task.id, status, result: null, error: storedTaskError(error, redact), cost_nano: 0, progress: task.progress, reserved_nano: task.reserved_nano },
+    ledgerEntry(task, status === 'canceled' ? 499 : 502, redact(error.code), null, 0),
     null,
     vendorStatus,
   )

@@ -12,6 +12,7 @@ import { videoAdapterFor, type VideoSubmission } from '../upstreams/video/index.
 import { newTaskId } from './image-tasks.js'
 import { videoPrice, type VideoPrice } from './video-pricing.js'
 import { submissionHash, type VideoOrder } from './video-request.js'
+import { storedTaskError } from './task-error.js'
 import { submissionsUnderWay, syncAccount, videoRuntime } from './video-runtime.js'
 
 /** Spec §7 rule 5: an identical submission of the same key within this window answers the earlier task. */
@@ -74,7 +75,7 @@ export async function submitVideo(ctx: RequestContext, services: Services, model
   } catch (err) {
     submissionsUnderWay.delete(row.id)
     const error = asGatewayError(err, ctx.id)
-    services.store.tasks.video.failSubmission(row.id, JSON.stringify({ code: error.code, message: error.message }))
+    services.store.tasks.video.failSubmission(row.id, storedTaskError(error, services.registry.redactor.redact))
     syncAccount(services.store, services.registry)
     throw err
   }

@@ -1,6 +1,7 @@
 import { nanoToUsd } from '../money.js'
 import type { MediaRow } from '../store/media.js'
 import type { VideoTaskRow } from '../store/tasks.js'
+import { shownTaskError } from './task-error.js'
 import { videoMediaId } from './video-download.js'
 import { storedRequest, type StoredVideoResult } from './video-settle.js'
 
@@ -15,7 +16,7 @@ const seconds = (ms: number): number => Math.floor(ms / 1000)
 const parsed = <T>(text: string | null): T | undefined => (text ? (JSON.parse(text) as T) : undefined)
 
 /** The task as GET /v1/video/tasks/{task_id} shows it (shared/schemas/video.ts `videoTaskObject`). */
-export function videoTaskView(task: VideoTaskRow, media: MediaRow[]): Record<string, unknown> {
+export function videoTaskView(task: VideoTaskRow, media: MediaRow[], redact: (text: string) => string): Record<string, unknown> {
   const { price, images: _images, ...request } = storedRequest(task)
   const result = parsed<StoredVideoResult>(task.result)
   const saved = new Map(media.map((m) => [m.id, m]))
@@ -41,7 +42,7 @@ export function videoTaskView(task: VideoTaskRow, media: MediaRow[]): Record<str
       },
       usage: { seconds: result.billed_seconds, cost: nanoToUsd(task.cost_nano) },
     } : {}),
-    ...(task.error ? { error: parsed<{ code: string; message: string }>(task.error) } : {}),
+    ...(task.error ? { error: shownTaskError(task.error, redact) } : {}),
   }
 }
 
@@ -58,12 +59,12 @@ const nativeTime = (ms: number): string => new Date(ms).toISOString().replace('T
  * the gateway's. A task the key does not own (or that does not exist) is `UNKNOWN` with HTTP 200, as DashScope does.
  * @see /work/shared/vendors/dashscope.md §1
  */
-export function nativeTaskView(requestId: string, task: VideoTaskRow | undefined, taskId: string): Record<string, unknown> {
+export function nativeTaskView(requestId: string, task: VideoTaskRow | undefined, taskId: string, redact: (text: string) => string): Record<string, unknown> {
   if (!task) return { request_id: requestId, output: { task_id: taskId, task_status: 'UNKNOWN' } }
   const output: Record<string, unknown> = { task_id: task.id, task_status: NATIVE_STATUS[task.status], submit_time: nativeTime(task.created_at) }
   const ended = task.settled === 1
   if (ended) output.end_time = nativeTime(task.updated_at)
-  const error = parsed<{ code: string; message: string }>(task.error)
+  const error = shownTaskError(task.error, redact)
   if (error) Object.assign(output, { code: error.code, message: error.message })
   const result = parsed<StoredVideoResult>(task.result)
   if (task.status !== 'succeeded' || !result) return { request_id: requestId, output }

@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest'
+import { createRedactor, REDACT_SCAN_LIMIT, redactPatterns } from '../../../electron/gateway/redact.js'
+
+const UPSTREAM = 'upstream-secret-0123456789'
+const KLING = 'AKkling0123456789:SKkling9876543210abcdef'
+
+describe('redactor: known secrets', () => {
+  const redactor = createRedactor()
+  redactor.setSecrets([UPSTREAM, KLING, 'short'])
+
+  it.each([
+    ['raw', `bad key ${UPSTREAM} given`, 'bad key [redacted] given'],
+    ['JSON-escaped inside JSON text', JSON.stringify({ m: `"${UPSTREAM}"` }), '{"m":"\\"[redacted]\\""}'],
+    ['inside a URL', `https://x.test/v1?k=${encodeURIComponent(KLING)}&a=1`, 'https://x.test/v1?k=[redacted]&a=1'],
+    ['a composite key whole', `key ${KLING}.`, 'key [redacted].'],
+    ['the parts of a composite key', 'ak AKkling0123456789 then sk SKkling9876543210abcdef', 'ak [redacted] then sk [redacted]'],
+    ['base64 (Basic-style)', `got ${Buffer.from(UPSTREAM).toString('base64')} here`, 'got [redacted] here'],
+  ])('removes %s', (_name, text, expected) => {
+    expect(redactor.redact(text)).toBe(expected)
+  })
+
+  it('leaves secrets too short to search for, and ordinary words, alone', () => {
+    expect(redactor.redact('a short answer')).toBe('a short answer')
+  })
+
+  it('forgets secrets that were replaced (an account removed), and two redactors keep their own', () => {
+    const other = createRedactor()
+    other.setSecrets(['another-secret-0000'])
+    expect(other.redact(`x ${UPSTREAM}`)).toBe(`x ${UPSTREAM}`)
+    expect(redactor.redact('x another-secret-0000')).toBe('x another-secret-0000')
+    other.setSecrets([])
+    expect(other.redact('x another-secret-0000')).toBe('x another-secret-0000')
+  })
+})
+
+describe('redactor: shapes of secrets', () => {
+  it.each([
+    ['Authorization: Bearer abcdefgh12345678', 'Authorization: Bearer [redacted]'],
+    ['{"authorization":"Bearer tok_9f8e7d6c5b4a"}', '{"authorization":"Bearer [redacted]"}'],
+    ['{\\"Authorization\\":\\"Bearer tok_9f8e7d6c5b4a\\"}', '{\\"Authorization\\":\\"Bearer [redacted]\\"}'],
+    ['x-api-key: abc123def456', 'x-api-key: [redacted]'],
+    ["{'api_key': 'abc123def456'}", "{'api_key': '[redacted]'}"],
+    ['apiKey=abc123def456&x=1', 'apiKey=[redacted]&x=1'],
+    ['GET /v1/files?access_token=0123456789abcdef0123', 'GET /v1/files?access_token=[redacted]'],
+    ['url ?key=AAAAbbbbCCCCdddd1234== done', 'url ?key=[redacted] done'],
+    ['Bearer%20abcdefgh12345678', 'Bearer%20[redacted]'],
+    ['Incorrect API key: sk-proj-AbCdEf0123456789', 'Incorrect API key: [redacted]'],
+    ['key "sk-ant-api03-AbCdEf0123456789_xyz"', 'key "[redacted]"'],
+    ['%22sk-gh-0123456789abcdef%22', '%22[redacted]%22'],
+    ['xai-AbCdEf0123456789 refused', '[redacted] refused'],
+    ['google AIzaSyA1234567890abcdefghijklmno!', 'google [redacted]!'],
+    ['jwt eyJhbGciOiJIUzI1NiJ9.eyJpc3MiOiJBSyJ9.c2lnbmF0dXJl end', 'jwt [redacted] end'],
+  ])('%s', (text, expected) => {
+    expect(redactPatterns(text)).toBe(expected)
+  })
+
+  it.each([
+    'The model gpt-6.1-sol does not exist',
+    'Missing Bearer token',
+    'Bearer authentication is required',
+    'Invalid authorization header',
+    'this key is masked: sk-gh-…wxyz',
+    'task_01234567890abcdef failed: risk-assessment-0123456789 flagged',
+    'Rate limit reached for requests; try again in 2s',
+    'invalid_request: messages[0].content must be a string',
+    '输入内容不合规 (content policy)',
+  ])('leaves ordinary text alone: %s', (text) => {
+    expect(redactPatterns(text)).toBe(text)
+  })
+})
+
+describe('redactor: bounded and linear', () => {
+  it('scans at most the first 64 KB, dropping a token the cut went through', () => {
+    const text = `${'a '.repeat(REDACT_SCAN_LIMIT / 2 - 4)}sk-cut0123456789 and the rest`
+    const out = redactPatterns(text)
+    expect(out.endsWith('a … [truncated]')).toBe(true)
+    expect(out).not.toContain('sk-cut')
+  })
+
+  // Each would take minutes with a backtracking pattern (and time out); they are exact answers here.
+  const redactor = createRedactor()
+  redactor.setSecrets([UPSTREAM])
+
+  it('a run of prefixes is one token', () => {
+    expect(redactor.redact('sk-'.repeat(20_000))).toBe('[redacted]')
+  })
+
+  it.each([
+    ['named fields with long blanks', `api_key=${' '.repeat(60_000)}!`],
+    ['bearer chains', 'Bearer '.repeat(9_000)],
+    ['JWT-like dots', 'eyJ.'.repeat(16_000)],
+  ])('adversarial text without a secret (%s) comes back unchanged', (_name, text) => {
+    expect(redactor.redact(text)).toBe(text)
+  })
+
+  it('chained key= values are all removed', () => {
+    expect(redactor.redact('key=0123456789abcdef'.repeat(3_000))).not.toContain('key=0123456789abcdef')
+  })
+})
