@@ -8,7 +8,7 @@ import { askForOtherPort } from './port-dialog.js'
 import { findFreePort, isAddressInUse, startupPort } from './port.js'
 import { createShellMenus, type ShellMenus } from './tray.js'
 import { createVault, type Vault } from './vault.js'
-import { createMainWindow } from './window.js'
+import { createMainWindow, guardAllContents } from './window.js'
 
 const HOST = '127.0.0.1'
 const SHUTDOWN_GRACE_MS = 10_000
@@ -89,6 +89,8 @@ function fail(err: unknown): void {
 if (!app.requestSingleInstanceLock()) {
   app.quit()
 } else {
+  // Every web contents, the window's and any other, gets the navigation and permission policy.
+  guardAllContents(() => (gateway ? new URL(gateway.url).origin : undefined))
   app.on('second-instance', showWindow)
   app.on('activate', showWindow)
   // Closing the window leaves the gateway serving SDK clients; the tray and the menu bring the window back.

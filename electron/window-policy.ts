@@ -29,3 +29,22 @@ export function withFallbackCsp(headers: Record<string, string[]> | undefined, c
   if (Object.keys(current).some((name) => name.toLowerCase() === 'content-security-policy')) return current
   return { ...current, 'Content-Security-Policy': [csp] }
 }
+
+/** What becomes of a navigation or a new window a page asks for. */
+export type NavigationAction = 'allow' | 'open-outside' | 'deny'
+
+/**
+ * A page's main frame may go to the gateway's own pages; http(s) links elsewhere open in the system browser;
+ * anything else (file:, custom schemes, javascript:) is refused. Without a gateway (`origin` undefined), nothing stays.
+ */
+export function navigationAction(url: string, origin: string | undefined): NavigationAction {
+  if (origin !== undefined && isSameOrigin(url, origin)) return 'allow'
+  return isExternalHttpUrl(url) ? 'open-outside' : 'deny'
+}
+
+/** A new window is never opened inside the app: a link to elsewhere goes to the system browser, the rest is dropped. */
+export const windowOpenAction = (url: string, origin: string | undefined): Exclude<NavigationAction, 'allow'> =>
+  navigationAction(url, origin) === 'open-outside' ? 'open-outside' : 'deny'
+
+/** A frame (or a redirect) may load only the gateway's origin: never another site inside the app. */
+export const frameMayLoad = (url: string, origin: string | undefined): boolean => origin !== undefined && isSameOrigin(url, origin)

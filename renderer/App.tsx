@@ -1,5 +1,5 @@
-import { useEffect, useState, type ComponentType } from 'react'
-import { admin, signIn } from './api/admin'
+import { useCallback, useEffect, useState, type ComponentType } from 'react'
+import { admin, onSessionEnded, signIn } from './api/admin'
 import { ErrorNote } from './components/ErrorNote'
 import { useT, type Strings } from './i18n'
 import { ChatPanel } from './panels/chat/ChatPanel'
@@ -11,18 +11,22 @@ import { VideoPanel } from './panels/video-tasks/VideoPanel'
 import { storage, useAppStore } from './stores/app-store'
 import { PANELS, type Panel } from './stores/session-slice'
 
-const STRINGS: Strings<Panel | 'group' | 'signInTitle' | 'signInHelp' | 'loading' | 'noGroups'> = {
+const STRINGS: Strings<Panel | 'group' | 'signInTitle' | 'signInHelp' | 'sessionEnded' | 'signInAgain' | 'loading' | 'noGroups'> = {
   en: {
     chat: 'Chat', image: 'Images', video: 'Video', keys: 'Keys & groups', usage: 'Usage', settings: 'Settings',
     group: 'Group', loading: 'Connecting to the gateway…', noGroups: 'No groups yet: create one under Keys & groups.',
     signInTitle: 'Sign in to Gatehouse',
     signInHelp: 'Open the one-time login address that `npm start` (or `npm run gateway`) printed when it started. Restart the gateway for a new one.',
+    sessionEnded: 'The session ended (unused for a while, signed out, or the gateway restarted).',
+    signInAgain: 'Sign in again',
   },
   zh: {
     chat: '对话', image: '图像', video: '视频', keys: '密钥与分组', usage: '用量', settings: '设置',
     group: '分组', loading: '正在连接网关…', noGroups: '还没有分组：请在“密钥与分组”中创建。',
     signInTitle: '登录 Gatehouse',
     signInHelp: '请打开 `npm start`（或 `npm run gateway`）启动时打印的一次性登录地址。重启网关可获得新的地址。',
+    sessionEnded: '会话已结束（长时间未使用、已退出登录或网关已重启）。',
+    signInAgain: '重新登录',
   },
 }
 
@@ -32,26 +36,29 @@ const PANEL_COMPONENTS: Record<Panel, ComponentType> = {
 
 type Boot = { state: 'loading' } | { state: 'signed-out' } | { state: 'ready' } | { state: 'failed'; error: unknown }
 
-/** Signs in, loads the groups and the saved state, then shows the panels. */
+/** Signs in, loads the groups and the saved state, then shows the panels; back to the sign-in state when the session ends. */
 export function App() {
   const [boot, setBoot] = useState<Boot>({ state: 'loading' })
   const t = useT(STRINGS)
-  useEffect(() => {
-    void (async () => {
-      try {
-        const session = await signIn()
-        if (!session) return setBoot({ state: 'signed-out' })
-        const store = useAppStore.getState()
-        store.setSession(session)
-        const [settings] = await Promise.all([admin.settings(), useAppStore.persist.rehydrate()])
-        store.setLanguage(settings.language)
-        await useAppStore.getState().refreshGroups()
-        setBoot({ state: 'ready' })
-      } catch (error) {
-        setBoot({ state: 'failed', error })
-      }
-    })()
+  const start = useCallback(async () => {
+    setBoot({ state: 'loading' })
+    try {
+      const session = await signIn()
+      if (!session) return setBoot({ state: 'signed-out' })
+      const store = useAppStore.getState()
+      store.setSession(session)
+      const [settings] = await Promise.all([admin.settings(), useAppStore.persist.rehydrate()])
+      store.setLanguage(settings.language)
+      await useAppStore.getState().refreshGroups()
+      setBoot({ state: 'ready' })
+    } catch (error) {
+      setBoot({ state: 'failed', error })
+    }
   }, [])
+  useEffect(() => {
+    void start()
+  }, [start])
+  useEffect(() => onSessionEnded(() => setBoot({ state: 'signed-out' })), [])
   useEffect(() => {
     // The last edits are still waiting for their debounce when the window closes.
     const save = () => void storage.flush()
@@ -62,10 +69,18 @@ export function App() {
   if (boot.state === 'loading') return <main className="boot">{t('loading')}</main>
   if (boot.state === 'failed') return <main className="boot"><ErrorNote error={boot.error} /></main>
   if (boot.state === 'signed-out') {
+    // The desktop window signs in again with its admin token; a browser needs a new login address.
     return (
       <main className="boot" data-testid="sign-in">
         <h1>{t('signInTitle')}</h1>
-        <p>{t('signInHelp')}</p>
+        {window.api ? (
+          <>
+            <p>{t('sessionEnded')}</p>
+            <button type="button" className="primary" onClick={() => void start()} data-testid="sign-in-again">{t('signInAgain')}</button>
+          </>
+        ) : (
+          <p>{t('signInHelp')}</p>
+        )}
       </main>
     )
   }

@@ -7,8 +7,17 @@
 import type { GroupProtocol, Vendor } from './types.js'
 
 export const ADMIN_PREFIX = '/admin/v1'
-/** The cookie a browser gets from the one-time login URL (HttpOnly, SameSite=Strict). */
+/** The cookie a session rides in (HttpOnly, SameSite=Strict). Alone it authorizes nothing: see ADMIN_SESSION_HEADER. */
 export const ADMIN_COOKIE = 'gatehouse_admin'
+/**
+ * The header that carries the session token on every admin call, together with the cookie. Cookies are shared by
+ * every port of a host, so another local web service gets the cookie, but never this token.
+ */
+export const ADMIN_SESSION_HEADER = 'x-gatehouse-session'
+/** The query parameter of kept-media URLs (`/admin/v1/media/{id}?media_token=`), for `<img>` and `<video>`, which cannot send headers. */
+export const MEDIA_TOKEN_PARAM = 'media_token'
+/** The URL fragment the one-time login address redirects to (`/#session=<token>`): fragments never reach a server. */
+export const SESSION_FRAGMENT = 'session'
 export const LANGUAGES = ['en', 'zh'] as const
 export type Language = (typeof LANGUAGES)[number]
 
@@ -19,6 +28,13 @@ export interface AdminSession {
   /** where SDKs point: `${baseUrl}/v1` for OpenAI SDKs, `baseUrl` for Anthropic SDKs */
   baseUrl: string
   dataDir: string
+  /** the session's media token for kept-media URLs (MEDIA_TOKEN_PARAM); null when signed in with the admin token alone */
+  mediaToken: string | null
+}
+
+/** The answer to POST /admin/v1/session: the session, and the token to send in ADMIN_SESSION_HEADER. */
+export interface OpenedAdminSession extends AdminSession {
+  sessionToken: string
 }
 
 export interface GroupSummary {
@@ -138,10 +154,13 @@ export interface MediaItem {
 }
 
 /**
- * The routes, for reference (all JSON unless noted; errors in the chat protocol's shape):
- *   GET    /admin/login?code=…            one-time login URL: sets the session cookie, redirects to /
- *   POST   /admin/v1/session              exchanges `Authorization: Bearer <admin token>` (desktop) for the cookie → AdminSession
+ * The routes, for reference (all JSON unless noted; errors in the chat protocol's shape). Every /admin/v1 call needs
+ * `Authorization: Bearer <admin token>`, or the session cookie together with the session token in ADMIN_SESSION_HEADER
+ * (kept media also takes the cookie with `?media_token=`). Sessions end after 30 idle minutes or 12 hours.
+ *   GET    /admin/login?code=…            one-time login URL: sets the session cookie, 303 to /#session=<token>
+ *   POST   /admin/v1/session              exchanges `Authorization: Bearer <admin token>` (desktop) for the cookie → OpenedAdminSession
  *   GET    /admin/v1/session              → AdminSession (401 when not signed in)
+ *   DELETE /admin/v1/session              signs out: the session is forgotten, the cookie cleared → 204
  *   GET    /admin/v1/groups               → GroupSummary[]
  *   POST   /admin/v1/groups               {id,name?,protocol,models,upstreams,images?} → GroupSummary (201)
  *   PATCH  /admin/v1/groups/{id}          {name?,models?,upstreams?,images?} → GroupSummary
@@ -161,7 +180,7 @@ export interface MediaItem {
  *   GET    /admin/v1/tasks?kind=video|image&limit → TaskSummary[] (newest first)
  *   GET    /admin/v1/media?request=…      → MediaItem[]
  *   POST   /admin/v1/media?request=…      raw image/video body → MediaItem (201)
- *   GET    /admin/v1/media/{id}           the bytes
+ *   GET    /admin/v1/media/{id}           the bytes (also with the cookie and ?media_token=, for <img>/<video>)
  *   GET    /admin/v1/settings             → Settings
  *   PUT    /admin/v1/settings             Settings → Settings (the port applies at the next start)
  *   GET    /admin/v1/state/{name}         → { value, updatedAt } (404 before the first save)

@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net'
 import { createAdminAuth } from './admin/admin-auth.js'
+import { DEFAULT_SESSION_LIMITS, type SessionLimits } from './admin/session-table.js'
 import { defaultRendererDir } from './admin/static-files.js'
 import { applyConfig } from './config/apply-config.js'
 import { createFirstKey, seedDefaultGroups } from './config/defaults.js'
@@ -35,6 +36,8 @@ export interface GatewayOptions {
   mode?: 'desktop' | 'headless'
   /** the built renderer to serve at `/`; defaults to dist/renderer of this checkout; null: none */
   rendererDir?: string | null
+  /** admin sessions' idle timeout, lifetime and cap (defaults: 30 minutes, 12 hours, 32; see session-table.ts) */
+  adminSessions?: Partial<SessionLimits>
 }
 
 export interface RunningGateway {
@@ -69,7 +72,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     registry.reload()
 
     const http = createHttp({ ...DEFAULT_TIMEOUTS, ...options.config?.timeouts })
-    const admin = createAdminAuth()
+    const admin = createAdminAuth({ ...DEFAULT_SESSION_LIMITS, ...options.adminSessions })
     const app = { mode: options.mode ?? 'headless', version: GATEHOUSE_VERSION, baseUrl: '', rendererDir: options.rendererDir === null ? undefined : (options.rendererDir ?? defaultRendererDir()) } as const
     const services: Services = { store, registry, http, limiter: createConcurrencyLimiter(registry), dataDir: options.dataDir, secrets, admin, app: { ...app }, log }
     failInterruptedImageTasks(services)

@@ -33,6 +33,8 @@ export interface Route {
   protocol: Protocol
   /** `key`: Bearer or x-api-key; `bearer`: Bearer only; `admin`: the app's session or admin token; `none`: public */
   auth: 'key' | 'bearer' | 'admin' | 'none'
+  /** admin routes only: a session may also prove itself with its media token in the query (for `<img>`/`<video>`) */
+  mediaToken?: boolean
   /** the group protocol the path belongs to; undefined: every group */
   groupProtocol?: GroupProtocol
   /** counts against the concurrency caps (spec §8) */

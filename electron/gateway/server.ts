@@ -37,7 +37,7 @@ export function createGatewayServer(services: Services, routes: Route[], opts: {
       }
       const r = match.route
       if (r.auth === 'admin') {
-        if (!services.admin.allows(req)) throw gatewayError('admin_unauthorized', 'admin_unauthorized')
+        if (!services.admin.allows(req, r.mediaToken === true)) throw gatewayError('admin_unauthorized', 'admin_unauthorized')
       } else if (r.auth !== 'none') authorize(ctx, r, path)
       if (r.concurrency) {
         checkDeclaredLength(req)

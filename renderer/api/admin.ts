@@ -1,9 +1,10 @@
 import type {
-  AccountSummary, AdminSession, CreatedKey, GroupSummary, KeySummary, MediaItem, RequestLogPage, Settings, StateName,
-  TaskSummary, UpstreamSummary,
+  AccountSummary, AdminSession, CreatedKey, GroupSummary, KeySummary, MediaItem, OpenedAdminSession, RequestLogPage, Settings,
+  StateName, TaskSummary, UpstreamSummary,
 } from '../../shared/admin'
 import { ADMIN_PREFIX } from '../../shared/admin'
-import { ApiError, jsonBody, request, requestJson } from './http'
+import { createSessionTokens, isSessionEnded, tokenFromFragment, withMediaToken, withSessionHeader, type TokenStorage } from './admin-session'
+import { ApiError, jsonBody, jsonOf, request, requestJson } from './http'
 
 const url = (path: string, query?: Record<string, string | number | undefined>) => {
   const params = new URLSearchParams()
@@ -12,55 +13,131 @@ const url = (path: string, query?: Record<string, string | number | undefined>) 
   return `${ADMIN_PREFIX}${path}${qs ? `?${qs}` : ''}`
 }
 
+/** The tab's sessionStorage; none outside a page (unit tests) or where the browser refuses it. */
+function pageStorage(): TokenStorage | undefined {
+  try {
+    return globalThis.sessionStorage ?? undefined
+  } catch {
+    return undefined
+  }
+}
+
+const tokens = createSessionTokens(pageStorage())
+const endedListeners = new Set<() => void>()
+
+/** Calls `listener` when the admin API answers 401 (the session ended); returns the unsubscribe. */
+export function onSessionEnded(listener: () => void): () => void {
+  endedListeners.add(listener)
+  return () => void endedListeners.delete(listener)
+}
+
+function sessionEnded(): void {
+  tokens.clear()
+  for (const listener of endedListeners) listener()
+}
+
+/** A request to an admin path with the session header; a 401 ends the session (the app shows the sign-in state). */
+export async function adminRequest(path: string, init: RequestInit = {}): Promise<Response> {
+  try {
+    return await request(path, withSessionHeader(path, init, tokens.token()))
+  } catch (err) {
+    if (isSessionEnded(err)) sessionEnded()
+    throw err
+  }
+}
+
+const adminJson = async <T>(path: string, init: RequestInit = {}): Promise<T> => jsonOf<T>(await adminRequest(path, init))
+
+/** A kept-media URL as `<img>`/`<video>`/download links use it: with the session's media token. */
+export const mediaSrc = (mediaUrl: string): string => withMediaToken(mediaUrl, tokens.mediaToken())
+
+/** Moves a session token from the address bar's fragment (the login redirect) into sessionStorage, and clears it there. */
+function takeTokenFromAddress(): void {
+  const { token, rest } = tokenFromFragment(window.location.hash)
+  if (token === undefined && rest === window.location.hash) return
+  if (token) tokens.save(token)
+  window.history.replaceState(window.history.state, '', `${window.location.pathname}${window.location.search}${rest}`)
+}
+
+/** The session the saved token proves, or undefined when it has none or it ended. */
+async function resumeSession(): Promise<AdminSession | undefined> {
+  if (!tokens.token()) return undefined
+  try {
+    return await requestJson<AdminSession>(url('/session'), withSessionHeader(url('/session'), {}, tokens.token()))
+  } catch (err) {
+    if (!isSessionEnded(err)) throw err
+    tokens.clear()
+    return undefined
+  }
+}
+
+/** Inside the desktop window: trades the preload's admin token for a session (the cookie, and the token in the body). */
+async function openDesktopSession(): Promise<AdminSession | undefined> {
+  if (!window.api) return undefined
+  const { adminToken } = await window.api.getSession()
+  try {
+    const { sessionToken, ...session } = await requestJson<OpenedAdminSession>(url('/session'), { method: 'POST', headers: { authorization: `Bearer ${adminToken}` } })
+    tokens.save(sessionToken)
+    return session
+  } catch (err) {
+    if (isSessionEnded(err)) return undefined
+    throw err
+  }
+}
+
 /**
- * Signs in: inside the desktop window the preload hands over an admin token, exchanged here for the
- * session cookie; in a browser the cookie came from the one-time login URL the gateway printed.
- * Returns undefined when not signed in.
+ * Signs in: with the token the login address put in the fragment or the tab kept, else (desktop window) by
+ * trading the preload's admin token. Returns undefined when not signed in.
  */
 export async function signIn(): Promise<AdminSession | undefined> {
+  takeTokenFromAddress()
+  const session = (await resumeSession()) ?? (await openDesktopSession())
+  tokens.setMediaToken(session?.mediaToken ?? null)
+  return session
+}
+
+/** Signs out: the gateway forgets the session and clears the cookie. */
+export async function signOut(): Promise<void> {
   try {
-    if (window.api) {
-      const { adminToken } = await window.api.getSession()
-      return await requestJson<AdminSession>(url('/session'), { method: 'POST', headers: { authorization: `Bearer ${adminToken}` } })
-    }
-    return await requestJson<AdminSession>(url('/session'))
-  } catch (err) {
-    if (err instanceof ApiError && err.status === 401) return undefined
-    throw err
+    await adminRequest(url('/session'), { method: 'DELETE' })
+  } finally {
+    sessionEnded()
   }
 }
 
 /** The admin API, one function per operation (shared/admin.ts lists the routes). */
 export const admin = {
-  groups: () => requestJson<GroupSummary[]>(url('/groups')),
-  createGroup: (body: object) => requestJson<GroupSummary>(url('/groups'), jsonBody('POST', body)),
-  updateGroup: (id: string, body: object) => requestJson<GroupSummary>(url(`/groups/${encodeURIComponent(id)}`), jsonBody('PATCH', body)),
-  deleteGroup: (id: string) => requestJson<void>(url(`/groups/${encodeURIComponent(id)}`), { method: 'DELETE' }),
-  appKey: (group: string) => requestJson<{ key: string }>(url(`/groups/${encodeURIComponent(group)}/app-key`), { method: 'POST' }),
-  upstreams: () => requestJson<UpstreamSummary[]>(url('/upstreams')),
-  createUpstream: (body: object) => requestJson<UpstreamSummary>(url('/upstreams'), jsonBody('POST', body)),
-  updateUpstream: (id: string, body: object) => requestJson<UpstreamSummary>(url(`/upstreams/${encodeURIComponent(id)}`), jsonBody('PATCH', body)),
-  deleteUpstream: (id: string) => requestJson<void>(url(`/upstreams/${encodeURIComponent(id)}`), { method: 'DELETE' }),
-  keys: (group?: string) => requestJson<KeySummary[]>(url('/keys', { group })),
-  createKey: (body: object) => requestJson<CreatedKey>(url('/keys'), jsonBody('POST', body)),
-  updateKey: (id: string, body: object) => requestJson<KeySummary>(url(`/keys/${encodeURIComponent(id)}`), jsonBody('PATCH', body)),
-  revokeKey: (id: string) => requestJson<void>(url(`/keys/${encodeURIComponent(id)}`), { method: 'DELETE' }),
-  account: () => requestJson<AccountSummary>(url('/account')),
-  updateAccount: (body: { balance?: number; concurrency?: number }) => requestJson<AccountSummary>(url('/account'), jsonBody('PATCH', body)),
-  requests: (query: Record<string, string | number | undefined>) => requestJson<RequestLogPage>(url('/requests', query)),
-  tasks: (kind: 'image' | 'video', limit = 100) => requestJson<TaskSummary[]>(url('/tasks', { kind, limit })),
-  media: (requestId: string) => requestJson<MediaItem[]>(url('/media', { request: requestId })),
+  groups: () => adminJson<GroupSummary[]>(url('/groups')),
+  createGroup: (body: object) => adminJson<GroupSummary>(url('/groups'), jsonBody('POST', body)),
+  updateGroup: (id: string, body: object) => adminJson<GroupSummary>(url(`/groups/${encodeURIComponent(id)}`), jsonBody('PATCH', body)),
+  deleteGroup: (id: string) => adminJson<void>(url(`/groups/${encodeURIComponent(id)}`), { method: 'DELETE' }),
+  appKey: (group: string) => adminJson<{ key: string }>(url(`/groups/${encodeURIComponent(group)}/app-key`), { method: 'POST' }),
+  upstreams: () => adminJson<UpstreamSummary[]>(url('/upstreams')),
+  createUpstream: (body: object) => adminJson<UpstreamSummary>(url('/upstreams'), jsonBody('POST', body)),
+  updateUpstream: (id: string, body: object) => adminJson<UpstreamSummary>(url(`/upstreams/${encodeURIComponent(id)}`), jsonBody('PATCH', body)),
+  deleteUpstream: (id: string) => adminJson<void>(url(`/upstreams/${encodeURIComponent(id)}`), { method: 'DELETE' }),
+  keys: (group?: string) => adminJson<KeySummary[]>(url('/keys', { group })),
+  createKey: (body: object) => adminJson<CreatedKey>(url('/keys'), jsonBody('POST', body)),
+  updateKey: (id: string, body: object) => adminJson<KeySummary>(url(`/keys/${encodeURIComponent(id)}`), jsonBody('PATCH', body)),
+  revokeKey: (id: string) => adminJson<void>(url(`/keys/${encodeURIComponent(id)}`), { method: 'DELETE' }),
+  account: () => adminJson<AccountSummary>(url('/account')),
+  updateAccount: (body: { balance?: number; concurrency?: number }) => adminJson<AccountSummary>(url('/account'), jsonBody('PATCH', body)),
+  requests: (query: Record<string, string | number | undefined>) => adminJson<RequestLogPage>(url('/requests', query)),
+  tasks: (kind: 'image' | 'video', limit = 100) => adminJson<TaskSummary[]>(url('/tasks', { kind, limit })),
+  media: (requestId: string) => adminJson<MediaItem[]>(url('/media', { request: requestId })),
   uploadMedia: (requestId: string, blob: Blob) =>
-    requestJson<MediaItem>(url('/media', { request: requestId }), { method: 'POST', headers: { 'content-type': blob.type || 'application/octet-stream' }, body: blob }),
-  settings: () => requestJson<Settings>(url('/settings')),
-  saveSettings: (body: Settings) => requestJson<Settings>(url('/settings'), jsonBody('PUT', body)),
+    adminJson<MediaItem>(url('/media', { request: requestId }), { method: 'POST', headers: { 'content-type': blob.type || 'application/octet-stream' }, body: blob }),
+  settings: () => adminJson<Settings>(url('/settings')),
+  saveSettings: (body: Settings) => adminJson<Settings>(url('/settings'), jsonBody('PUT', body)),
   loadState: async (name: StateName): Promise<unknown> => {
     try {
-      return (await requestJson<{ value: unknown }>(url(`/state/${name}`))).value
+      return (await adminJson<{ value: unknown }>(url(`/state/${name}`))).value
     } catch (err) {
       if (err instanceof ApiError && err.status === 404) return undefined
       throw err
     }
   },
-  saveState: (name: StateName, value: unknown) => request(url(`/state/${name}`), jsonBody('PUT', { value })).then(() => undefined),
+  /** A kept image or video as a blob (for a player or a download). */
+  mediaBlob: async (mediaUrl: string, signal?: AbortSignal): Promise<Blob> => (await adminRequest(mediaUrl, { signal })).blob(),
+  saveState: (name: StateName, value: unknown) => adminRequest(url(`/state/${name}`), jsonBody('PUT', { value })).then(() => undefined),
 }

@@ -27,9 +27,11 @@ export async function request(input: string, init: RequestInit = {}): Promise<Re
   return res
 }
 
+/** The JSON body of an answer (undefined for 204). */
+export const jsonOf = async <T>(res: Response): Promise<T> => (res.status === 204 ? undefined : await res.json()) as T
+
 export async function requestJson<T>(input: string, init: RequestInit = {}): Promise<T> {
-  const res = await request(input, init)
-  return (res.status === 204 ? undefined : await res.json()) as T
+  return jsonOf<T>(await request(input, init))
 }
 
 /** JSON request options. */

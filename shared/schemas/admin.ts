@@ -66,7 +66,12 @@ const strOrNull = { type: ['string', 'null'] }
 const numOrNull = { type: ['number', 'null'] }
 const obj = (properties: Props, required = Object.keys(properties)) => ({ type: 'object', required, properties })
 
-export const adminSession = obj({ mode: { enum: ['desktop', 'headless'] }, version: str, baseUrl: str, dataDir: str })
+const sessionFields = {
+  mode: { enum: ['desktop', 'headless'] }, version: str, baseUrl: str, dataDir: str,
+  mediaToken: { type: ['string', 'null'], description: 'for kept-media URLs (`?media_token=`); null when signed in with the admin token alone' },
+}
+export const adminSession = obj(sessionFields)
+export const openedAdminSession = obj({ ...sessionFields, sessionToken: { type: 'string', description: 'send it as `x-gatehouse-session` with the cookie on every admin call' } })
 export const groupSummary = obj({
   id: str, name: strOrNull, protocol: { enum: ['chat', 'messages'] }, models: { type: 'array', items: str },
   upstreams: { type: 'array', items: str }, images: { type: 'object' }, keyCount: int,

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
 import type { GatewayConfig } from '../../electron/gateway/config/load-config.js'
-import { startGateway, type RunningGateway } from '../../electron/gateway/gateway.js'
+import { startGateway, type GatewayOptions, type RunningGateway } from '../../electron/gateway/gateway.js'
 import { tempDataDir } from '../helpers/gateway.js'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
@@ -34,12 +34,13 @@ export interface AppUnderTest {
 
 /**
  * The headless gateway serving the built renderer on 127.0.0.1 (config pointing at fake upstreams), and a
- * Chromium page signed in through the one-time login address, as a user opening `npm start`'s link is.
+ * Chromium page signed in through the one-time login address, as a user opening `npm start`'s link is: the
+ * gateway sets the cookie and redirects to `/#session=<token>`, and the page moves the token into sessionStorage.
  */
-export async function openApp(config: GatewayConfig, opts: { group?: string; videoPollMs?: number } = {}): Promise<AppUnderTest> {
+export async function openApp(config: GatewayConfig, opts: { group?: string; videoPollMs?: number; adminSessions?: GatewayOptions['adminSessions'] } = {}): Promise<AppUnderTest> {
   const data = tempDataDir()
   const gateway = await startGateway({
-    dataDir: data.dir, config, port: 0, rendererDir: join(root, 'dist', 'renderer'), log: () => {},
+    dataDir: data.dir, config, port: 0, rendererDir: join(root, 'dist', 'renderer'), log: () => {}, adminSessions: opts.adminSessions,
     ...(opts.videoPollMs ? { videoPoll: { intervalMs: opts.videoPollMs, maxIntervalMs: opts.videoPollMs } } : {}),
   })
   const browser = await chromium.launch({

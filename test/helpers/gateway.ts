@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { GatewayConfig } from '../../electron/gateway/config/load-config.js'
-import { startGateway, type RunningGateway } from '../../electron/gateway/gateway.js'
+import { startGateway, type GatewayOptions, type RunningGateway } from '../../electron/gateway/gateway.js'
 
 export const TEST_KEY = 'sk-test-0123456789abcdef'
 
@@ -39,10 +39,10 @@ export interface TestGateway extends RunningGateway {
   get(path: string, headers?: Record<string, string>): Promise<Response>
 }
 
-/** Starts a real gateway on an ephemeral port of 127.0.0.1. */
-export async function startTestGateway(config: GatewayConfig, dataDir = tempDataDir()): Promise<TestGateway> {
+/** Starts a real gateway on an ephemeral port of 127.0.0.1 (`options` adds to or overrides the start options). */
+export async function startTestGateway(config: GatewayConfig, dataDir = tempDataDir(), options: Partial<GatewayOptions> = {}): Promise<TestGateway> {
   const logs: string[] = []
-  const gateway = await startGateway({ dataDir: dataDir.dir, config, port: 0, log: (l) => logs.push(l) })
+  const gateway = await startGateway({ dataDir: dataDir.dir, config, port: 0, log: (l) => logs.push(l), ...options })
   const auth = { authorization: `Bearer ${TEST_KEY}` }
   return {
     ...gateway,

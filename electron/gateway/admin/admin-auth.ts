@@ -1,9 +1,9 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto'
+import { timingSafeEqual } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
-import { ADMIN_COOKIE } from '../../../shared/admin.js'
+import { ADMIN_COOKIE, ADMIN_SESSION_HEADER, MEDIA_TOKEN_PARAM } from '../../../shared/admin.js'
+import { createSessionTable, DEFAULT_SESSION_LIMITS, newSecret, type AdminSessionEntry, type SessionLimits } from './session-table.js'
 
-const secret = () => randomBytes(32).toString('base64url')
-
+/** Equal secrets, compared in constant time (for equal lengths; a length says nothing about a random secret). */
 function sameSecret(a: string, b: string): boolean {
   const x = Buffer.from(a)
   const y = Buffer.from(b)
@@ -20,54 +20,77 @@ function cookieOf(req: IncomingMessage, name: string): string | undefined {
   return undefined
 }
 
+const mediaTokenOf = (req: IncomingMessage) => new URLSearchParams((req.url ?? '').split('?')[1] ?? '').get(MEDIA_TOKEN_PARAM) ?? undefined
+
 export type AdminAuth = ReturnType<typeof createAdminAuth>
 
 /**
  * Who may use the admin API. Secrets live in memory only and change at every start:
  * - the admin token, handed to the desktop window by the preload (sent as `Authorization: Bearer`);
  * - one-time login codes, printed by the headless gateway as a URL and spent on first use;
- * - sessions, the HttpOnly SameSite=Strict cookie either of the two is exchanged for.
+ * - sessions: an HttpOnly SameSite=Strict cookie plus a token the page sends in `x-gatehouse-session`.
+ * Cookies are not port-scoped, so any other local service the browser visits receives the cookie: the cookie
+ * alone opens nothing, and the session token is never sent to anyone who holds only the cookie.
  */
-export function createAdminAuth() {
-  const token = secret()
+export function createAdminAuth(limits: SessionLimits = DEFAULT_SESSION_LIMITS, now?: () => number) {
+  const token = newSecret()
   const codes = new Set<string>()
-  const sessions = new Set<string>()
+  const sessions = createSessionTable(limits, now)
   const bearerOf = (req: IncomingMessage) => /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1]
+  const sessionOf = (req: IncomingMessage) => {
+    const id = cookieOf(req, ADMIN_COOKIE)
+    return id === undefined ? undefined : sessions.find(id)
+  }
+  const presents = (secret: string | string[] | undefined, expected: string) => typeof secret === 'string' && sameSecret(secret, expected)
 
   return {
     token,
+    sessions,
     /** A new one-time login code. */
     newLoginCode(): string {
-      const code = secret()
+      const code = newSecret()
       codes.add(code)
       return code
     },
-    /** Spends a login code; a new session id when it was valid. */
-    redeem(code: string): string | undefined {
+    /** Spends a login code; a new session when it was valid. */
+    redeem(code: string): AdminSessionEntry | undefined {
       for (const known of codes) {
         if (sameSecret(known, code)) {
           codes.delete(known)
-          return this.openSession()
+          return sessions.open()
         }
       }
       return undefined
     },
-    openSession(): string {
-      const session = secret()
-      sessions.add(session)
-      return session
-    },
-    hasToken: (req: IncomingMessage): boolean => {
+    openSession: (): AdminSessionEntry => sessions.open(),
+    hasToken(req: IncomingMessage): boolean {
       const bearer = bearerOf(req)
       return bearer !== undefined && sameSecret(bearer, token)
     },
-    /** Signed in: a live session cookie, or the admin token. */
-    allows(req: IncomingMessage): boolean {
-      const session = cookieOf(req, ADMIN_COOKIE)
-      if (session !== undefined && sessions.has(session)) return true
-      return this.hasToken(req)
+    /**
+     * The signed-in session: a live cookie together with its token in the header, or, where `media` allows it
+     * (the kept-media route, for `<img>`/`<video>`), together with its media token in the query. Counts as a use.
+     */
+    session(req: IncomingMessage, media = false): AdminSessionEntry | undefined {
+      const session = sessionOf(req)
+      if (!session) return undefined
+      const proven = presents(req.headers[ADMIN_SESSION_HEADER], session.token) || (media && presents(mediaTokenOf(req), session.mediaToken))
+      if (!proven) return undefined
+      sessions.touch(session)
+      return session
     },
-    /** The Set-Cookie value for a session (no Max-Age: it ends with the browser session, and with the gateway). */
-    cookie: (session: string) => `${ADMIN_COOKIE}=${session}; Path=/; HttpOnly; SameSite=Strict`,
+    /** Signed in: the admin token, or a session proven as `session()` says. */
+    allows(req: IncomingMessage, media = false): boolean {
+      return this.hasToken(req) || this.session(req, media) !== undefined
+    },
+    /** Forgets the request's session (logout). */
+    close(req: IncomingMessage): void {
+      const id = cookieOf(req, ADMIN_COOKIE)
+      if (id !== undefined) sessions.close(id)
+    },
+    /** The Set-Cookie value for a session (no Max-Age: it ends with the browser session, the gateway, or its own expiry). */
+    cookie: (session: AdminSessionEntry) => `${ADMIN_COOKIE}=${session.id}; Path=/; HttpOnly; SameSite=Strict`,
+    /** The Set-Cookie value that makes the browser drop the cookie. */
+    clearedCookie: `${ADMIN_COOKIE}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0`,
   }
 }

@@ -1,16 +1,21 @@
-import type { AdminSession } from '../../../shared/admin.js'
+import { SESSION_FRAGMENT, type AdminSession, type OpenedAdminSession } from '../../../shared/admin.js'
 import type { RequestContext } from '../context.js'
 import { gatewayError } from '../errors.js'
 import { sendJson } from '../respond.js'
 import type { Services } from '../services.js'
 import { queryOf } from './admin-io.js'
+import type { AdminSessionEntry } from './session-table.js'
 
-const sessionOf = ({ app, dataDir }: Services): AdminSession => ({ mode: app.mode, version: app.version, baseUrl: app.baseUrl, dataDir })
+const sessionOf = ({ app, dataDir }: Services, session: AdminSessionEntry | undefined): AdminSession =>
+  ({ mode: app.mode, version: app.version, baseUrl: app.baseUrl, dataDir, mediaToken: session?.mediaToken ?? null })
 
 const USED_LINK = `<!doctype html><meta charset="utf-8"><title>Gatehouse</title>
 <p>This login address was already used or is not valid. Each address works once: restart the gateway for a new one.</p>`
 
-/** GET /admin/login?code=: the one-time address the headless gateway prints; sets the session cookie. */
+/**
+ * GET /admin/login?code=: the one-time address the headless gateway prints; sets the session cookie and hands the
+ * session token to the page in the URL fragment, which the browser keeps to itself (it is never sent to a server).
+ */
 export async function login(ctx: RequestContext, services: Services): Promise<void> {
   const session = services.admin.redeem(queryOf(ctx).get('code') ?? '')
   if (!session) {
@@ -18,16 +23,24 @@ export async function login(ctx: RequestContext, services: Services): Promise<vo
     return
   }
   // Redirect, so the code leaves the address bar and the history's current entry.
-  ctx.res.writeHead(303, { location: '/', 'set-cookie': services.admin.cookie(session), 'cache-control': 'no-store' }).end()
+  ctx.res.writeHead(303, { location: `/#${SESSION_FRAGMENT}=${session.token}`, 'set-cookie': services.admin.cookie(session), 'cache-control': 'no-store' }).end()
 }
 
-/** GET /admin/v1/session: who we are (401 when not signed in). */
+/** GET /admin/v1/session: who we are (401 when not signed in), with the session's media token. */
 export async function getSession(ctx: RequestContext, services: Services): Promise<void> {
-  sendJson(ctx.res, 200, sessionOf(services), { 'cache-control': 'no-store' })
+  sendJson(ctx.res, 200, sessionOf(services, services.admin.session(ctx.req)), { 'cache-control': 'no-store' })
 }
 
-/** POST /admin/v1/session: the desktop window trades the admin token for the cookie (so <img> and <video> work too). */
+/** POST /admin/v1/session: the desktop window trades the admin token for a session (the cookie, and its token in the body). */
 export async function openSession(ctx: RequestContext, services: Services): Promise<void> {
   if (!services.admin.hasToken(ctx.req)) throw gatewayError('admin_unauthorized', 'admin_unauthorized')
-  sendJson(ctx.res, 200, sessionOf(services), { 'set-cookie': services.admin.cookie(services.admin.openSession()), 'cache-control': 'no-store' })
+  const session = services.admin.openSession()
+  const body: OpenedAdminSession = { ...sessionOf(services, session), sessionToken: session.token }
+  sendJson(ctx.res, 200, body, { 'set-cookie': services.admin.cookie(session), 'cache-control': 'no-store' })
+}
+
+/** DELETE /admin/v1/session: signs out; the session is forgotten and the browser told to drop the cookie. */
+export async function closeSession(ctx: RequestContext, services: Services): Promise<void> {
+  services.admin.close(ctx.req)
+  ctx.res.writeHead(204, { 'set-cookie': services.admin.clearedCookie, 'cache-control': 'no-store' }).end()
 }

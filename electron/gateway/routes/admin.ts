@@ -4,7 +4,7 @@ import { appKey, createGroup, deleteGroup, listGroups, updateGroup } from '../ad
 import { createKey, listKeys, revokeKey, updateKey } from '../admin/keys.js'
 import { getMedia, listMedia, uploadMedia } from '../admin/media.js'
 import { listRequests } from '../admin/requests.js'
-import { getSession, login, openSession } from '../admin/session.js'
+import { closeSession, getSession, login, openSession } from '../admin/session.js'
 import { getSettings, getState, putSettings, putState } from '../admin/settings-state.js'
 import { serveRenderer } from '../admin/static-files.js'
 import { listTasks } from '../admin/tasks.js'
@@ -16,11 +16,11 @@ const ID = '([^/]+)'
 const TAG = 'Admin'
 
 /** An admin route: signed-in only, chat-protocol errors, no concurrency slot, no ledger row (the log is of API calls). */
-function adminRoute(method: Route['method'], path: string, endpoint: string, handle: Route['handle'], doc: Omit<Route['doc'], 'tag'>): Route {
+function adminRoute(method: Route['method'], path: string, endpoint: string, handle: Route['handle'], doc: Omit<Route['doc'], 'tag'>, extra: Partial<Route> = {}): Route {
   const pattern = path.includes('{') ? new RegExp(`^${path.replace(/\{\w+\}/g, ID)}$`) : path
   return {
     method, path: pattern, ...(typeof pattern === 'string' ? {} : { docPath: path }), endpoint: `admin.${endpoint}`,
-    protocol: 'chat', auth: 'admin', concurrency: false, ledger: false, handle, doc: { tag: TAG, ...doc },
+    protocol: 'chat', auth: 'admin', concurrency: false, ledger: false, handle, doc: { tag: TAG, ...doc }, ...extra,
   }
 }
 
@@ -39,12 +39,17 @@ export const ADMIN_ROUTES: Route[] = [
   {
     method: 'GET', path: '/admin/login', endpoint: 'admin.login', protocol: 'chat', auth: 'none', concurrency: false, ledger: false, handle: login,
     doc: {
-      tag: TAG, summary: 'One-time sign-in address', description: 'Printed by the headless gateway at start. A valid code sets the session cookie (HttpOnly, SameSite=Strict) and redirects to the app; a used or unknown code answers 401 (HTML).',
+      tag: TAG, summary: 'One-time sign-in address', description: 'Printed by the headless gateway at start. A valid code sets the session cookie (HttpOnly, SameSite=Strict) and redirects to `/#session=<session token>` (a fragment never reaches a server; the page keeps the token and sends it as `x-gatehouse-session`); a used or unknown code answers 401 (HTML).',
       query: [{ name: 'code', required: true, description: 'the one-time code' }], response: { type: 'string' }, success: '303', errors: ['403'],
     },
   },
-  adminRoute('GET', `${P}/session`, 'session.get', getSession, { summary: 'The signed-in session', response: schema.adminSession }),
-  adminRoute('POST', `${P}/session`, 'session.open', openSession, { summary: 'Trade the admin token for the session cookie', description: 'Desktop window only: needs `Authorization: Bearer <admin token>`.', response: schema.adminSession }),
+  adminRoute('GET', `${P}/session`, 'session.get', getSession, { summary: 'The signed-in session', description: 'With the session: its media token for kept-media URLs.', response: schema.adminSession }),
+  adminRoute('POST', `${P}/session`, 'session.open', openSession, {
+    summary: 'Trade the admin token for a session',
+    description: 'Desktop window only: needs `Authorization: Bearer <admin token>`. Sets the session cookie; the body carries the session token to send as `x-gatehouse-session`.',
+    response: schema.openedAdminSession,
+  }),
+  adminRoute('DELETE', `${P}/session`, 'session.close', closeSession, { summary: 'Sign out', description: 'The session is forgotten and the cookie cleared (`Max-Age=0`).', response: {}, success: '204' }),
   adminRoute('GET', `${P}/groups`, 'groups.list', listGroups, { summary: 'List groups', response: list(schema.groupSummary) }),
   adminRoute('POST', `${P}/groups`, 'groups.create', createGroup, { summary: 'Create a group', request: { schema: schema.groupCreate }, response: schema.groupSummary, success: '201' }),
   adminRoute('PATCH', `${P}/groups/{group}`, 'groups.update', updateGroup, { summary: 'Change a group', description: 'The protocol cannot change.', request: { schema: schema.groupPatch }, response: schema.groupSummary }),
@@ -86,7 +91,12 @@ export const ADMIN_ROUTES: Route[] = [
     summary: 'Keep an image or video the app received inline', query: [{ name: 'request', required: true, description: 'the request it came from' }],
     request: { schema: { type: 'string', format: 'binary' }, contentType: 'image/*' }, response: schema.mediaItem, success: '201',
   }),
-  adminRoute('GET', `${P}/media/{media}`, 'media.get', getMedia, { summary: 'A kept image or video (Range supported)', response: { type: 'string', format: 'binary' }, responseContentType: 'application/octet-stream' }),
+  adminRoute('GET', `${P}/media/{media}`, 'media.get', getMedia, {
+    summary: 'A kept image or video (Range supported)',
+    description: '`<img>` and `<video>` cannot send headers: besides the usual credentials, the session cookie with the session\'s media token in the query is accepted here (and only here).',
+    query: [{ name: 'media_token', required: false, description: 'the session\'s media token (GET /admin/v1/session)' }],
+    response: { type: 'string', format: 'binary' }, responseContentType: 'application/octet-stream',
+  }, { mediaToken: true }),
   adminRoute('GET', `${P}/settings`, 'settings.get', getSettings, { summary: 'Port and language', response: schema.settingsBody }),
   adminRoute('PUT', `${P}/settings`, 'settings.put', putSettings, { summary: 'Save port and language', description: 'The port applies at the next start.', request: { schema: schema.settingsBody }, response: schema.settingsBody }),
   adminRoute('GET', `${P}/state/{name}`, 'state.get', getState, { summary: "A saved panel document (chat, images, video, ui)", response: schema.stateDoc }),

@@ -20,7 +20,7 @@ const ERROR_STATUSES: Record<string, string> = {
 
 const ADMIN_STATUSES: Record<string, string> = {
   '400': 'Invalid body or query (the field is named in `param`)',
-  '401': 'Not signed in (`admin_unauthorized`): send the admin token as Bearer, or the session cookie',
+  '401': 'Not signed in, or the session ended (`admin_unauthorized`): send the admin token as Bearer, or the session cookie with the session token in `x-gatehouse-session`',
   '403': 'Host or browser origin not allowed',
   '404': 'No such item (`not_found`)',
   '409': 'Already exists, or still in use (`conflict`)',
@@ -62,7 +62,7 @@ function operation(route: Route) {
 
 function success(status: RouteDoc['success'], content: object): Record<string, object> {
   if (status === '204') return { '204': { description: 'Done; no body' } }
-  if (status === '303') return { '303': { description: 'Signed in: the session cookie is set; redirects to /' } }
+  if (status === '303') return { '303': { description: 'Signed in: the session cookie is set; redirects to /#session=<session token>' } }
   return { [status ?? '200']: { description: status === '201' ? 'Created' : 'OK', content } }
 }
 
@@ -85,7 +85,7 @@ export function buildOpenApi(routes: Route[]): object {
     security: [{ bearerAuth: [] }],
     paths,
     components: {
-      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'A gateway key (`sk-...`); `x-api-key` is accepted too, except on /v1/usage. On /admin/v1 paths: the admin token of this run (the desktop app hands it to its window), or instead the session cookie set by the one-time login address.' } },
+      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'A gateway key (`sk-...`); `x-api-key` is accepted too, except on /v1/usage. On /admin/v1 paths: the admin token of this run (the desktop app hands it to its window), or instead the session cookie together with the session token in the `x-gatehouse-session` header (sessions end after 30 idle minutes or 12 hours).' } },
       schemas: { Error: errorObject, MessagesError: messagesErrorObject },
     },
   }

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react'
 import { ErrorNote } from '../../components/ErrorNote'
+import { mediaSrc } from '../../api/admin'
 import { ApiError } from '../../api/http'
 import { useT } from '../../i18n'
 import { useAppStore } from '../../stores/app-store'
@@ -94,7 +95,7 @@ function ResultImage({ run, image, index, t }: { run: ImageRun; image: RunImage;
   // The gateway's copy first: it outlives both this session's blob and the vendor's 24-hour link. The page's
   // CSP lets images come only from here, data:, blob: and https: links.
   const link = image.sourceUrl?.startsWith('https:') ? image.sourceUrl : undefined
-  const src = image.url ?? blobUrl ?? link
+  const src = image.url ? mediaSrc(image.url) : (blobUrl ?? link)
   return (
     <figure className="image-result">
       {src ? (

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react'
 import { LANGUAGES, type Language, type Settings } from '../../../shared/admin'
 import type { IpcContract } from '../../../shared/ipc'
-import { admin } from '../../api/admin'
+import { admin, signOut } from '../../api/admin'
 import { ErrorNote } from '../../components/ErrorNote'
 import { useT } from '../../i18n'
 import { useAppStore } from '../../stores/app-store'
@@ -27,6 +27,7 @@ export function SettingsPanel() {
   const load = useAction()
   const save = useAction()
   const vaultLoad = useAction()
+  const leave = useAction()
 
   useEffect(() => {
     void load.run(async () => {
@@ -91,6 +92,10 @@ export function SettingsPanel() {
             )}
           </dl>
           <ErrorNote error={vaultLoad.error} />
+          <div className="row">
+            <button type="button" onClick={() => void leave.run(signOut)} disabled={leave.busy} data-testid="settings-sign-out">{t('signOut')}</button>
+          </div>
+          <ErrorNote error={leave.error} />
         </section>
       )}
     </section>

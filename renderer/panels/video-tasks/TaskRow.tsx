@@ -1,4 +1,5 @@
 import { memo } from 'react'
+import { mediaSrc } from '../../api/admin'
 import { ErrorNote } from '../../components/ErrorNote'
 import { formatUsd, useT } from '../../i18n'
 import { useAppStore } from '../../stores/app-store'
@@ -37,7 +38,7 @@ export const TaskRow = memo(function TaskRow({ row }: { row: VideoRow }) {
       <p className="video-prompt">{row.prompt || <span className="muted">{t('noPrompt')}</span>}</p>
       {row.images.length > 0 && (
         <div className="row">
-          {row.images.map((img, i) => <img key={i} src={img.url} alt={t(`role_${img.role}`)} title={t(`role_${img.role}`)} className="video-thumb" />)}
+          {row.images.map((img, i) => <img key={i} src={mediaSrc(img.url)} alt={t(`role_${img.role}`)} title={t(`role_${img.role}`)} className="video-thumb" />)}
         </div>
       )}
       {unfinished && (

@@ -1,7 +1,7 @@
 /** The video panel's calls: models with their catalog data, submissions, polls, the saved video, kept pictures. */
 import { admin } from '../../api/admin'
 import { callGateway, callGatewayJson, listModels } from '../../api/gateway'
-import { ApiError, request, requestJson } from '../../api/http'
+import { ApiError, requestJson } from '../../api/http'
 import { fileToDataUrl } from '../../components/image-input'
 import { dataUrlToBlob } from './data-url'
 import { videoOption, type PricingEntry, type VideoModelOption } from './video-options'
@@ -58,7 +58,7 @@ export async function fetchVideo(row: Pick<VideoRow, 'id' | 'group' | 'contentUr
   const items = await admin.media(row.id)
   const video = items.find((m) => m.kind === 'video')
   if (!video) throw new ApiError(404, 'video_content_not_available', `No saved video for task ${row.id}.`)
-  return (await request(video.url, { signal })).blob()
+  return admin.mediaBlob(video.url, signal)
 }
 
 /** Keeps the submission's pictures in the media store under the task, so its note holds addresses, not megabytes. */
@@ -73,5 +73,5 @@ export async function keepImages(taskId: string, images: VideoImage[]): Promise<
 /** The note's pictures as data URLs again (a retry sends them inline). */
 export async function inlineImages(images: VideoImage[]): Promise<VideoImage[]> {
   return Promise.all(images.map(async (image) =>
-    image.url.startsWith('data:') ? image : { role: image.role, url: await fileToDataUrl(await (await request(image.url)).blob()) }))
+    image.url.startsWith('data:') ? image : { role: image.role, url: await fileToDataUrl(await admin.mediaBlob(image.url)) }))
 }

@@ -26,16 +26,19 @@ describe('admin API sign-in', () => {
     }
   })
 
-  it('a one-time login address sets an HttpOnly SameSite=Strict cookie once, then refuses', async () => {
+  it('a one-time login address sets an HttpOnly SameSite=Strict cookie once and hands the session token in the fragment, then refuses', async () => {
     const url = gw.loginUrl()
     const first = await fetch(url, { redirect: 'manual' })
     expect(first.status).toBe(303)
-    expect(first.headers.get('location')).toBe('/')
+    const token = /^\/#session=([\w-]{40,})$/.exec(first.headers.get('location')!)![1]
     const cookie = first.headers.get('set-cookie')!
     expect(cookie).toMatch(/^gatehouse_admin=[\w-]{40,}; Path=\/; HttpOnly; SameSite=Strict$/)
-    const session = await fetch(`${gw.url}/admin/v1/session`, { headers: { cookie: cookie.split(';')[0] } })
+    expect(cookie).not.toContain(token)
+    const session = await fetch(`${gw.url}/admin/v1/session`, { headers: { cookie: cookie.split(';')[0], 'x-gatehouse-session': token } })
     expect(session.status).toBe(200)
-    expect(await session.json()).toEqual({ mode: 'headless', version: expect.stringMatching(/^\d+\.\d+\.\d+/), baseUrl: gw.url, dataDir: expect.any(String) })
+    expect(await session.json()).toEqual({
+      mode: 'headless', version: expect.stringMatching(/^\d+\.\d+\.\d+/), baseUrl: gw.url, dataDir: expect.any(String), mediaToken: expect.stringMatching(/^[\w-]{40,}$/),
+    })
 
     const again = await fetch(url, { redirect: 'manual' })
     expect(again.status).toBe(401)
@@ -44,13 +47,22 @@ describe('admin API sign-in', () => {
     expect((await fetch(`${gw.url}/admin/login?code=made-up`, { redirect: 'manual' })).status).toBe(401)
   })
 
-  it('the desktop window trades the admin token for the cookie', async () => {
+  it('the desktop window trades the admin token for the cookie and the session token', async () => {
     const res = await fetch(`${gw.url}/admin/v1/session`, { method: 'POST', headers: { authorization: `Bearer ${gw.adminToken}` } })
     expect(res.status).toBe(200)
+    const body = (await res.json()) as { sessionToken: string; mediaToken: string }
+    expect(body).toEqual({
+      mode: 'headless', version: expect.any(String), baseUrl: gw.url, dataDir: expect.any(String),
+      sessionToken: expect.stringMatching(/^[\w-]{40,}$/), mediaToken: expect.stringMatching(/^[\w-]{40,}$/),
+    })
     const cookie = res.headers.get('set-cookie')!.split(';')[0]
-    expect((await fetch(`${gw.url}/admin/v1/groups`, { headers: { cookie } })).status).toBe(200)
-    const refused = await fetch(`${gw.url}/admin/v1/session`, { method: 'POST', headers: { cookie } })
+    expect((await fetch(`${gw.url}/admin/v1/groups`, { headers: { cookie, 'x-gatehouse-session': body.sessionToken } })).status).toBe(200)
+    const refused = await fetch(`${gw.url}/admin/v1/session`, { method: 'POST', headers: { cookie, 'x-gatehouse-session': body.sessionToken } })
     expect(refused.status).toBe(401)
+    // The admin token alone stays enough for the desktop window's own calls (no session: no media token).
+    const bearer = await fetch(`${gw.url}/admin/v1/session`, { headers: { authorization: `Bearer ${gw.adminToken}` } })
+    expect(bearer.status).toBe(200)
+    expect(((await bearer.json()) as { mediaToken: unknown }).mediaToken).toBeNull()
   })
 
   it('refuses other browser origins and rebinding hosts before anything else', async () => {
@@ -75,5 +87,9 @@ describe('admin API sign-in', () => {
     expect(doc.paths['/admin/v1/keys/{key}'].delete.parameters).toEqual([{ name: 'key', in: 'path', required: true, schema: { type: 'string' } }])
     expect(Object.keys(doc.paths['/admin/v1/keys/{key}'].delete.responses)[0]).toBe('204')
     expect(doc.paths['/v1/models/{model}'].get.parameters[0]).toMatchObject({ name: 'model', in: 'path', required: true })
+    expect(Object.keys(doc.paths['/admin/v1/session'])).toEqual(['get', 'post', 'delete'])
+    expect(Object.keys(doc.paths['/admin/v1/session'].delete.responses)).toEqual(['204', '400', '401', '403', '404', '409', '413'])
+    expect(doc.paths['/admin/v1/session'].post.responses['200'].content['application/json'].schema.required).toContain('sessionToken')
+    expect(doc.paths['/admin/v1/media/{media}'].get.parameters).toContainEqual(expect.objectContaining({ name: 'media_token', in: 'query', required: false }))
   })
 })

@@ -24,3 +24,23 @@ export function adminClient(gw: TestGateway) {
 export const apiError = (code: string, message: string, param: string | null = null, type = 'invalid_request_error') => ({
   error: { code, message, param, type },
 })
+
+/** What a browser holds after the one-time login address: the cookie, the fragment's session token, the media token. */
+export interface BrowserSession {
+  cookie: string
+  token: string
+  mediaToken: string
+  /** the headers of an admin call from the page: the cookie and the session header */
+  headers: { cookie: string; 'x-gatehouse-session': string }
+}
+
+/** Signs in as a browser does: follows the login address by hand, takes the token from the fragment, asks for the media token. */
+export async function browserSignIn(gw: { url: string; loginUrl(): string }): Promise<BrowserSession> {
+  const res = await fetch(gw.loginUrl(), { redirect: 'manual' })
+  if (res.status !== 303) throw new Error(`login answered ${res.status}`)
+  const cookie = res.headers.get('set-cookie')!.split(';')[0]
+  const token = /^\/#session=([\w-]+)$/.exec(res.headers.get('location') ?? '')![1]
+  const headers = { cookie, 'x-gatehouse-session': token }
+  const session = (await (await fetch(`${gw.url}/admin/v1/session`, { headers })).json()) as { mediaToken: string }
+  return { cookie, token, mediaToken: session.mediaToken, headers }
+}
