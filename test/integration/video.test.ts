@@ -52,6 +52,8 @@ function config(): GatewayConfig {
       { key: QUOTA_KEY, group: 'video', quota: 0.5 },
       { key: SLOT_KEY, group: 'video', concurrency: 1 },
     ],
+    // The fakes' video links are on 127.0.0.1.
+    network: { allowPrivateAddresses: true },
   }
 }
 
