@@ -2,6 +2,7 @@ import { app, dialog, safeStorage, type BrowserWindow } from 'electron'
 import { mkdirSync } from 'node:fs'
 import { startGateway, type RunningGateway } from './gateway/gateway.js'
 import { defaultDataDir } from './gateway/paths.js'
+import { PRIVATE_DIR_MODE } from './gateway/private-files.js'
 import { readSettings, writeSettings } from './gateway/settings.js'
 import { registerIpc } from './ipc/register.js'
 import { askForOtherPort } from './port-dialog.js'
@@ -60,7 +61,7 @@ async function startWithPortChoice(dataDir: string, vault: Vault): Promise<Runni
 
 async function launch(): Promise<void> {
   const dataDir = app.getPath('userData')
-  mkdirSync(dataDir, { recursive: true })
+  mkdirSync(dataDir, { recursive: true, mode: PRIVATE_DIR_MODE })
   // safeStorage can only be asked once the app is ready (on Linux the keyring is chosen at startup).
   const vault = createVault(safeStorage, dataDir)
   menus = createShellMenus({ openWindow: showWindow, quit: () => app.quit() })

@@ -200,6 +200,10 @@ export const MESSAGES = {
     zh: '{field}：不接受文件 ID，请以文件形式上传图片，或发送 data URL 或 HTTP(S) URL。',
   },
   image_reference_too_large: { en: '{field} is too large: {size} bytes, at most {max}.', zh: '{field} 过大：{size} 字节，最多 {max} 字节。' },
+  image_too_many_pixels: {
+    en: '{field} is {width}x{height} pixels; images of at most {max} pixels are accepted.',
+    zh: '{field} 为 {width}x{height} 像素；最多接受 {max} 像素的图像。',
+  },
   video_input_missing: {
     en: 'A video needs a prompt or an image (first_frame, last_frame, reference_images or images).',
     zh: '生成视频需要 prompt 或图片（first_frame、last_frame、reference_images 或 images）。',

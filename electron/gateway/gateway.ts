@@ -71,7 +71,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     const firstKey = fresh && store.apiKeys.count() === 0 ? createFirstKey(store, registry.keyHasher) : undefined
     registry.reload()
 
-    const http = createHttp({ ...DEFAULT_TIMEOUTS, ...options.config?.timeouts })
+    const http = createHttp({ ...DEFAULT_TIMEOUTS, ...options.config?.timeouts }, { allowPrivateAddresses: options.config?.network?.allowPrivateAddresses })
     const admin = createAdminAuth({ ...DEFAULT_SESSION_LIMITS, ...options.adminSessions })
     const app = { mode: options.mode ?? 'headless', version: GATEHOUSE_VERSION, baseUrl: '', rendererDir: options.rendererDir === null ? undefined : (options.rendererDir ?? defaultRendererDir()) } as const
     const services: Services = { store, registry, http, limiter: createConcurrencyLimiter(registry), dataDir: options.dataDir, secrets, admin, app: { ...app }, log }

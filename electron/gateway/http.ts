@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto'
 import { Readable } from 'node:stream'
-import { Agent, errors, interceptors, request, type Dispatcher } from 'undici'
+import { Agent, errors, request, type Dispatcher } from 'undici'
+import { guardedLookup, LinkRefusedError, linkProblem } from './link-guard.js'
+import { sniffRaster } from './media-sniff.js'
 
 /** An upstream HTTP call, as built by an adapter. */
 export interface HttpSpec {
@@ -48,16 +50,41 @@ export type UpstreamResponse = Dispatcher.ResponseData
 /** Why an upstream call failed before an HTTP status was had. */
 export type TransportFailure = 'connect' | 'timeout' | 'reset' | 'aborted'
 
-/** The only place that talks to upstreams: one pooled keep-alive agent per gateway. */
-export function createHttp(timeouts: Timeouts) {
-  const agent = new Agent({
-    connect: { timeout: timeouts.connectMs },
-    keepAliveTimeout: 30_000,
-    headersTimeout: timeouts.firstByteMs,
-    bodyTimeout: timeouts.idleMs,
-  })
-  // Reference links may redirect (CDNs, signed URLs); upstream API calls never follow redirects.
-  const downloader = agent.compose(interceptors.redirect({ maxRedirections: 3 }))
+/** Redirects a link may take (CDNs, signed URLs); each hop is checked like the first. */
+export const MAX_LINK_REDIRECTS = 3
+
+export interface HttpOptions {
+  /** links may reach loopback and private addresses (link-local and metadata addresses stay refused) */
+  allowPrivateAddresses?: boolean
+}
+
+/**
+ * The only place that talks to upstreams: one pooled keep-alive agent per gateway for API calls, and one for
+ * links (reference images, vendors' result links) whose sockets connect only to addresses the link guard allows.
+ */
+export function createHttp(timeouts: Timeouts, options: HttpOptions = {}) {
+  const allowPrivate = options.allowPrivateAddresses === true
+  const agentOptions = { keepAliveTimeout: 30_000, headersTimeout: timeouts.firstByteMs, bodyTimeout: timeouts.idleMs }
+  const agent = new Agent({ ...agentOptions, connect: { timeout: timeouts.connectMs } })
+  const linkAgent = new Agent({ ...agentOptions, connect: { timeout: timeouts.connectMs, lookup: guardedLookup(allowPrivate) } })
+
+  /** GET a link, following at most MAX_LINK_REDIRECTS redirects by hand so that every hop is checked. */
+  async function fetchLink(url: string, headers: Record<string, string>, signal: AbortSignal): Promise<UpstreamResponse> {
+    let target = new URL(url)
+    for (let hop = 0; ; hop++) {
+      const problem = linkProblem(target, allowPrivate)
+      if (problem) throw new DownloadError(hop === 0 ? problem : `redirects to ${target.origin}, which ${problem}`)
+      const res = await request(target, { method: 'GET', headers, signal, dispatcher: linkAgent }).catch((err: unknown) => {
+        throw err instanceof LinkRefusedError ? new DownloadError(hop === 0 ? err.message : `redirects to ${target.origin}, which ${err.message}`) : err
+      })
+      const location = res.headers.location
+      if (res.statusCode < 300 || res.statusCode >= 400 || typeof location !== 'string') return res
+      await res.body.dump()
+      if (hop === MAX_LINK_REDIRECTS) throw new DownloadError(`redirects more than ${MAX_LINK_REDIRECTS} times`)
+      target = new URL(location, target)
+    }
+  }
+
   return {
     timeouts,
     send(spec: HttpSpec, signal: AbortSignal): Promise<UpstreamResponse> {
@@ -68,47 +95,51 @@ export function createHttp(timeouts: Timeouts) {
       }
       return request(spec.url, { method: spec.method, headers: spec.headers, body: spec.body as string | Buffer | undefined, signal, dispatcher: agent })
     },
+    fetchLink,
     /**
-     * Downloads a reference image: at most `maxBytes`, and only an `image/*` answer (spec §4.2);
-     * anything else answers a 400 naming the link.
+     * Downloads an image link: at most `maxBytes`, an `image/*` answer whose bytes are a PNG, JPEG, WebP or GIF
+     * (spec §4.2); anything else is a DownloadError naming why. The type returned is the one the bytes show.
      */
     async download(url: string, maxBytes: number, signal: AbortSignal): Promise<{ bytes: Buffer; mimeType: string }> {
-      const res = await request(url, { method: 'GET', signal, dispatcher: downloader })
+      const res = await fetchLink(url, { accept: 'image/*' }, signal)
       const type = String(res.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase()
       const declared = Number(res.headers['content-length'] ?? 0)
-      if (res.statusCode >= 400) {
+      const refusal = res.statusCode >= 300 ? `answered HTTP ${res.statusCode}`
+        : !type.startsWith('image/') ? `is not an image (content type "${type || 'none'}")`
+          : declared > maxBytes ? `is larger than ${maxBytes} bytes` : undefined
+      if (refusal) {
         await res.body.dump()
-        throw new DownloadError(`answered HTTP ${res.statusCode}`)
+        throw new DownloadError(refusal)
       }
-      if (!type.startsWith('image/')) {
-        await res.body.dump()
-        throw new DownloadError(`is not an image (content type "${type || 'none'}")`)
-      }
-      if (declared > maxBytes) {
-        await res.body.dump()
-        throw new DownloadError(`is larger than ${maxBytes} bytes`)
-      }
-      const chunks: Buffer[] = []
-      let size = 0
-      for await (const chunk of res.body as AsyncIterable<Buffer>) {
-        size += chunk.length
-        if (size > maxBytes) {
-          res.body.destroy()
-          throw new DownloadError(`is larger than ${maxBytes} bytes`)
-        }
-        chunks.push(chunk)
-      }
-      return { bytes: Buffer.concat(chunks, size), mimeType: type }
+      const bytes = await readCapped(res, maxBytes)
+      const mimeType = sniffRaster(bytes)
+      if (!mimeType) throw new DownloadError('is not a PNG, JPEG, WebP or GIF image')
+      return { bytes, mimeType }
     },
     /** Lets calls in flight finish for up to `graceMs` (a stalled upstream would hold them forever), then cuts them. */
     async close(graceMs = 10_000): Promise<void> {
       let timer: NodeJS.Timeout | undefined
       const expired = new Promise<'expired'>((resolve) => (timer = setTimeout(() => resolve('expired'), graceMs)))
-      const outcome = await Promise.race([agent.close().then(() => 'closed' as const), expired])
+      const outcome = await Promise.race([Promise.all([agent.close(), linkAgent.close()]).then(() => 'closed' as const), expired])
       clearTimeout(timer)
-      if (outcome === 'expired') await agent.destroy()
+      if (outcome === 'expired') await Promise.all([agent.destroy(), linkAgent.destroy()])
     },
   }
+}
+
+/** A response body read whole, failing with a DownloadError past `maxBytes`. */
+async function readCapped(res: UpstreamResponse, maxBytes: number): Promise<Buffer> {
+  const chunks: Buffer[] = []
+  let size = 0
+  for await (const chunk of res.body as AsyncIterable<Buffer>) {
+    size += chunk.length
+    if (size > maxBytes) {
+      res.body.destroy()
+      throw new DownloadError(`is larger than ${maxBytes} bytes`)
+    }
+    chunks.push(chunk)
+  }
+  return Buffer.concat(chunks, size)
 }
 
 /** A reference link that could not be used; the message completes "the image at <url> …". */

@@ -2,6 +2,20 @@ import { createReadStream } from 'node:fs'
 import { stat } from 'node:fs/promises'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { pipeline } from 'node:stream/promises'
+import { isInlineMediaType } from './media-sniff.js'
+
+/**
+ * Headers of every media file served: no script runs in it even when opened directly (CSP sandbox), the
+ * browser never guesses another type (nosniff), and anything but a raster image or a video is a download.
+ */
+export function mediaHeaders(mimeType: string): Record<string, string> {
+  return {
+    'content-type': mimeType,
+    'content-security-policy': 'sandbox',
+    'x-content-type-options': 'nosniff',
+    ...(isInlineMediaType(mimeType) ? {} : { 'content-disposition': 'attachment' }),
+  }
+}
 
 /** `bytes=a-b`, `bytes=a-`, `bytes=-n` of a file of `size` bytes; undefined for anything else (the whole file). */
 export function byteRange(header: string | undefined, size: number): { start: number; end: number } | 'unsatisfiable' | undefined {

@@ -2,6 +2,7 @@ import { readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { LANGUAGES, type Settings } from '../../shared/admin.js'
 import { DEFAULT_PORT } from './paths.js'
+import { PRIVATE_FILE_MODE, restrictMode } from './private-files.js'
 
 const DEFAULTS: Settings = { port: DEFAULT_PORT, language: 'en' }
 
@@ -22,6 +23,8 @@ export function readSettings(dataDir: string): Settings {
 /** Written to a temporary file first, so a crash never leaves half a settings file. */
 export function writeSettings(dataDir: string, settings: Settings): void {
   const path = join(dataDir, 'settings.json')
-  writeFileSync(`${path}.tmp`, `${JSON.stringify(settings, null, 2)}\n`, { mode: 0o600 })
+  writeFileSync(`${path}.tmp`, `${JSON.stringify(settings, null, 2)}\n`, { mode: PRIVATE_FILE_MODE })
+  // The mode option applies only when the file is created: a leftover temp file keeps its own.
+  restrictMode(`${path}.tmp`, PRIVATE_FILE_MODE)
   renameSync(`${path}.tmp`, path)
 }

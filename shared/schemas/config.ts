@@ -104,6 +104,18 @@ export const gatewayConfig = {
         idleMs: { type: 'integer', minimum: 1 },
       },
     },
+    network: {
+      type: 'object',
+      additionalProperties: false,
+      description: 'links the gateway fetches: reference images and vendors\' result links',
+      properties: {
+        allowPrivateAddresses: {
+          type: 'boolean',
+          default: false,
+          description: 'links may reach loopback and private addresses (a vendor-compatible server on this machine or the LAN); link-local and cloud metadata addresses stay refused',
+        },
+      },
+    },
     allowedHosts: { type: 'array', items: { type: 'string' }, description: 'extra Host header names accepted besides localhost and IP literals' },
   },
 } as const

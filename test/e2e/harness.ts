@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
 import type { GatewayConfig } from '../../electron/gateway/config/load-config.js'
 import { startGateway, type GatewayOptions, type RunningGateway } from '../../electron/gateway/gateway.js'
-import { tempDataDir } from '../helpers/gateway.js'
+import { tempDataDir, withLocalLinks } from '../helpers/gateway.js'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 export const CHROMIUM = '/usr/bin/chromium'
@@ -40,7 +40,7 @@ export interface AppUnderTest {
 export async function openApp(config: GatewayConfig, opts: { group?: string; videoPollMs?: number; adminSessions?: GatewayOptions['adminSessions'] } = {}): Promise<AppUnderTest> {
   const data = tempDataDir()
   const gateway = await startGateway({
-    dataDir: data.dir, config, port: 0, rendererDir: join(root, 'dist', 'renderer'), log: () => {}, adminSessions: opts.adminSessions,
+    dataDir: data.dir, config: withLocalLinks(config), port: 0, rendererDir: join(root, 'dist', 'renderer'), log: () => {}, adminSessions: opts.adminSessions,
     ...(opts.videoPollMs ? { videoPoll: { intervalMs: opts.videoPollMs, maxIntervalMs: opts.videoPollMs } } : {}),
   })
   const browser = await chromium.launch({

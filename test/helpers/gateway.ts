@@ -39,10 +39,16 @@ export interface TestGateway extends RunningGateway {
   get(path: string, headers?: Record<string, string>): Promise<Response>
 }
 
+/**
+ * The fake vendors listen on 127.0.0.1, so their result links are private addresses: test gateways allow them
+ * unless the config says otherwise (the link-guard tests do).
+ */
+export const withLocalLinks = (config: GatewayConfig): GatewayConfig => ({ ...config, network: { allowPrivateAddresses: true, ...config.network } })
+
 /** Starts a real gateway on an ephemeral port of 127.0.0.1 (`options` adds to or overrides the start options). */
 export async function startTestGateway(config: GatewayConfig, dataDir = tempDataDir(), options: Partial<GatewayOptions> = {}): Promise<TestGateway> {
   const logs: string[] = []
-  const gateway = await startGateway({ dataDir: dataDir.dir, config, port: 0, log: (l) => logs.push(l), ...options })
+  const gateway = await startGateway({ dataDir: dataDir.dir, config: withLocalLinks(config), port: 0, log: (l) => logs.push(l), ...options })
   const auth = { authorization: `Bearer ${TEST_KEY}` }
   return {
     ...gateway,

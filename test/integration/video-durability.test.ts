@@ -29,6 +29,8 @@ function config(): GatewayConfig {
     ],
     groups: [{ id: 'video', protocol: 'chat', models: [SEEDANCE, GROK], upstreams: ['ark', 'xai'] }],
     keys: [{ key: TEST_KEY, group: 'video' }],
+    // The fakes' video links are on 127.0.0.1.
+    network: { allowPrivateAddresses: true },
   }
 }
 

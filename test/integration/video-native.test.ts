@@ -38,6 +38,8 @@ beforeAll(async () => {
         { id: 'claude', protocol: 'messages', models: [WAN], upstreams: ['ds'] },
       ],
       keys: [{ key: TEST_KEY, group: 'video' }, { key: MESSAGES_KEY, group: 'claude' }],
+      // The fakes' video links are on 127.0.0.1.
+      network: { allowPrivateAddresses: true },
     },
   })
 })

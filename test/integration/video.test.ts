@@ -52,6 +52,8 @@ function config(): GatewayConfig {
       { key: QUOTA_KEY, group: 'video', quota: 0.5 },
       { key: SLOT_KEY, group: 'video', concurrency: 1 },
     ],
+    // The fakes' video links are on 127.0.0.1.
+    network: { allowPrivateAddresses: true },
   }
 }
 
@@ -283,7 +285,8 @@ describe('the saved copy', () => {
     fakes.ark.reset() // the vendor link now answers 404
     expect((await fetch(task.result.videos[0].url)).status).toBe(404)
     const res = await manual.get(task.result.videos[0].content_url)
-    expect([res.status, res.headers.get('content-type')]).toEqual([200, 'video/mp4'])
+    expect([res.status, res.headers.get('content-type'), res.headers.get('content-security-policy'), res.headers.get('x-content-type-options'), res.headers.get('content-disposition')])
+      .toEqual([200, 'video/mp4', 'sandbox', 'nosniff', null])
     expect(Buffer.from(await res.arrayBuffer())).toEqual(FAKE_MP4)
     const part = await manual.get(task.result.videos[0].content_url, TEST_KEY, { range: 'bytes=4-11' })
     expect([part.status, part.headers.get('content-range')]).toEqual([206, `bytes 4-11/${FAKE_MP4.length}`])

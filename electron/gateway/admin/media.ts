@@ -1,5 +1,5 @@
 import { createWriteStream } from 'node:fs'
-import { mkdir, rm } from 'node:fs/promises'
+import { rename, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import type { MediaItem } from '../../../shared/admin.js'
@@ -9,7 +9,9 @@ import type { RequestContext } from '../context.js'
 import { newRequestId } from '../context.js'
 import { gatewayError } from '../errors.js'
 import { sendJson } from '../respond.js'
-import { fileSize, sendFile } from '../send-file.js'
+import { sniffingStream, sniffMedia } from '../media-sniff.js'
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../private-files.js'
+import { fileSize, mediaHeaders, sendFile } from '../send-file.js'
 import type { Services } from '../services.js'
 import type { MediaRow } from '../store/media.js'
 import { notFound, queryOf, segment } from './admin-io.js'
@@ -23,39 +25,57 @@ const toItem = (m: MediaRow): MediaItem => ({
   sourceUrl: m.source_url, createdAt: m.created_at,
 })
 
-/** GET /admin/v1/media?request=: what was kept of a request's (or task's) images and videos. */
-export async function listMedia(ctx: RequestContext, services: Services): Promise<void> {
+/** Longest `request` value: request and task ids are far shorter. */
+const MAX_REQUEST_CHARS = 200
+
+/** The `request` query value: the request or task the media belongs to. Data only, never part of a path. */
+function requestParam(ctx: RequestContext): string {
   const request = queryOf(ctx).get('request')
   if (!request) throw gatewayError('invalid_request', 'missing_field', { field: 'request' }, { param: 'request' })
-  sendJson(ctx.res, 200, services.store.media.byRequest(request).map(toItem))
+  if (request.length > MAX_REQUEST_CHARS || /\p{Cc}/u.test(request)) {
+    throw gatewayError('invalid_request', 'invalid_field', { field: 'request', detail: { en: `must be at most ${MAX_REQUEST_CHARS} characters without control characters`, zh: `最多 ${MAX_REQUEST_CHARS} 个字符，且不含控制字符` } }, { param: 'request' })
+  }
+  return request
 }
+
+/** GET /admin/v1/media?request=: what was kept of a request's (or task's) images and videos. */
+export async function listMedia(ctx: RequestContext, services: Services): Promise<void> {
+  sendJson(ctx.res, 200, services.store.media.byRequest(requestParam(ctx)).map(toItem))
+}
+
+const notMedia = () => gatewayError('invalid_request', 'invalid_field', { field: 'body', detail: { en: 'is not a PNG, JPEG, WebP, GIF, MP4, WebM or QuickTime file', zh: '不是 PNG、JPEG、WebP、GIF、MP4、WebM 或 QuickTime 文件' } }, { param: 'body' })
 
 /**
  * POST /admin/v1/media?request=: keeps an image or video the app received inline (b64_json), so its history
- * holds a reference instead of megabytes of base64. The body is streamed to disk, capped like every body.
+ * holds a reference instead of megabytes of base64. The body is streamed to disk, capped like every body; its
+ * magic bytes decide its type. The file name is a gateway-made id: nothing the client sends is part of a path.
  */
 export async function uploadMedia(ctx: RequestContext, services: Services): Promise<void> {
-  const request = queryOf(ctx).get('request')
-  if (!request) throw gatewayError('invalid_request', 'missing_field', { field: 'request' }, { param: 'request' })
+  const request = requestParam(ctx)
   const mimeType = (ctx.req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase()
-  const ext = EXT[mimeType]
-  if (!ext) throw gatewayError('invalid_request', 'invalid_field', { field: 'content-type', detail: `must be one of ${Object.keys(EXT).join(', ')}` }, { param: 'content-type' })
+  if (!EXT[mimeType]) throw gatewayError('invalid_request', 'invalid_field', { field: 'content-type', detail: `must be one of ${Object.keys(EXT).join(', ')}` }, { param: 'content-type' })
   checkDeclaredLength(ctx.req)
-  const id = `${request}-app-${newRequestId().slice(4)}`
-  const path = join('media', 'app', `${id}.${ext}`)
-  await mkdir(join(services.dataDir, 'media', 'app'), { recursive: true })
+  const id = `med_${newRequestId().slice(4)}`
+  const dir = join(services.dataDir, 'media', 'app')
+  await ensurePrivateDir(dir)
+  const temp = join(dir, `${id}.part`)
   let size = 0
   ctx.req.on('data', (chunk: Buffer) => {
     size += chunk.length
     if (size > MAX_BODY_BYTES) ctx.req.destroy(tooLarge())
   })
+  const sniff = sniffingStream(sniffMedia, notMedia)
+  let path: string
   try {
-    await pipeline(ctx.req, createWriteStream(join(services.dataDir, path), { mode: 0o600 }))
+    await pipeline(ctx.req, sniff, createWriteStream(temp, { mode: PRIVATE_FILE_MODE }))
+    path = join('media', 'app', `${id}.${EXT[sniff.type()!]}`)
+    await rename(temp, join(services.dataDir, path))
   } catch (err) {
-    await rm(join(services.dataDir, path), { force: true })
+    await rm(temp, { force: true })
     throw size > MAX_BODY_BYTES ? tooLarge() : err
   }
-  const row: MediaRow = { id, request_id: request, kind: mimeType.startsWith('video/') ? 'video' : 'image', source_url: null, path, mime_type: mimeType, created_at: Date.now() }
+  const type = sniff.type()!
+  const row: MediaRow = { id, request_id: request, kind: type.startsWith('video/') ? 'video' : 'image', source_url: null, path, mime_type: type, created_at: Date.now() }
   services.store.media.insert(row)
   sendJson(ctx.res, 201, toItem(row))
 }
@@ -67,5 +87,5 @@ export async function getMedia(ctx: RequestContext, services: Services, params: 
   const path = media ? join(services.dataDir, media.path) : undefined
   const size = path ? await fileSize(path) : undefined
   if (!media || size === undefined) throw notFound('media', id)
-  await sendFile(ctx.req, ctx.res, path!, size, { 'content-type': media.mime_type, 'cache-control': 'private, max-age=31536000, immutable', 'x-content-type-options': 'nosniff' })
+  await sendFile(ctx.req, ctx.res, path!, size, { ...mediaHeaders(media.mime_type), 'cache-control': 'private, max-age=31536000, immutable' })
 }

@@ -11,6 +11,7 @@ export interface GatewayConfig {
   keys?: Array<{ key: string; group: string; name?: string; concurrency?: number; quota?: number; expiresAt?: string | number; disabled?: boolean }>
   timeouts?: { connectMs?: number; firstByteMs?: number; idleMs?: number }
   allowedHosts?: string[]
+  network?: { allowPrivateAddresses?: boolean }
 }
 
 /** A config problem, naming the field at fault. */

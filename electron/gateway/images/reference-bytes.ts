@@ -1,6 +1,7 @@
 import { dataUrlBytes, parseDataUrl } from '../data-url.js'
-import { gatewayError } from '../errors.js'
+import { GatewayError, gatewayError } from '../errors.js'
 import { DownloadError, type Http } from '../http.js'
+import { checkImageHeader } from './image-limits.js'
 import type { UploadedFile } from './multipart.js'
 import type { ImageBytes } from '../upstreams/images/types.js'
 
@@ -19,8 +20,10 @@ export async function referenceBytes(http: Http, ref: string, index: number, par
   }
   try {
     const { bytes, mimeType } = await http.download(ref, MAX_REMOTE_IMAGE_BYTES, signal)
+    checkImageHeader(bytes, param)
     return { chunks: [bytes], size: bytes.length, mimeType, filename: `image-${index}.${extension(mimeType)}` }
   } catch (err) {
+    if (err instanceof GatewayError) throw err
     const detail = err instanceof DownloadError ? err.message : 'could not be downloaded'
     throw gatewayError('invalid_request', 'reference_image_unusable', { url: ref.slice(0, 200), detail }, { param })
   }

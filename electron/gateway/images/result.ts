@@ -1,4 +1,5 @@
 import type { CatalogModel } from '../../../shared/types.js'
+import { sniffRaster } from '../media-sniff.js'
 import type { TokenUsage } from '../upstreams/types.js'
 
 /** One generated image, as a vendor gave it: inline bytes (base64) or a link. */
@@ -15,6 +16,24 @@ export interface ImageOutcome {
   usage?: TokenUsage
   /** the output tier the images were made at, for per-tier prices */
   tier?: string
+}
+
+// 24 base64 characters are 18 bytes: enough for every magic number sniffRaster reads.
+const B64_HEAD_CHARS = 24
+
+/**
+ * A vendor's inline images, checked by their bytes: each must be a PNG, JPEG, WebP or GIF (its type is taken
+ * from the bytes, not the vendor's word). Anything else (an SVG, which can carry scripts) makes the answer
+ * malformed, so the request fails over like for any broken answer. Links are checked when they are saved.
+ */
+export function rasterOnly(outcome: ImageOutcome): ImageOutcome {
+  const images = outcome.images.map((image) => {
+    if (image.b64 === undefined) return image
+    const mimeType = sniffRaster(Buffer.from(image.b64.slice(0, B64_HEAD_CHARS), 'base64'))
+    if (!mimeType) throw new SyntaxError('an image in the answer is not a PNG, JPEG, WebP or GIF')
+    return { ...image, mimeType }
+  })
+  return { ...outcome, images }
 }
 
 /**

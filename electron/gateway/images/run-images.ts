@@ -7,7 +7,7 @@ import { imageAdapterFor } from '../upstreams/images/index.js'
 import type { ImageAdapter, ImageJob, ImageTaskSteps } from '../upstreams/images/types.js'
 import type { UpstreamCtx } from '../upstreams/types.js'
 import type { CatalogModel } from '../../../shared/types.js'
-import type { ImageOutcome } from './result.js'
+import { rasterOnly, type ImageOutcome } from './result.js'
 
 type Attempt = { outcome: ImageOutcome; upstreamId: string } | { failure: UpstreamFailure }
 
@@ -46,7 +46,7 @@ async function attempt(http: Http, adapter: ImageAdapter, job: ImageJob, uctx: U
   const calls = await Promise.allSettled(
     specs.map(async (spec) => {
       const text = await call(http, adapter, spec, signal)
-      return adapter.task ? pollTask(http, adapter, adapter.task, adapter.task.fromCreate(text), job, uctx, signal) : adapter.fromResponse(text, job)
+      return rasterOnly(adapter.task ? await pollTask(http, adapter, adapter.task, adapter.task.fromCreate(text), job, uctx, signal) : adapter.fromResponse(text, job))
     }),
   )
   const failed = calls.find((c): c is PromiseRejectedResult => c.status === 'rejected')

@@ -5,6 +5,7 @@ import type { RequestContext } from '../context.js'
 import { asGatewayError, errorBody, gatewayError } from '../errors.js'
 import { checkImageRequest } from '../images/image-rules.js'
 import type { NormalizedImageRequest } from '../images/image-request.js'
+import { checkImageHeader, checkReferenceHeader, imageHead } from '../images/image-limits.js'
 import { fitMask } from '../images/mask.js'
 import { baseField, readMultipart, type UploadedFile } from '../images/multipart.js'
 import { allReferenceBytes, referenceBytes } from '../images/reference-bytes.js'
@@ -43,6 +44,14 @@ async function readImageBody(ctx: RequestContext, endpoint: Endpoint): Promise<I
   return { body: (await readJson(ctx.req)).value, multipart: false, imageFiles: [] }
 }
 
+/** Every image the request carries in its body (files, data: URLs) has a size its header claims within bounds. */
+function checkInputImages(input: ImageBody, req: NormalizedImageRequest): void {
+  input.imageFiles.forEach((file, i) => checkImageHeader(imageHead(file.chunks), `image[${i}]`))
+  req.references.forEach((ref, i) => checkReferenceHeader(ref, `image[${input.imageFiles.length + i}]`))
+  if (input.maskFile) checkImageHeader(imageHead(input.maskFile.chunks), 'mask')
+  if (typeof req.mask === 'string') checkReferenceHeader(req.mask, 'mask')
+}
+
 /** The bytes a vendor needs: references resolved once, and the mask fitted to the first reference. */
 function jobBuilder(ctx: RequestContext, services: Services, req: NormalizedImageRequest, input: ImageBody) {
   let withBytes: Promise<ImageJob> | undefined
@@ -51,11 +60,7 @@ function jobBuilder(ctx: RequestContext, services: Services, req: NormalizedImag
     const maskImage = input.maskFile ?? (typeof req.mask === 'string' ? await referenceBytes(services.http, req.mask, 0, 'mask', ctx.abort.signal) : undefined)
     if (maskImage === undefined) return { req, images }
     if (images.length === 0) throw gatewayError('invalid_request', 'missing_field', { field: 'image' }, { param: 'image' })
-    try {
-      return { req, images, mask: (await fitMask(Buffer.concat(maskImage.chunks), images[0])).png }
-    } catch {
-      throw gatewayError('invalid_request', 'invalid_field', { field: 'mask', detail: { en: 'is not a readable image', zh: '不是可读的图像' } }, { param: 'mask' })
-    }
+    return { req, images, mask: (await fitMask(Buffer.concat(maskImage.chunks), images[0], ctx.abort.signal)).png }
   }
   return (adapter: ImageAdapter): Promise<ImageJob> => (adapter.needsBytes ? (withBytes ??= build()) : Promise.resolve({ req, images: [] }))
 }
@@ -77,6 +82,7 @@ async function handleImages(ctx: RequestContext, services: Services, endpoint: E
     singleImageGroup: group.options.singleImage === true,
     officialDirect: group.options.officialDirect === true,
   })
+  checkInputImages(input, req)
   const candidates = upstreamsFor(services.registry, group, model, 'images')
   ensureFunds(services.registry, ctx.key!)
   const job = jobBuilder(ctx, services, req, input)

@@ -6,7 +6,7 @@ import type { RequestContext } from '../context.js'
 import { gatewayError } from '../errors.js'
 import { resolveModel } from '../model-access.js'
 import { sendJson } from '../respond.js'
-import { fileSize, sendFile } from '../send-file.js'
+import { fileSize, mediaHeaders, sendFile } from '../send-file.js'
 import type { Services } from '../services.js'
 import type { VideoTaskRow } from '../store/tasks.js'
 import { checkOrder, generateOrder, nativeOrder, type VideoOrder } from '../tasks/video-request.js'
@@ -72,7 +72,7 @@ export async function videoContent(ctx: RequestContext, services: Services, para
   const media = services.store.media.byRequest(task.id).find((m) => m.id === `${task.id}-${index}`)
   const size = media ? await fileSize(join(services.dataDir, media.path)) : undefined
   if (!media || size === undefined) throw gatewayError('video_content_not_available', 'video_content_not_ready', { id: task.id, index: String(index) })
-  await sendFile(ctx.req, ctx.res, join(services.dataDir, media.path), size, { 'content-type': media.mime_type, 'cache-control': 'private, max-age=86400' })
+  await sendFile(ctx.req, ctx.res, join(services.dataDir, media.path), size, { ...mediaHeaders(media.mime_type), 'cache-control': 'private, max-age=86400' })
 }
 
 /**

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3'
-import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
+import { tightenDataDir, touchPrivateFile } from '../private-files.js'
 
 export type Db = Database.Database
 
@@ -118,8 +118,11 @@ const MIGRATIONS: string[] = [
 
 /** Opens (creating if needed) the gateway's SQLite store in the data dir and brings its schema up to date. */
 export function openDb(dataDir: string): Db {
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 })
-  const db = new Database(join(dataDir, 'gatehouse.sqlite'))
+  tightenDataDir(dataDir)
+  const path = join(dataDir, 'gatehouse.sqlite')
+  // Made 0600 before SQLite opens it: SQLite creates the -wal and -shm files with the store file's mode.
+  touchPrivateFile(path)
+  const db = new Database(path)
   // WAL + NORMAL: a committed row survives a crash of the process; no fsync on every request.
   db.pragma('journal_mode = WAL')
   db.pragma('synchronous = NORMAL')

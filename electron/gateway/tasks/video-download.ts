@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto'
 import { createWriteStream } from 'node:fs'
-import { mkdir, rename, rm } from 'node:fs/promises'
+import { rename, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
-import type { UpstreamResponse } from '../http.js'
+import { sniffingStream, sniffVideo } from '../media-sniff.js'
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../private-files.js'
 import type { Services } from '../services.js'
 import type { MediaRow } from '../store/media.js'
 import type { VideoTaskRow } from '../store/tasks.js'
@@ -12,7 +13,6 @@ import type { StoredVideoResult } from './video-settle.js'
 import type { VideoPollOptions } from './video-runtime.js'
 
 const EXT: Record<string, string> = { 'video/mp4': 'mp4', 'video/webm': 'webm', 'video/quicktime': 'mov' }
-const MAX_REDIRECTS = 3
 
 /** Where video `index` of a task is kept, relative to the data dir. */
 export const videoPath = (taskId: string, index: number, mimeType: string): string =>
@@ -20,18 +20,6 @@ export const videoPath = (taskId: string, index: number, mimeType: string): stri
 
 /** A saved video's media row id. */
 export const videoMediaId = (taskId: string, index: number): string => `${taskId}-${index}`
-
-/** GET a vendor link (signed CDN links may redirect), streamed: the body is not read here. */
-async function fetchVideo(services: Services, url: string, signal: AbortSignal): Promise<UpstreamResponse> {
-  let target = url
-  for (let hop = 0; ; hop++) {
-    const res = await services.http.send({ method: 'GET', url: target, headers: { accept: 'video/*, */*' } }, signal)
-    const location = res.headers.location
-    if (res.statusCode < 300 || res.statusCode >= 400 || typeof location !== 'string' || hop === MAX_REDIRECTS) return res
-    await res.body.dump()
-    target = new URL(location, target).toString()
-  }
-}
 
 /** Counts bytes as they pass and stops the stream past the cap. */
 function byteCap(maxBytes: number): Transform & { bytes: () => number } {
@@ -45,9 +33,13 @@ function byteCap(maxBytes: number): Transform & { bytes: () => number } {
   return Object.assign(cap, { bytes: () => size })
 }
 
-/** Streams one video to `<dataDir>/media/videos/<task>-<n>.<ext>` (through a temp file, so a half-written file never shows). */
+/**
+ * Streams one video to `<dataDir>/media/videos/<task>-<n>.<ext>` (through a temp file, so a half-written file
+ * never shows). The link goes through the link guard; the bytes must be an MP4, WebM or QuickTime video,
+ * whatever the vendor's Content-Type says, and the saved type is the one the bytes show.
+ */
 async function saveOne(services: Services, task: VideoTaskRow, index: number, url: string, opts: VideoPollOptions, signal: AbortSignal): Promise<MediaRow> {
-  const res = await fetchVideo(services, url, AbortSignal.any([signal, AbortSignal.timeout(opts.downloadTimeoutMs)]))
+  const res = await services.http.fetchLink(url, { accept: 'video/*, */*' }, AbortSignal.any([signal, AbortSignal.timeout(opts.downloadTimeoutMs)]))
   const type = String(res.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase()
   const declared = Number(res.headers['content-length'] ?? 0)
   const refusal = res.statusCode >= 300 ? `answered HTTP ${res.statusCode}`
@@ -57,18 +49,19 @@ async function saveOne(services: Services, task: VideoTaskRow, index: number, ur
     await res.body.dump()
     throw new Error(refusal)
   }
-  const mimeType = type.startsWith('video/') ? type : 'video/mp4'
-  const path = videoPath(task.id, index, mimeType)
-  const temp = join(services.dataDir, `${path}.${randomBytes(4).toString('hex')}.part`)
+  const temp = join(services.dataDir, 'media', 'videos', `${task.id}-${index}.${randomBytes(4).toString('hex')}.part`)
   const cap = byteCap(opts.maxVideoBytes)
+  const sniff = sniffingStream(sniffVideo, () => new Error('is not an MP4, WebM or QuickTime video'))
+  let path: string
   try {
-    await pipeline(res.body, cap, createWriteStream(temp))
+    await pipeline(res.body, cap, sniff, createWriteStream(temp, { mode: PRIVATE_FILE_MODE }))
+    path = videoPath(task.id, index, sniff.type()!)
     await rename(temp, join(services.dataDir, path))
   } catch (err) {
     await rm(temp, { force: true })
     throw err
   }
-  return { id: videoMediaId(task.id, index), request_id: task.id, kind: 'video', source_url: url, path, mime_type: mimeType, created_at: Date.now() }
+  return { id: videoMediaId(task.id, index), request_id: task.id, kind: 'video', source_url: url, path, mime_type: sniff.type()!, created_at: Date.now() }
 }
 
 /**
@@ -78,7 +71,7 @@ async function saveOne(services: Services, task: VideoTaskRow, index: number, ur
 export async function saveTaskVideos(services: Services, task: VideoTaskRow, opts: VideoPollOptions, signal: AbortSignal): Promise<boolean> {
   const result = JSON.parse(task.result ?? '{"videos":[]}') as StoredVideoResult
   const saved = new Set(services.store.media.byRequest(task.id).map((m) => m.id))
-  await mkdir(join(services.dataDir, 'media', 'videos'), { recursive: true })
+  await ensurePrivateDir(join(services.dataDir, 'media', 'videos'))
   const outcomes = await Promise.allSettled(result.videos.map(async (url, index) => {
     if (saved.has(videoMediaId(task.id, index))) return
     services.store.media.insert(await saveOne(services, task, index, url, opts, signal))

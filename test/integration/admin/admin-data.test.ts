@@ -56,11 +56,12 @@ describe('admin API: request log, tasks, media, settings, saved state', () => {
   })
 
   it('keeps uploaded media, streams it back with ranges, and lists it by request', async () => {
-    const bytes = Buffer.from(Array.from({ length: 300 }, (_, i) => i % 256))
+    // A PNG signature, then arbitrary bytes: the type is judged by the magic bytes.
+    const bytes = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from(Array.from({ length: 292 }, (_, i) => i % 256))])
     const res = await fetch(`${gw.url}/admin/v1/media?request=req_abc`, { method: 'POST', headers: { authorization: `Bearer ${gw.adminToken}`, 'content-type': 'image/png' }, body: bytes })
     expect(res.status).toBe(201)
     const item = (await res.json()) as { id: string; url: string }
-    expect(item).toEqual({ id: expect.stringMatching(/^req_abc-app-/), requestId: 'req_abc', kind: 'image', mimeType: 'image/png', url: `/admin/v1/media/${item.id}`, sourceUrl: null, createdAt: expect.any(Number) })
+    expect(item).toEqual({ id: expect.stringMatching(/^med_[0-9a-f]{32}$/), requestId: 'req_abc', kind: 'image', mimeType: 'image/png', url: `/admin/v1/media/${item.id}`, sourceUrl: null, createdAt: expect.any(Number) })
     const whole = await fetch(`${gw.url}${item.url}`, { headers: { authorization: `Bearer ${gw.adminToken}` } })
     expect(whole.headers.get('content-type')).toBe('image/png')
     expect(Buffer.from(await whole.arrayBuffer())).toEqual(bytes)

@@ -1,0 +1,74 @@
+import http from 'node:http'
+import { readdirSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { createHttp, DEFAULT_TIMEOUTS, type Http } from '../../../../electron/gateway/http.js'
+import type { Services } from '../../../../electron/gateway/services.js'
+import { createStore, type Store } from '../../../../electron/gateway/store/index.js'
+import type { VideoTaskRow } from '../../../../electron/gateway/store/tasks.js'
+import { saveTaskVideos } from '../../../../electron/gateway/tasks/video-download.js'
+import { videoPollOptions } from '../../../../electron/gateway/tasks/video-runtime.js'
+import { listenLocal } from '../../../fakes/listen-local.js'
+import { FAKE_MP4 } from '../../../fakes/video/task-script.js'
+import { tempDataDir } from '../../../helpers/gateway.js'
+
+const SVG = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>')
+const FILES: Record<string, { type: string; bytes: Buffer }> = {
+  '/svg-as-mp4': { type: 'video/mp4', bytes: SVG },
+  '/mp4-as-octets': { type: 'application/octet-stream', bytes: FAKE_MP4 },
+}
+
+let origin: string
+let closeServer: () => Promise<void>
+beforeAll(async () => {
+  const server = http.createServer((req, res) => {
+    const file = FILES[req.url ?? '']
+    if (!file) return void res.writeHead(404).end()
+    res.writeHead(200, { 'content-type': file.type }).end(file.bytes)
+  })
+  ;({ origin, close: closeServer } = await listenLocal(server))
+})
+afterAll(() => closeServer())
+
+let data: ReturnType<typeof tempDataDir>
+let store: Store
+let https: Http[]
+beforeEach(() => {
+  data = tempDataDir()
+  store = createStore(data.dir)
+  https = []
+})
+afterEach(async () => {
+  await Promise.all(https.map((h) => h.close(100)))
+  store.close()
+  data.remove()
+})
+
+function services(allowPrivateAddresses: boolean): Services {
+  const http = createHttp(DEFAULT_TIMEOUTS, { allowPrivateAddresses })
+  https.push(http)
+  return { store, http, dataDir: data.dir } as Services
+}
+
+const task = (url: string) => ({ id: 'task_abc', result: JSON.stringify({ videos: [url] }) }) as VideoTaskRow
+const save = (s: Services, url: string) => saveTaskVideos(s, task(url), videoPollOptions({}), new AbortController().signal).then(() => 'saved', (e: Error) => e.message)
+const videoFiles = () => readdirSync(join(data.dir, 'media', 'videos'))
+
+describe('saveTaskVideos', () => {
+  it('keeps a video by its bytes (0600), whatever type the vendor declared', async () => {
+    expect(await save(services(true), `${origin}/mp4-as-octets`)).toBe('saved')
+    expect(store.media.byRequest('task_abc').map((m) => [m.path, m.mime_type])).toEqual([[join('media', 'videos', 'task_abc-0.mp4'), 'video/mp4']])
+    expect(statSync(join(data.dir, 'media', 'videos', 'task_abc-0.mp4')).mode & 0o777).toBe(0o600)
+  })
+
+  it('refuses an SVG declared as video/mp4, leaving no file behind', async () => {
+    expect(await save(services(true), `${origin}/svg-as-mp4`)).toBe('is not an MP4, WebM or QuickTime video')
+    expect([store.media.byRequest('task_abc'), videoFiles()]).toEqual([[], []])
+  })
+
+  it('by default, refuses a link on a loopback address without fetching it', async () => {
+    const address = new URL(origin).hostname
+    expect(await save(services(false), `${origin}/mp4-as-octets`)).toBe(`points to a private or reserved address (${address}), which the gateway does not fetch`)
+    expect(videoFiles()).toEqual([])
+  })
+})
