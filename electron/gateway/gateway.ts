@@ -16,6 +16,7 @@ import { failInterruptedImageTasks } from './tasks/image-tasks.js'
 import { createStore } from './store/index.js'
 import { startVideoPoller } from './tasks/video-poller.js'
 import { videoPollOptions, type VideoPollOptions } from './tasks/video-runtime.js'
+import { loadTokenCounter } from './tokens.js'
 import { GATEHOUSE_VERSION } from './version.js'
 
 export interface GatewayOptions {
@@ -51,7 +52,11 @@ export interface RunningGateway {
 /** Opens the store, applies the config, and starts listening. Free of Electron: the desktop app and the CLI both call it. */
 export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
   const store = createStore(options.dataDir)
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`))
   try {
+    // Streams cut short by a dead process are billed for what their checkpoints counted, before balances are read.
+    const settled = store.ledger.settleInterrupted()
+    if (settled > 0) log(`[gatehouse] settled ${settled} stream(s) interrupted by the last stop (status 499, interrupted_by_restart)`)
     const secrets = options.secrets ?? fileSecretBox(options.dataDir)
     const registry = new Registry(store, secrets)
     const fresh = isFreshStore(store.db)
@@ -65,6 +70,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     const app = { mode: options.mode ?? 'headless', version: GATEHOUSE_VERSION, baseUrl: '', rendererDir: options.rendererDir === null ? undefined : (options.rendererDir ?? defaultRendererDir()) } as const
     const services: Services = { store, registry, http, limiter: createConcurrencyLimiter(registry), dataDir: options.dataDir, secrets, admin, app: { ...app } }
     failInterruptedImageTasks(services)
+    // Loading the tokenizer holds the event loop for ~0.5 s: done before listening, never during a request.
+    await loadTokenCounter()
     const gateway = createGatewayServer(services, ROUTES, { allowedHosts: options.config?.allowedHosts ?? [], log: options.log })
     const host = options.host ?? '127.0.0.1'
     await new Promise<void>((resolve, reject) => {
@@ -73,7 +80,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     })
     const { port } = gateway.server.address() as AddressInfo
     // Unfinished video tasks are resumed, not failed: their vendor jobs run on without us.
-    const videoPoller = startVideoPoller(services, videoPollOptions(options.videoPoll), options.log ?? ((line) => process.stderr.write(`${line}\n`)))
+    const videoPoller = startVideoPoller(services, videoPollOptions(options.videoPoll), log)
     const urlHost = host.includes(':') ? `[${host}]` : host
     const url = `http://${urlHost}:${port}`
     services.app.baseUrl = url

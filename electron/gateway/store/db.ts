@@ -109,6 +109,23 @@ const MIGRATIONS: string[] = [
   `ALTER TABLE api_keys ADD COLUMN app_secret_enc TEXT;
    CREATE TABLE app_state (name TEXT PRIMARY KEY, value TEXT NOT NULL, updated_at INTEGER NOT NULL);
    CREATE INDEX requests_created ON requests (created_at);`,
+  // Streams under way (the ledger's pending rows): what each would be billed if the process died now, the
+  // prompt and the output checkpointed so far. The final row in requests replaces it in one transaction; the
+  // next start settles the rows a dead process left (ledger.ts settleInterrupted).
+  `CREATE TABLE pending_requests (
+     id TEXT PRIMARY KEY,
+     key_id TEXT,
+     group_id TEXT,
+     model TEXT,
+     endpoint TEXT NOT NULL,
+     upstream_id TEXT,
+     input_tokens INTEGER NOT NULL DEFAULT 0,
+     output_tokens INTEGER NOT NULL DEFAULT 0,
+     usage TEXT,
+     cost_nano INTEGER NOT NULL DEFAULT 0,
+     started_at INTEGER NOT NULL,
+     checkpointed_at INTEGER NOT NULL
+   );`,
 ]
 
 /** Opens (creating if needed) the gateway's SQLite store in the data dir and brings its schema up to date. */
