@@ -46,6 +46,9 @@ describe('counting an interrupted stream never stalls other requests', () => {
       latencies.push(performance.now() - started)
     }
     const row = gw.services.store.ledger.get(id)!
+    // The final row replaced the stream's pending row.
+    expect(gw.services.store.ledger.getPending(id)).toBeUndefined()
+    expect(gw.services.store.db.prepare('SELECT COUNT(*) AS n FROM requests WHERE id = ?').get(id)).toEqual({ n: 1 })
     expect(row.status).toBe(499)
     expect(row.error_code).toBe('client_closed_request')
     expect(row.input_tokens).toBeGreaterThan(16 * 1024)
