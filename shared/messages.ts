@@ -96,6 +96,7 @@ export const MESSAGES = {
   image_refused: { en: 'The model returned no image. It said: {text}', zh: '模型没有返回图像。模型回复：{text}' },
   reference_image_unusable: { en: 'The image at {url} {detail}.', zh: '图像 {url} 无法使用：{detail}。' },
   task_not_found: { en: 'No task {id} for this API key.', zh: '此 API 密钥下没有任务 {id}。' },
+  client_closed_request: { en: 'The client closed the request before it was complete.', zh: '客户端在请求完成前关闭了连接。' },
   stream_interrupted: {
     en: 'The upstream stream was interrupted: {detail}. Partial output cannot be resumed; reissue the request.',
     zh: '上游流已中断：{detail}。部分输出无法续传，请重新发起请求。',

@@ -25,6 +25,8 @@ export interface RequestContext {
   /** the concurrency slot's release; a handler that hands its work to a background task takes it (and clears it) */
   release?: () => void
   model?: CatalogModel
+  /** the route's ledger endpoint name */
+  endpoint?: string
   /** filled by the handler for the ledger */
   outcome: {
     upstreamId?: string

@@ -19,6 +19,7 @@ import { failInterruptedImageTasks } from './tasks/image-tasks.js'
 import { createStore } from './store/index.js'
 import { startVideoPoller } from './tasks/video-poller.js'
 import { videoPollOptions, type VideoPollOptions } from './tasks/video-runtime.js'
+import { loadTokenCounter } from './tokens.js'
 import { GATEHOUSE_VERSION } from './version.js'
 
 export interface GatewayOptions {
@@ -62,6 +63,9 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const log = (line: string) => sink(redactor.redact(line))
   const store = createStore(options.dataDir, log)
   try {
+    // Streams cut short by a dead process are billed for what their checkpoints counted, before balances are read.
+    const settled = store.ledger.settleInterrupted()
+    if (settled > 0) log(`[gatehouse] settled ${settled} stream(s) interrupted by the last stop (status 499, interrupted_by_restart)`)
     const secrets = options.secrets ?? fileSecretBox(options.dataDir)
     const registry = new Registry(store, secrets, redactor)
     const fresh = isFreshStore(store.db)
@@ -76,6 +80,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     const app = { mode: options.mode ?? 'headless', version: GATEHOUSE_VERSION, baseUrl: '', rendererDir: options.rendererDir === null ? undefined : (options.rendererDir ?? defaultRendererDir()) } as const
     const services: Services = { store, registry, http, limiter: createConcurrencyLimiter(registry), dataDir: options.dataDir, secrets, admin, app: { ...app }, log }
     failInterruptedImageTasks(services)
+    // Loading the tokenizer holds the event loop for ~0.5 s: done before listening, never during a request.
+    await loadTokenCounter()
     const gateway = createGatewayServer(services, ROUTES, { allowedHosts: options.config?.allowedHosts ?? [] })
     const host = options.host ?? '127.0.0.1'
     await new Promise<void>((resolve, reject) => {

@@ -36,6 +36,7 @@ export function createGatewayServer(services: Services, routes: Route[], opts: {
         throw gatewayError('route_not_found', 'route_not_found', { method: req.method ?? '', path })
       }
       const r = match.route
+      ctx.endpoint = r.endpoint
       if (r.auth === 'admin') {
         if (!services.admin.allows(req, r.mediaToken === true)) throw gatewayError('admin_unauthorized', 'admin_unauthorized')
       } else if (r.auth !== 'none') authorize(ctx, r, path)

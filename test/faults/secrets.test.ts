@@ -281,7 +281,8 @@ describe('gateway keys: keyed hashes', () => {
 /** A store as it was before keyed hashing (schema version 5): keys as plain SHA-256, ids derived from them. */
 function writeLegacyStore(dir: string, keys: Array<{ key: string; name: string; sealed?: string }>) {
   const store = createStore(dir)
-  store.db.exec('DROP TABLE meta; ALTER TABLE api_keys DROP COLUMN legacy_sha256; PRAGMA user_version = 5')
+  // Back to schema 5, the last one before keyed hashes (later migrations are undone too, so they run again).
+  store.db.exec('DROP TABLE meta; DROP TABLE pending_requests; ALTER TABLE api_keys DROP COLUMN legacy_sha256; PRAGMA user_version = 5')
   const insert = store.db.prepare(`INSERT INTO api_keys (id, hash, hint, group_id, name, created_at, app_secret_enc)
     VALUES (?, ?, ?, 'main', ?, 0, ?)`)
   for (const k of keys) insert.run(keyId(legacyKeyHash(k.key)), legacyKeyHash(k.key), keyHint(k.key), k.name, k.sealed ?? null)

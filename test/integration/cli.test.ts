@@ -1,45 +1,10 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
 import { existsSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import Database from 'better-sqlite3'
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js'
 import { chatConfig, tempDataDir, TEST_KEY } from '../helpers/gateway.js'
-
-const ROOT = new URL('../../', import.meta.url).pathname
-
-interface Run {
-  child: ChildProcessWithoutNullStreams
-  stdout: string[]
-  stderr: () => string
-  exited: Promise<number | null>
-  url: Promise<string>
-}
-
-/** Runs the headless gateway exactly as `npm run gateway -- ...` does. */
-function runGateway(args: string[]): Run {
-  // Node itself with tsx's loader, not the tsx CLI: the tsx CLI would run the gateway in a child of its own, which a
-  // SIGKILL of the CLI leaves running.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'electron/gateway/cli.ts', ...args], { cwd: ROOT, env: { ...process.env, NODE_OPTIONS: '' } })
-  const stdout: string[] = []
-  let err = ''
-  let resolveUrl: (u: string) => void
-  const url = new Promise<string>((r) => (resolveUrl = r))
-  let buffered = ''
-  child.stdout.on('data', (d: Buffer) => {
-    buffered += d.toString()
-    const lines = buffered.split('\n')
-    buffered = lines.pop()!
-    for (const line of lines) {
-      stdout.push(line)
-      const m = /^gateway listening on (http:\/\/\S+)$/.exec(line)
-      if (m) resolveUrl(m[1])
-    }
-  })
-  child.stderr.on('data', (d: Buffer) => (err += d.toString()))
-  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)))
-  return { child, stdout, stderr: () => err, exited, url }
-}
+import { runGateway } from '../helpers/spawn-gateway.js'
 
 let fake: FakeOpenAI
 beforeAll(async () => {

@@ -21,10 +21,10 @@ const FAMILY_RULES: Partial<Record<CatalogModel['family'], MaybeAsyncChatRule[]>
   qwen: qwenRules,
 }
 
-export async function applyChatRules(body: Record<string, unknown>, model: CatalogModel): Promise<Record<string, unknown>> {
+export async function applyChatRules(body: Record<string, unknown>, model: CatalogModel, signal?: AbortSignal): Promise<Record<string, unknown>> {
   let out = dropUnknownServiceTier(body, model)
   for (const rule of FAMILY_RULES[model.family] ?? []) {
-    const result = rule(out, model)
+    const result = rule(out, model, signal)
     // Only the Qwen input-length check ever waits; the others answer at once.
     out = result instanceof Promise ? await result : result
   }

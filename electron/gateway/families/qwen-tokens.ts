@@ -15,9 +15,11 @@
  * its cap anyway, so this check can only answer earlier, never let more through.
  * Error bound: the tokens are Qwen's own; the template is rendered approximately (system-prompt
  * merging, consecutive tool results, thinking markers) — within a few tokens per message — and texts
- * over CHUNK_CHARS are tokenized in chunks, cut at line or word starts where possible (at most ±1
- * token per chunk, ~0.02% of a near-cap prompt).
+ * are tokenized in pieces of at most PIECE_CHARS (token-slices.ts): cut at word and line starts in
+ * prose, with about ±1 token per cut only inside a run with no break (e.g. Chinese without punctuation).
  */
+
+import { countInSlices } from '../token-slices.js'
 
 type Obj = Record<string, unknown>
 
@@ -96,55 +98,20 @@ export function utf8Bound(segments: string[]): number {
   return bytes
 }
 
-/**
- * Characters tokenized between two yields to the event loop: ~15 ms of work for ordinary text,
- * ~350 ms at worst (one unbroken run of letters, e.g. CJK without punctuation, is a single
- * pre-token that the BPE merges uncached at ~20 µs per character).
- */
-export const CHUNK_CHARS = 16 * 1024
+// The template's markers are Qwen added tokens: counted on their own, never cut by the pieces.
+const TEMPLATE_MARKERS = /(<\|im_start\|>|<\|im_end\|>|<\/?tool_call>|<\/?tool_response>)/
 
-/**
- * A long text in pieces of about CHUNK_CHARS, cut where Qwen's pre-tokenizer would cut anyway when
- * possible: after a newline followed by a non-space, else before a single space that starts a word;
- * else anywhere but inside a surrogate pair.
- */
-function* chunks(text: string): Generator<string> {
-  let start = 0
-  while (text.length - start > CHUNK_CHARS) {
-    let end = start + CHUNK_CHARS
-    const floor = start + CHUNK_CHARS / 2
-    const newline = text.lastIndexOf('\n', end - 1)
-    const space = text.lastIndexOf(' ', end - 1)
-    if (newline > floor && !/\s/.test(text[newline + 1] ?? '')) end = newline + 1
-    else if (space > floor && !/\s/.test(text[space - 1]) && /\p{L}/u.test(text[space + 1] ?? '')) end = space
-    else if (/[\uDC00-\uDFFF]/.test(text[end])) end--
-    yield text.slice(start, end)
-    start = end
-  }
-  yield text.slice(start)
+/** The segments' texts with each template marker apart (the tokenizer splits at added tokens first, so the count is the same). */
+function* markerParts(segments: string[]): Generator<string> {
+  for (const segment of segments) for (const part of segment.split(TEMPLATE_MARKERS)) if (part !== '') yield part
 }
 
-const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve))
-
 /**
- * Qwen tokens of the segments. Stops as soon as the count passes `stopAbove` (the answer is then
- * only known to be larger), and yields to the event loop between chunks so that other requests go
- * on while a near-cap prompt is counted.
+ * Qwen tokens of the segments, counted in bounded pieces that yield to the event loop (see
+ * token-slices.ts), so that other requests go on while a near-cap prompt is counted. Stops as soon as
+ * the count passes `stopAbove` (the answer is then only known to be larger), or when `signal` fires.
  */
-export async function countQwenTokens(segments: string[], stopAbove = Infinity): Promise<number> {
+export async function countQwenTokens(segments: string[], stopAbove = Infinity, signal?: AbortSignal): Promise<number> {
   const tokenizer = await loadQwenTokenizer()
-  let total = 0
-  let sinceYield = 0
-  for (const segment of segments) {
-    for (const chunk of chunks(segment)) {
-      total += tokenizer.encode(chunk, { add_special_tokens: false }).length
-      if (total > stopAbove) return total
-      sinceYield += chunk.length
-      if (sinceYield >= CHUNK_CHARS) {
-        sinceYield = 0
-        await yieldToEventLoop()
-      }
-    }
-  }
-  return total
+  return countInSlices(markerParts(segments), (piece) => tokenizer.encode(piece, { add_special_tokens: false }).length, { stopAbove, signal })
 }

@@ -13,7 +13,7 @@ import { contentKindRule, contentParts, maxTokensRule } from './rule-helpers.js'
 type Obj = Record<string, unknown>
 
 /** A rule that may need to wait (the input-length check loads and runs the tokenizer). */
-export type MaybeAsyncChatRule = (body: Obj, model: CatalogModel) => Obj | Promise<Obj>
+export type MaybeAsyncChatRule = (body: Obj, model: CatalogModel, signal?: AbortSignal) => Obj | Promise<Obj>
 
 /** Spec §4.1: image width and height must exceed this many pixels. */
 export const QWEN_MIN_IMAGE_SIDE = 10
@@ -46,14 +46,15 @@ export const qwenImageMinSize: ChatRule = (body) => {
  * A model with `limits.maxInputTokens` answers 400 "Range of input length should be [1, N]" when
  * the prompt has more tokens, before any upstream call. Synchronous (and free of the tokenizer)
  * whenever the prompt's UTF-8 size already proves it fits, which is every ordinary request; else
- * it counts with Qwen's tokenizer (see qwen-tokens.ts for what is counted and the error bound).
+ * it counts with Qwen's tokenizer (see qwen-tokens.ts for what is counted and the error bound), and
+ * stops counting when the client leaves (`signal`).
  */
-export const qwenInputLength: MaybeAsyncChatRule = (body, model) => {
+export const qwenInputLength: MaybeAsyncChatRule = (body, model, signal) => {
   const max = model.limits?.maxInputTokens
   if (max === undefined) return body
   const segments = qwenPromptSegments(body)
   if (utf8Bound(segments) <= max) return body
-  return countQwenTokens(segments, max).then((tokens) => {
+  return countQwenTokens(segments, max, signal).then((tokens) => {
     if (tokens > max) throw gatewayError('invalid_request', 'qwen_input_too_long', { max }, { param: 'messages' })
     return body
   })

@@ -10,6 +10,7 @@ import type { Services } from '../services.js'
 import { countTextTokens } from '../tokens.js'
 import { adapterFor } from '../upstreams/index.js'
 import type { ChatStreamTranslator, RelayAdapter, RelayCapability, TokenUsage, UpstreamCtx } from '../upstreams/types.js'
+import { startCheckpoints, type StreamCheckpoints } from './checkpoint.js'
 import { exhausted, interrupted, isFailoverStatus, type UpstreamFailure } from './upstream-failure.js'
 
 export interface RelayPlan {
@@ -53,7 +54,7 @@ export async function relay(ctx: RequestContext, services: Services, plan: Relay
     const attempt = plan.binaryUsage
       ? await relayBinary(ctx, response, plan)
       : plan.stream
-        ? await relayStream(ctx, response, adapter.streamTranslator({ includeUsage: plan.includeUsage === true }, uctx), plan)
+        ? await relayStream(ctx, services, response, adapter.streamTranslator({ includeUsage: plan.includeUsage === true }, uctx), plan)
         : await relayJson(ctx, response, adapter, uctx, plan)
     if (attempt.done) return
     failure = attempt.failure
@@ -109,8 +110,9 @@ async function relayJson(ctx: RequestContext, response: UpstreamResponse, adapte
   return DONE
 }
 
-async function relayStream(ctx: RequestContext, response: UpstreamResponse, translator: ChatStreamTranslator, plan: RelayPlan): Promise<Attempt> {
+async function relayStream(ctx: RequestContext, services: Services, response: UpstreamResponse, translator: ChatStreamTranslator, plan: RelayPlan): Promise<Attempt> {
   const { res } = ctx
+  let checkpoints: StreamCheckpoints | undefined
   let frames = ''
   const parser = createParser({ onEvent: (event) => void (frames += translator.push(redactedIfError(ctx, event)).join('')) })
   const decoder = new TextDecoder()
@@ -122,7 +124,9 @@ async function relayStream(ctx: RequestContext, response: UpstreamResponse, tran
       if (!started) {
         started = true
         res.writeHead(200, SSE_HEADERS)
+        checkpoints = startCheckpoints(ctx, services, plan, translator)
       }
+      checkpoints!.sent(frames.length)
       const flushed = res.write(frames)
       frames = ''
       if (!flushed) await drained(res)

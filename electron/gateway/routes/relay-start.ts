@@ -32,7 +32,8 @@ export async function startRelay(
     validate: (body: unknown) => GatewayError | undefined
     endpoint: Endpoint
     capability: RelayCapability
-    prepare?: (body: Body, model: CatalogModel) => Body | Promise<Body>
+    /** the family's rules; `signal` fires when the client leaves */
+    prepare?: (body: Body, model: CatalogModel, signal: AbortSignal) => Body | Promise<Body>
     billable?: boolean
   },
 ): Promise<RelayStart> {
@@ -41,7 +42,7 @@ export async function startRelay(
   if (problem) throw problem
   const model = resolveModel(services.registry, ctx.group!, parsed.model, spec.endpoint)
   ctx.model = model
-  const body = spec.prepare ? await spec.prepare(parsed, model) : parsed
+  const body = spec.prepare ? await spec.prepare(parsed, model, ctx.abort.signal) : parsed
   const candidates = upstreamsFor(services.registry, ctx.group!, model, spec.capability)
   if (spec.billable !== false) ensureFunds(services.registry, ctx.key!)
   return { body, raw, parsed, model, candidates }

@@ -114,6 +114,23 @@ const MIGRATIONS: string[] = [
   `CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
    ALTER TABLE api_keys ADD COLUMN legacy_sha256 INTEGER NOT NULL DEFAULT 0;
    UPDATE api_keys SET legacy_sha256 = 1;`,
+  // Streams under way (the ledger's pending rows): what each would be billed if the process died now, the
+  // prompt and the output checkpointed so far. The final row in requests replaces it in one transaction; the
+  // next start settles the rows a dead process left (ledger.ts settleInterrupted).
+  `CREATE TABLE pending_requests (
+     id TEXT PRIMARY KEY,
+     key_id TEXT,
+     group_id TEXT,
+     model TEXT,
+     endpoint TEXT NOT NULL,
+     upstream_id TEXT,
+     input_tokens INTEGER NOT NULL DEFAULT 0,
+     output_tokens INTEGER NOT NULL DEFAULT 0,
+     usage TEXT,
+     cost_nano INTEGER NOT NULL DEFAULT 0,
+     started_at INTEGER NOT NULL,
+     checkpointed_at INTEGER NOT NULL
+   );`,
 ]
 
 /** Opens (creating if needed) the gateway's SQLite store in the data dir and brings its schema up to date. */

@@ -25,6 +25,47 @@ export const INSERT_LEDGER_ROW = `
   VALUES (@id, @key_id, @group_id, @model, @endpoint, @status, @error_code, @upstream_id,
     @input_tokens, @output_tokens, @usage, @cost_nano, @latency_ms, @created_at)`
 
+/**
+ * A stream under way, as it would be billed if the process died now (spec §1: the prompt and the output
+ * already produced, as far as the last checkpoint counted it).
+ */
+export interface PendingEntry {
+  id: string
+  key_id: string | null
+  group_id: string | null
+  model: string | null
+  endpoint: string
+  upstream_id: string | null
+  input_tokens: number
+  output_tokens: number
+  usage: string | null
+  cost_nano: number
+  /** wall-clock milliseconds: when the request arrived, and when the last checkpoint was taken */
+  started_at: number
+  checkpointed_at: number
+}
+
+export type Checkpoint = Pick<PendingEntry, 'upstream_id' | 'input_tokens' | 'output_tokens' | 'usage' | 'cost_nano' | 'checkpointed_at'>
+
+/** The ledger's error code for a stream whose process died: recorded at 499, billed for what was checkpointed. */
+export const INTERRUPTED_BY_RESTART = 'interrupted_by_restart'
+
+const UPSERT_PENDING = `
+  INSERT INTO pending_requests (id, key_id, group_id, model, endpoint, upstream_id, input_tokens, output_tokens, usage,
+    cost_nano, started_at, checkpointed_at)
+  VALUES (@id, @key_id, @group_id, @model, @endpoint, @upstream_id, @input_tokens, @output_tokens, @usage,
+    @cost_nano, @started_at, @checkpointed_at)
+  ON CONFLICT (id) DO UPDATE SET upstream_id = excluded.upstream_id, input_tokens = excluded.input_tokens,
+    output_tokens = excluded.output_tokens, usage = excluded.usage, cost_nano = excluded.cost_nano,
+    checkpointed_at = excluded.checkpointed_at`
+
+/** The final row of a stream that a dead process left pending. */
+const interruptedRow = (p: PendingEntry): LedgerEntry => ({
+  id: p.id, key_id: p.key_id, group_id: p.group_id, model: p.model, endpoint: p.endpoint, status: 499,
+  error_code: INTERRUPTED_BY_RESTART, upstream_id: p.upstream_id, input_tokens: p.input_tokens, output_tokens: p.output_tokens,
+  usage: p.usage, cost_nano: p.cost_nano, latency_ms: p.checkpointed_at - p.started_at, created_at: p.checkpointed_at,
+})
+
 /** Rows wait at most this long for their commit, so a crash can lose only the last few milliseconds. */
 export const GROUP_COMMIT_MS = 10
 const GROUP_COMMIT_ROWS = 256
@@ -33,6 +74,10 @@ const GROUP_COMMIT_ROWS = 256
  * Writes ledger rows and charges the account and keys. Rows are committed in groups, one transaction per
  * GROUP_COMMIT_MS or GROUP_COMMIT_ROWS (one WAL append instead of one per request), with the charges of a
  * group summed into one update per key. Every read flushes first.
+ *
+ * Streams also have a pending row (pending_requests) from their first byte on, rewritten at each checkpoint
+ * in the same group commits. A pending row charges nothing: the final row replaces it in one transaction and
+ * charges once; a pending row left by a dead process is settled by `settleInterrupted` at the next start.
  */
 export function ledgerRepo(db: Db, log: (line: string) => void) {
   const insert = db.prepare(INSERT_LEDGER_ROW)
@@ -40,9 +85,14 @@ export function ledgerRepo(db: Db, log: (line: string) => void) {
   const chargeKey = db.prepare('UPDATE api_keys SET used_nano = used_nano + ? WHERE id = ?')
   const recent = db.prepare('SELECT * FROM requests WHERE (@key_id IS NULL OR key_id = @key_id) ORDER BY created_at DESC LIMIT @limit')
   const byId = db.prepare('SELECT * FROM requests WHERE id = ?')
+  const upsertPending = db.prepare(UPSERT_PENDING)
+  const deletePending = db.prepare('DELETE FROM pending_requests WHERE id = ?')
+  const allPending = db.prepare('SELECT * FROM pending_requests')
+  const pendingById = db.prepare('SELECT * FROM pending_requests WHERE id = ?')
 
   /** A request id is recorded once: a repeated id charges nothing, so nothing is ever billed twice. */
-  const writeAll = db.transaction((entries: LedgerEntry[]) => {
+  const writeAll = db.transaction((entries: LedgerEntry[], checkpoints: PendingEntry[], replaced: string[]) => {
+    for (const row of checkpoints) upsertPending.run(row)
     let accountTotal = 0
     const keyTotals = new Map<string, number>()
     for (const entry of entries) {
@@ -52,23 +102,36 @@ export function ledgerRepo(db: Db, log: (line: string) => void) {
     }
     if (accountTotal !== 0) chargeAccount.run(accountTotal)
     for (const [keyId, total] of keyTotals) chargeKey.run(total, keyId)
+    for (const id of replaced) deletePending.run(id)
   })
 
   let pending: LedgerEntry[] = []
+  // Streams under way: their pending row, whether it is stored, and which ones changed since the last commit.
+  const streams = new Map<string, { row: PendingEntry; stored: boolean }>()
+  let changed = new Set<string>()
+  // Stored pending rows whose final row is queued: deleted in the final row's transaction.
+  let replaced: string[] = []
   let timer: NodeJS.Timeout | undefined
   const flush = (): void => {
     if (timer) clearTimeout(timer)
     timer = undefined
-    if (pending.length === 0 || !db.open) return
+    if ((pending.length === 0 && changed.size === 0) || !db.open) return
     const batch = pending
+    const rows = [...changed].map((id) => streams.get(id)!)
+    const deletions = replaced
     pending = []
+    changed = new Set()
+    replaced = []
     try {
-      writeAll(batch)
+      writeAll(batch, rows.map((s) => s.row), deletions)
     } catch (err) {
       // Kept for the next commit (a busy or full disk passes): the charges are already in memory.
       pending = batch.concat(pending)
+      for (const s of rows) if (streams.get(s.row.id) === s) changed.add(s.row.id)
+      replaced = deletions.concat(replaced)
       throw err
     }
+    for (const s of rows) s.stored = true
   }
   /** The timer's commit: an error is logged and retried, never thrown into the event loop. */
   const flushLater = (): void => {
@@ -79,13 +142,47 @@ export function ledgerRepo(db: Db, log: (line: string) => void) {
       timer ??= setTimeout(flushLater, GROUP_COMMIT_MS * 10)
     }
   }
+  const schedule = (): void => {
+    timer ??= setTimeout(flushLater, GROUP_COMMIT_MS)
+  }
 
   return {
+    /** Queues a request's final row; it replaces the request's pending row, if it has one. */
     enqueue(entry: LedgerEntry): void {
+      const stream = streams.get(entry.id)
+      if (stream) {
+        streams.delete(entry.id)
+        changed.delete(entry.id)
+        if (stream.stored) replaced.push(entry.id)
+      }
       pending.push(entry)
       if (pending.length >= GROUP_COMMIT_ROWS) flushLater()
-      else timer ??= setTimeout(flushLater, GROUP_COMMIT_MS)
+      else schedule()
     },
+    /** A stream's first byte went out: its pending row (billed for nothing yet) is written at the next commit. */
+    openPending(row: PendingEntry): void {
+      streams.set(row.id, { row, stored: false })
+      changed.add(row.id)
+      schedule()
+    },
+    /** The usage of a stream under way; ignored once its final row is queued. */
+    checkpoint(id: string, checkpoint: Checkpoint): void {
+      const stream = streams.get(id)
+      if (!stream) return
+      Object.assign(stream.row, checkpoint)
+      changed.add(id)
+      schedule()
+    },
+    /**
+     * At start, before any request: the pending rows a dead process left become final rows (status 499,
+     * `interrupted_by_restart`), each billed what its last checkpoint says, charging the account and key
+     * once, in one transaction. Answers how many were settled.
+     */
+    settleInterrupted: db.transaction((): number => {
+      const rows = allPending.all() as PendingEntry[]
+      writeAll(rows.map(interruptedRow), [], rows.map((r) => r.id))
+      return rows.length
+    }),
     flush,
     recent: (keyId: string | null, limit: number) => {
       flush()
@@ -94,6 +191,11 @@ export function ledgerRepo(db: Db, log: (line: string) => void) {
     get: (id: string) => {
       flush()
       return byId.get(id) as LedgerEntry | undefined
+    },
+    /** The stored pending row of a stream under way. */
+    getPending: (id: string) => {
+      flush()
+      return pendingById.get(id) as PendingEntry | undefined
     },
   }
 }

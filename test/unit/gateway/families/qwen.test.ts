@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest'
 import { isCallable, loadBuiltinModels } from '../../../../electron/gateway/catalog/catalog.js'
 import { GatewayError } from '../../../../electron/gateway/errors.js'
 import { dataUrlBytes, dataUrlImageSize, readImageSize, TRUNCATED } from '../../../../electron/gateway/families/image-dimensions.js'
-import { CHUNK_CHARS, countQwenTokens, loadQwenTokenizer, qwenPromptSegments, utf8Bound } from '../../../../electron/gateway/families/qwen-tokens.js'
+import { PIECE_CHARS } from '../../../../electron/gateway/token-slices.js'
+import { countQwenTokens, loadQwenTokenizer, qwenPromptSegments, utf8Bound } from '../../../../electron/gateway/families/qwen-tokens.js'
 import { qwenImageMinSize, qwenInputLength, qwenRules, type MaybeAsyncChatRule } from '../../../../electron/gateway/families/qwen.js'
 import type { CatalogModel } from '../../../../shared/types.js'
 
@@ -330,17 +331,20 @@ describe('qwen: input cap from limits.maxInputTokens (Qwen tokenizer)', () => {
     expect((await rejects(() => qwenInputLength(chat({}, [{ role: 'user', content: text }]), model))).localized('zh')).toBe('输入长度的范围应为 [1, 50]')
   })
 
-  it.each<[string, string]>([
-    ['lines', 'The quick brown fox jumps over the lazy dog; 人工智能 42.\n'.repeat(2000)],
-    ['one long line of words', 'word '.repeat(20_000)],
-    ['Chinese without spaces or punctuation', '人工智能正在改变世界'.repeat(5_000)],
-    ['blank lines and indentation', '\n\n  x'.repeat(20_000)],
-  ])('long texts (%s) are counted in chunks with at most a token of drift per chunk', async (_, text) => {
-    expect(text.length).toBeGreaterThan(3 * CHUNK_CHARS)
+  it.each<[string, string, number]>([
+    // Prose and code are cut only where Qwen's pre-tokenizer cuts anyway: the count is exact.
+    ['lines', 'The quick brown fox jumps over the lazy dog; 人工智能 42.\n'.repeat(2000), 0],
+    ['one long line of words', 'word '.repeat(20_000), 0],
+    ['blank lines and indentation', '\n\n  x'.repeat(20_000), 0],
+    ['minified JSON', JSON.stringify(Array.from({ length: 3000 }, (_, i) => ({ id: i, name: `item${i}`, tags: ['a', 'b'] }))), 0],
+    // A run without any break is cut anywhere: about a token per cut (a cut every PIECE_CHARS / 2 at most).
+    ['Chinese without spaces or punctuation', '人工智能正在改变世界'.repeat(5_000), Math.ceil(50_000 / (PIECE_CHARS / 2))],
+  ])('long texts (%s) counted in pieces agree with the whole text’s count (exactly, unless cut inside a run)', async (_, text, tolerance) => {
+    expect(text.length).toBeGreaterThan(100 * PIECE_CHARS)
     const tokenizer = await loadQwenTokenizer()
     const whole = tokenizer.encode(text, { add_special_tokens: false }).length
-    const chunked = await countQwenTokens([text])
-    expect(Math.abs(chunked - whole)).toBeLessThanOrEqual(Math.ceil(text.length / CHUNK_CHARS))
+    const pieced = await countQwenTokens([text])
+    expect(Math.abs(pieced - whole)).toBeLessThanOrEqual(tolerance)
   })
 
   it('stops counting once over the cap', async () => {

@@ -1,0 +1,36 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
+
+const ROOT = new URL('../../', import.meta.url).pathname
+
+export interface GatewayProcess {
+  child: ChildProcessWithoutNullStreams
+  stdout: string[]
+  stderr: () => string
+  exited: Promise<number | null>
+  url: Promise<string>
+}
+
+/** Runs the headless gateway as its own process, exactly as `npm run gateway -- ...` does. */
+export function runGateway(args: string[]): GatewayProcess {
+  // Node itself with tsx's loader, not the tsx CLI: the tsx CLI would run the gateway in a child of its own, which a
+  // SIGKILL of the CLI leaves running.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'electron/gateway/cli.ts', ...args], { cwd: ROOT, env: { ...process.env, NODE_OPTIONS: '' } })
+  const stdout: string[] = []
+  let err = ''
+  let resolveUrl: (u: string) => void
+  const url = new Promise<string>((r) => (resolveUrl = r))
+  let buffered = ''
+  child.stdout.on('data', (d: Buffer) => {
+    buffered += d.toString()
+    const lines = buffered.split('\n')
+    buffered = lines.pop()!
+    for (const line of lines) {
+      stdout.push(line)
+      const m = /^gateway listening on (http:\/\/\S+)$/.exec(line)
+      if (m) resolveUrl(m[1])
+    }
+  })
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()))
+  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)))
+  return { child, stdout, stderr: () => err, exited, url }
+}

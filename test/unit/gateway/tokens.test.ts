@@ -1,0 +1,97 @@
+import fc from 'fast-check'
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { GatewayError } from '../../../electron/gateway/errors.js'
+import { countQwenTokens, loadQwenTokenizer } from '../../../electron/gateway/families/qwen-tokens.js'
+import { PIECE_CHARS, textPieces } from '../../../electron/gateway/token-slices.js'
+import { countTextTokens, loadTokenCounter } from '../../../electron/gateway/tokens.js'
+import { longestBlock } from '../../helpers/event-loop-probe.js'
+
+/** A deterministic string of `n` lowercase letters with no space or punctuation (built in one buffer: no garbage to collect). */
+function spaceless(n: number, seed = 7): string {
+  const bytes = Buffer.alloc(n)
+  let x = seed
+  for (let i = 0; i < n; i++) {
+    x = (x * 1103515245 + 12345) % 2147483648
+    bytes[i] = 97 + (x % 26)
+  }
+  return bytes.toString('latin1')
+}
+
+beforeAll(async () => {
+  // Loading the tables is a one-time block (the gateway does it before it listens); it is not what is measured here.
+  await loadTokenCounter()
+  await loadQwenTokenizer()
+}, 60_000)
+
+describe('textPieces', () => {
+  it('pieces concatenate back to the text, are at most PIECE_CHARS long and never split a surrogate pair', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 3000 }), (text) => {
+        const pieces = [...textPieces(text)]
+        expect(pieces.join('')).toBe(text)
+        for (const piece of pieces) {
+          expect(piece.length).toBeLessThanOrEqual(PIECE_CHARS)
+          expect(piece.length).toBeGreaterThan(0)
+          expect(/[\uD800-\uDBFF]$/.test(piece) && text.length > piece.length).toBe(false)
+        }
+      }),
+      { numRuns: 200 },
+    )
+  })
+
+  it('prose is cut only before the space that starts a word', () => {
+    const text = 'The quick brown fox jumps over the lazy dog. '.repeat(40)
+    for (const piece of [...textPieces(text)].slice(1)) expect(piece).toMatch(/^ \S/)
+  })
+})
+
+describe('countTextTokens', () => {
+  it.each<[string, string]>([
+    ['prose', 'The quick brown fox jumps over the lazy dog; it was not amused. '.repeat(500)],
+    ['lines of code', 'export function add(a: number, b: number): number {\n  return a + b // sum\n}\n\n'.repeat(400)],
+    ['minified JSON', JSON.stringify(Array.from({ length: 800 }, (_, i) => ({ id: i, name: `item-${i}`, price: i * 1.5, tags: ['x', 'y'] })))],
+    ['Chinese and English with punctuation', '人工智能正在改变世界，AI is changing the world. 这是一个测试。\n'.repeat(400)],
+    ['markdown', '## Heading\n\n- item one\n- item two with `code`\n\n> quote, and **bold** text.\n\n'.repeat(300)],
+    ['short text', 'Hello!'],
+  ])('ordinary text (%s) counts exactly as the tokenizer counts the whole text', async (_, text) => {
+    expect(await countTextTokens(text)).toBe(countTokens(text))
+  })
+
+  it('a run without any break is within one token per cut (a cut every PIECE_CHARS / 2 at most)', async () => {
+    const text = spaceless(20_000)
+    const whole = countTokens(text)
+    expect(Math.abs((await countTextTokens(text)) - whole)).toBeLessThanOrEqual(Math.ceil(text.length / (PIECE_CHARS / 2)))
+  })
+
+  it('text that looks like a special token is counted as plain text, never refused', async () => {
+    expect(await countTextTokens('say <|endoftext|> twice')).toBe(countTokens('say <|endoftext|> twice', { disallowedSpecial: new Set() }))
+    expect(await countTextTokens('')).toBe(0)
+  })
+
+  it.each([['160 KB', 160 * 1024], ['1 MB', 1024 * 1024]])('a %s string without spaces is counted holding the event loop under 100 ms at a time', async (_, size) => {
+    const text = spaceless(size)
+    const { result, blockedMs } = await longestBlock(() => countTextTokens(text))
+    expect(result).toBeGreaterThan(size / 10)
+    expect(blockedMs).toBeLessThan(100)
+  }, 120_000)
+
+  it('a fired signal stops the count with 499 client_closed_request', async () => {
+    const abort = new AbortController()
+    const counting = countTextTokens(spaceless(1024 * 1024), { signal: abort.signal })
+    setImmediate(() => abort.abort())
+    const err = await counting.then(() => undefined, (e: unknown) => e)
+    expect(err).toBeInstanceOf(GatewayError)
+    expect((err as GatewayError).status).toBe(499)
+    expect((err as GatewayError).code).toBe('client_closed_request')
+  })
+})
+
+describe('countQwenTokens (the Qwen input cap)', () => {
+  it('a 160 KB string without spaces is counted holding the event loop under 100 ms at a time', async () => {
+    const text = spaceless(160 * 1024)
+    const { result, blockedMs } = await longestBlock(() => countQwenTokens([`<|im_start|>user\n${text}<|im_end|>\n`]))
+    expect(result).toBeGreaterThan(16 * 1024)
+    expect(blockedMs).toBeLessThan(100)
+  }, 120_000)
+})
