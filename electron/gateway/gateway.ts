@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net'
 import { createAdminAuth } from './admin/admin-auth.js'
 import { defaultRendererDir } from './admin/static-files.js'
+import { clientTimeoutsOf } from './client-timeouts.js'
 import { applyConfig } from './config/apply-config.js'
 import { createFirstKey, seedDefaultGroups } from './config/defaults.js'
 import type { GatewayConfig } from './config/load-config.js'
@@ -65,7 +66,12 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     const app = { mode: options.mode ?? 'headless', version: GATEHOUSE_VERSION, baseUrl: '', rendererDir: options.rendererDir === null ? undefined : (options.rendererDir ?? defaultRendererDir()) } as const
     const services: Services = { store, registry, http, limiter: createConcurrencyLimiter(registry), dataDir: options.dataDir, secrets, admin, app: { ...app } }
     failInterruptedImageTasks(services)
-    const gateway = createGatewayServer(services, ROUTES, { allowedHosts: options.config?.allowedHosts ?? [], log: options.log })
+    const gateway = createGatewayServer(services, ROUTES, {
+      allowedHosts: options.config?.allowedHosts ?? [],
+      log: options.log,
+      timeouts: clientTimeoutsOf(options.config?.timeouts),
+      maxConnections: options.config?.limits?.maxConnections,
+    })
     const host = options.host ?? '127.0.0.1'
     await new Promise<void>((resolve, reject) => {
       gateway.server.once('error', reject)

@@ -1,10 +1,9 @@
 import { createWriteStream } from 'node:fs'
 import { mkdir, rm } from 'node:fs/promises'
 import { join } from 'node:path'
-import { pipeline } from 'node:stream/promises'
 import type { MediaItem } from '../../../shared/admin.js'
 import { ADMIN_PREFIX } from '../../../shared/admin.js'
-import { MAX_BODY_BYTES, checkDeclaredLength, tooLarge } from '../body.js'
+import { MAX_BODY_BYTES, checkDeclaredLength, clientGone, tooLarge, watchUpload } from '../body.js'
 import type { RequestContext } from '../context.js'
 import { newRequestId } from '../context.js'
 import { gatewayError } from '../errors.js'
@@ -44,20 +43,49 @@ export async function uploadMedia(ctx: RequestContext, services: Services): Prom
   const id = `${request}-app-${newRequestId().slice(4)}`
   const path = join('media', 'app', `${id}.${ext}`)
   await mkdir(join(services.dataDir, 'media', 'app'), { recursive: true })
-  let size = 0
-  ctx.req.on('data', (chunk: Buffer) => {
-    size += chunk.length
-    if (size > MAX_BODY_BYTES) ctx.req.destroy(tooLarge())
-  })
+  const file = join(services.dataDir, path)
   try {
-    await pipeline(ctx.req, createWriteStream(join(services.dataDir, path), { mode: 0o600 }))
+    await saveUpload(ctx, file)
   } catch (err) {
-    await rm(join(services.dataDir, path), { force: true })
-    throw size > MAX_BODY_BYTES ? tooLarge() : err
+    await rm(file, { force: true })
+    throw err
   }
   const row: MediaRow = { id, request_id: request, kind: mimeType.startsWith('video/') ? 'video' : 'image', source_url: null, path, mime_type: mimeType, created_at: Date.now() }
   services.store.media.insert(row)
   sendJson(ctx.res, 201, toItem(row))
+}
+
+/** Streams the request body to `file`: capped at 60 MB and bounded in time (408) like every body. */
+function saveUpload(ctx: RequestContext, file: string): Promise<void> {
+  const { req } = ctx
+  return new Promise((resolve, reject) => {
+    const out = createWriteStream(file, { mode: 0o600 })
+    let size = 0
+    let failed = false
+    const fail = (err: unknown) => {
+      if (failed) return
+      failed = true
+      stopTimers()
+      req.unpipe(out)
+      req.pause()
+      out.destroy()
+      reject(err)
+    }
+    const stopTimers = watchUpload(req, ctx.timeouts, fail)
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length
+      if (size > MAX_BODY_BYTES) fail(tooLarge())
+    })
+    req.once('close', () => {
+      if (!req.complete) fail(clientGone())
+    })
+    out.once('error', fail)
+    out.once('finish', () => {
+      stopTimers()
+      if (!failed) resolve()
+    })
+    req.pipe(out)
+  })
 }
 
 /** GET /admin/v1/media/{id}: the bytes, streamed, seekable. */
@@ -67,5 +95,5 @@ export async function getMedia(ctx: RequestContext, services: Services, params: 
   const path = media ? join(services.dataDir, media.path) : undefined
   const size = path ? await fileSize(path) : undefined
   if (!media || size === undefined) throw notFound('media', id)
-  await sendFile(ctx.req, ctx.res, path!, size, { 'content-type': media.mime_type, 'cache-control': 'private, max-age=31536000, immutable', 'x-content-type-options': 'nosniff' })
+  await sendFile(ctx, path!, size, { 'content-type': media.mime_type, 'cache-control': 'private, max-age=31536000, immutable', 'x-content-type-options': 'nosniff' })
 }

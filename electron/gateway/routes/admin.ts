@@ -82,10 +82,14 @@ export const ADMIN_ROUTES: Route[] = [
     response: list(schema.taskSummary),
   }),
   adminRoute('GET', `${P}/media`, 'media.list', listMedia, { summary: 'Images and videos kept for a request or task', query: [{ name: 'request', required: true, description: 'request or task id' }], response: list(schema.mediaItem) }),
-  adminRoute('POST', `${P}/media`, 'media.upload', uploadMedia, {
-    summary: 'Keep an image or video the app received inline', query: [{ name: 'request', required: true, description: 'the request it came from' }],
-    request: { schema: { type: 'string', format: 'binary' }, contentType: 'image/*' }, response: schema.mediaItem, success: '201',
-  }),
+  {
+    // Streamed to disk as it arrives, not read whole first.
+    ...adminRoute('POST', `${P}/media`, 'media.upload', uploadMedia, {
+      summary: 'Keep an image or video the app received inline', query: [{ name: 'request', required: true, description: 'the request it came from' }],
+      request: { schema: { type: 'string', format: 'binary' }, contentType: 'image/*' }, response: schema.mediaItem, success: '201',
+    }),
+    streamsBody: true,
+  },
   adminRoute('GET', `${P}/media/{media}`, 'media.get', getMedia, { summary: 'A kept image or video (Range supported)', response: { type: 'string', format: 'binary' }, responseContentType: 'application/octet-stream' }),
   adminRoute('GET', `${P}/settings`, 'settings.get', getSettings, { summary: 'Port and language', response: schema.settingsBody }),
   adminRoute('PUT', `${P}/settings`, 'settings.put', putSettings, { summary: 'Save port and language', description: 'The port applies at the next start.', request: { schema: schema.settingsBody }, response: schema.settingsBody }),
