@@ -24,7 +24,7 @@ beforeAll(async () => {
   fake = await startFakeOpenAI()
   const config = chatConfig([{ id: 'a', baseUrl: fake.url }], {
     account: { balance: 100, concurrency: 2 },
-    timeouts: { bodyIdleMs: 600, bodyMs: 1_500, clientIdleMs: 400 },
+    timeouts: { headersMs: 1_000, bodyIdleMs: 600, bodyMs: 1_500, clientIdleMs: 400 },
   })
   config.keys!.push({ key: OTHER_KEY, group: 'main' })
   gw = await startTestGateway(config)
@@ -236,6 +236,35 @@ describe('trickled bodies', () => {
     expect(gw.services.store.ledger.recent(null, 1)[0]).toMatchObject({ status: 499, error_code: 'client_closed_request', cost_nano: 0 })
     expect(gw.services.limiter.inFlight()).toBe(0)
     expect((await gw.post('/v1/chat/completions', chat)).status).toBe(200)
+  })
+})
+
+describe('connections', () => {
+  it('headers that never end: 408 and the connection closed after timeouts.headersMs', async () => {
+    const { socket, answer } = rawClient(gw, 'POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\n')
+    const res = await answer
+    expect(res.status).toBe(408)
+    expect(res.headers.connection).toBe('close')
+    await until(() => socket.destroyed || socket.readableEnded, 'the connection to close')
+    socket.destroy()
+  })
+
+  it('limits.maxConnections: a connection over the cap is closed at once; once one leaves, requests are served', async () => {
+    const capped = await startTestGateway(chatConfig([{ id: 'a', baseUrl: fake.url }], { limits: { maxConnections: 3 } }))
+    try {
+      const held = Array.from({ length: 3 }, () => connect(capped.port, '127.0.0.1').on('error', () => {}))
+      await Promise.all(held.map((s) => new Promise((resolve) => s.once('connect', resolve))))
+      const over = rawClient(capped, 'GET /v1/models HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n')
+      await expect(over.answer).rejects.toThrow('connection closed without an answer')
+      held[0].destroy()
+      await sleep(100)
+      const res = await request(`${capped.url}/v1/models`, { headers: as(TEST_KEY), dispatcher: new Agent() })
+      expect(res.statusCode).toBe(200)
+      await res.body.dump()
+      for (const s of held) s.destroy()
+    } finally {
+      await capped.stop()
+    }
   })
 })
 
