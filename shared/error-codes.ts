@@ -17,6 +17,8 @@ export const ERROR_CODES = {
   route_not_found: { status: 404, type: 'not_found_error' },
   task_not_found: { status: 404, type: 'not_found_error' },
   method_not_allowed: { status: 405, type: 'invalid_request_error' },
+  // The request body stalled or took too long to arrive (timeouts.bodyIdleMs, timeouts.bodyMs).
+  request_timeout: { status: 408, type: 'invalid_request_error' },
   request_too_large: { status: 413, type: 'request_too_large' },
   user_concurrency_limit: { status: 429, type: 'rate_limit_error' },
   apikey_concurrency_limit: { status: 429, type: 'rate_limit_error' },

@@ -8,6 +8,19 @@ export const MESSAGES = {
   invalid_field: { en: '{field}: {detail}', zh: '{field}：{detail}' },
   invalid_json: { en: 'The request body is not valid JSON: {detail}', zh: '请求体不是合法的 JSON：{detail}' },
   body_not_object: { en: 'The request body must be a JSON object', zh: '请求体必须是 JSON 对象' },
+  json_too_deep: {
+    en: 'The JSON body nests arrays and objects deeper than {limit} levels.',
+    zh: 'JSON 请求体中数组和对象的嵌套超过 {limit} 层。',
+  },
+  request_body_idle: {
+    en: 'The request body stopped arriving: nothing was received for {ms} ms (timeouts.bodyIdleMs).',
+    zh: '请求体停止传输：{ms} 毫秒内没有收到数据（timeouts.bodyIdleMs）。',
+  },
+  request_body_deadline: {
+    en: 'The request body did not arrive in full within {ms} ms (timeouts.bodyMs).',
+    zh: '请求体未能在 {ms} 毫秒内完整到达（timeouts.bodyMs）。',
+  },
+  client_gone: { en: 'The client closed the connection before the request was complete.', zh: '客户端在请求完成前关闭了连接。' },
   missing_api_key: {
     en: 'No API key provided. Send it as "Authorization: Bearer sk-..." or "x-api-key: sk-...".',
     zh: '未提供 API 密钥。请通过 "Authorization: Bearer sk-..." 或 "x-api-key: sk-..." 发送。',
@@ -93,6 +106,14 @@ export const MESSAGES = {
   upstream_timeout: { en: 'The model did not answer in time.', zh: '模型响应超时。' },
   upstream_rejected: { en: '{detail}', zh: '{detail}' },
   invalid_multipart: { en: 'The multipart/form-data body cannot be read: {detail}', zh: '无法解析 multipart/form-data 请求体：{detail}' },
+  multipart_too_many: {
+    en: 'The multipart/form-data body has more than {limit} {what}.',
+    zh: 'multipart/form-data 请求体的{what}超过 {limit} 个。',
+  },
+  multipart_field_too_long: {
+    en: 'A multipart/form-data field {what} is longer than {limit} bytes.',
+    zh: 'multipart/form-data 字段的{what}超过 {limit} 字节。',
+  },
   image_refused: { en: 'The model returned no image. It said: {text}', zh: '模型没有返回图像。模型回复：{text}' },
   reference_image_unusable: { en: 'The image at {url} {detail}.', zh: '图像 {url} 无法使用：{detail}。' },
   task_not_found: { en: 'No task {id} for this API key.', zh: '此 API 密钥下没有任务 {id}。' },

@@ -1,13 +1,27 @@
 import type { IncomingMessage } from 'node:http'
-import { gatewayError } from './errors.js'
+import type { ClientTimeouts } from './client-timeouts.js'
+import type { RequestContext } from './context.js'
+import { gatewayError, type GatewayError } from './errors.js'
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from './json-depth.js'
 
 /** Spec §8: 60 MB. */
 export const MAX_BODY_BYTES = 60_000_000
 
+/**
+ * After a 413, at most this much more of the upload is read and dropped before the answer is sent, so a
+ * client still sending gets to read the 413 instead of a broken pipe (SDKs retry a broken pipe).
+ */
+export const DISCARD_MAX_BYTES = 64 * 1024 * 1024
+/** …and for at most this long. */
+export const DISCARD_MAX_MS = 10_000
+
 export function tooLarge() {
-  // Closing the connection is what lets the gateway stop reading an oversized body.
+  // Connection: close — the rest of an oversized upload is not read past the discard bounds.
   return gatewayError('request_too_large', 'request_too_large', { limit: MAX_BODY_BYTES }, { headers: { connection: 'close' } })
 }
+
+/** The client left before its request body was complete (ledger 499). */
+export const clientGone = () => gatewayError('client_closed_request', 'client_gone')
 
 /** Refuses by Content-Length before reading a byte. */
 export function checkDeclaredLength(req: IncomingMessage): void {
@@ -15,37 +29,102 @@ export function checkDeclaredLength(req: IncomingMessage): void {
   if (declared !== undefined && Number(declared) > MAX_BODY_BYTES) throw tooLarge()
 }
 
-/** Reads the body into one buffer, stopping at the cap (bodies sent without a length are counted as they come). */
-export function readBody(req: IncomingMessage): Promise<Buffer> {
+/**
+ * Bounds an upload in time: `fail` gets a 408 `request_timeout` when no data came for `bodyIdleMs`, or when
+ * the whole body has not arrived within `bodyMs`. Returns what stops the timers (call it once the body ended).
+ */
+export function watchUpload(req: IncomingMessage, timeouts: ClientTimeouts, fail: (err: GatewayError) => void): () => void {
+  const timeout = (id: 'request_body_idle' | 'request_body_deadline', ms: number) => () => {
+    stop()
+    fail(gatewayError('request_timeout', id, { ms }, { headers: { connection: 'close' } }))
+  }
+  let idle = setTimeout(timeout('request_body_idle', timeouts.bodyIdleMs), timeouts.bodyIdleMs)
+  const deadline = setTimeout(timeout('request_body_deadline', timeouts.bodyMs), timeouts.bodyMs)
+  const onData = () => idle.refresh()
+  req.on('data', onData)
+  function stop() {
+    clearTimeout(idle)
+    clearTimeout(deadline)
+    req.off('data', onData)
+  }
+  return stop
+}
+
+/**
+ * Reads the whole body into one buffer, bounded in size (60 MB, declared or counted) and in time
+ * (`watchUpload`). A client that leaves mid-upload rejects it with `client_closed_request`.
+ */
+export function readBody(req: IncomingMessage, timeouts: ClientTimeouts): Promise<Buffer> {
   checkDeclaredLength(req)
   // Stream events, not an async iterator: this runs on every request and the iterator costs more.
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
     let size = 0
+    const finish = (err?: GatewayError) => {
+      stopTimers()
+      req.off('data', onData)
+      req.off('end', onEnd)
+      req.off('close', onClose)
+      if (!err) resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size))
+      else {
+        req.pause()
+        reject(err)
+      }
+    }
     const onData = (chunk: Buffer) => {
       size += chunk.length
-      if (size > MAX_BODY_BYTES) {
-        req.off('data', onData)
-        req.pause()
-        reject(tooLarge())
-        return
-      }
-      chunks.push(chunk)
+      if (size > MAX_BODY_BYTES) finish(tooLarge())
+      else chunks.push(chunk)
     }
+    const onEnd = () => finish()
+    const onClose = () => finish(clientGone())
+    const stopTimers = watchUpload(req, timeouts, finish)
     req.on('data', onData)
-    req.once('end', () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size)))
-    req.once('error', reject)
-    req.once('aborted', () => reject(new Error('client aborted')))
+    req.once('end', onEnd)
+    req.once('close', onClose)
+    // A reset connection emits 'error' before 'close'; 'close' settles it.
+    req.on('error', () => {})
   })
 }
 
 /**
- * Reads and parses a JSON object body, with the bytes it came from (relays forward them untouched when
- * they can); 400 for anything that is not a JSON object. The content type is not checked: `curl -d`
- * sends JSON labelled as a form, and the body decides.
+ * Reads and drops what is left of an upload, for at most DISCARD_MAX_BYTES and DISCARD_MAX_MS, so the
+ * client finishes sending and reads the answer. Resolves when the body ended, the client left, or a bound
+ * was reached.
  */
-export async function readJson(req: IncomingMessage): Promise<{ value: Record<string, unknown>; raw: Buffer }> {
-  const raw = await readBody(req)
+export function discardUpload(req: IncomingMessage): Promise<void> {
+  if (req.complete || req.destroyed) return Promise.resolve()
+  return new Promise((resolve) => {
+    let dropped = 0
+    const done = () => {
+      clearTimeout(timer)
+      req.off('data', onData)
+      req.off('end', done)
+      req.off('close', done)
+      resolve()
+    }
+    const onData = (chunk: Buffer) => {
+      dropped += chunk.length
+      if (dropped > DISCARD_MAX_BYTES) done()
+    }
+    const timer = setTimeout(done, DISCARD_MAX_MS)
+    req.on('data', onData)
+    req.once('end', done)
+    req.once('close', done)
+    req.resume()
+  })
+}
+
+/**
+ * Parses the request's body (read by the server before the handler ran) as a JSON object, with the bytes
+ * it came from (relays forward them untouched when they can). 400 for anything that is not a JSON object,
+ * or that nests deeper than MAX_JSON_DEPTH. The content type is not checked: `curl -d` sends JSON labelled
+ * as a form, and the body decides.
+ */
+export function readJson(ctx: RequestContext): { value: Record<string, unknown>; raw: Buffer } {
+  const raw = ctx.body
+  // Before JSON.parse: a deeply nested body would overflow the stack of whatever walks it next.
+  if (exceedsJsonDepth(raw)) throw gatewayError('invalid_request', 'json_too_deep', { limit: MAX_JSON_DEPTH })
   let value: unknown
   try {
     value = JSON.parse(raw.toString('utf8'))

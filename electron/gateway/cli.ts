@@ -57,6 +57,20 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => stop('SIGINT'))
 }
 
+/**
+ * The last resort: an error nothing caught is logged in one line (its message only: no stack, no request
+ * data, nothing secret) and the gateway keeps serving the other clients. Request-caused errors never get
+ * here; they are answered by the server's one error renderer.
+ */
+function keepServing(kind: string) {
+  return (err: unknown) => {
+    const message = err instanceof Error ? `${err.name}: ${err.message}` : String(err)
+    process.stderr.write(`[gatehouse] ${kind} (kept serving): ${message.split('\n', 1)[0]}\n`)
+  }
+}
+process.on('uncaughtException', keepServing('uncaught exception'))
+process.on('unhandledRejection', keepServing('unhandled rejection'))
+
 main().catch((err: unknown) => {
   const message = err instanceof ConfigError ? err.message : `gateway failed to start: ${(err as Error).message}`
   // Node's JSON errors quote the text around the fault, which may be a key of the config file.

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { languageOf, type Lang } from '../../shared/messages.js'
 import type { CatalogModel } from '../../shared/types.js'
+import type { ClientTimeouts } from './client-timeouts.js'
 import type { Protocol } from './errors.js'
 import type { ApiKey, Group } from './registry.js'
 import type { TokenUsage } from './upstreams/types.js'
@@ -18,6 +19,9 @@ export interface RequestContext {
   /** removes secrets from text that leaves the gateway (the gateway's redactor) */
   redact: (text: string) => string
   startedAt: number
+  /** the request body, read whole by the server before the handler runs (empty for bodiless methods and streamed uploads) */
+  body: Buffer
+  timeouts: ClientTimeouts
   /** aborted when the client goes away before the response is complete */
   abort: AbortController
   key?: ApiKey
@@ -50,7 +54,9 @@ export function newRequestId(): string {
   return `req_${Date.now().toString(16).padStart(12, '0')}${PROCESS_TAG}${sequence.toString(16).padStart(12, '0')}`
 }
 
-export function createContext(req: IncomingMessage, res: ServerResponse, path: string, protocol: Protocol, redact: (text: string) => string): RequestContext {
+const NO_BODY = Buffer.alloc(0)
+
+export function createContext(req: IncomingMessage, res: ServerResponse, path: string, protocol: Protocol, redact: (text: string) => string, timeouts: ClientTimeouts): RequestContext {
   return {
     id: newRequestId(),
     req,
@@ -60,6 +66,8 @@ export function createContext(req: IncomingMessage, res: ServerResponse, path: s
     protocol,
     redact,
     startedAt: performance.now(),
+    body: NO_BODY,
+    timeouts,
     abort: new AbortController(),
     outcome: { costNano: 0 },
   }

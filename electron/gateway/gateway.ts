@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net'
 import { createAdminAuth } from './admin/admin-auth.js'
 import { DEFAULT_SESSION_LIMITS, type SessionLimits } from './admin/session-table.js'
 import { defaultRendererDir } from './admin/static-files.js'
+import { clientTimeoutsOf } from './client-timeouts.js'
 import { applyConfig } from './config/apply-config.js'
 import { createFirstKey, seedDefaultGroups } from './config/defaults.js'
 import { upgradeSealedKeys } from './key-hashing.js'
@@ -82,7 +83,11 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     failInterruptedImageTasks(services)
     // Loading the tokenizer holds the event loop for ~0.5 s: done before listening, never during a request.
     await loadTokenCounter()
-    const gateway = createGatewayServer(services, ROUTES, { allowedHosts: options.config?.allowedHosts ?? [] })
+    const gateway = createGatewayServer(services, ROUTES, {
+      allowedHosts: options.config?.allowedHosts ?? [],
+      timeouts: clientTimeoutsOf(options.config?.timeouts),
+      maxConnections: options.config?.limits?.maxConnections,
+    })
     const host = options.host ?? '127.0.0.1'
     await new Promise<void>((resolve, reject) => {
       gateway.server.once('error', reject)

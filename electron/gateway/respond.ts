@@ -32,14 +32,26 @@ export function renderError(ctx: RequestContext, err: GatewayError): void {
   sendJson(res, err.status, errorBody(err, ctx.protocol, ctx.lang, ctx.redact, ctx.id), err.headers)
 }
 
-/** Resolves once the response can take more data, or the client has gone. */
-export function drained(res: ServerResponse): Promise<void> {
+/**
+ * Resolves once the response can take more data, or the client has gone. A client that leaves written data
+ * unread for `clientIdleMs` is cut: the request counts as the client leaving (abort, ledger 499) and the
+ * response is destroyed, so whatever waits on it (a relay loop, the concurrency slot) is let go.
+ */
+export function drained(ctx: RequestContext): Promise<void> {
+  const { res } = ctx
+  if (res.destroyed || !res.writableNeedDrain) return Promise.resolve()
   return new Promise((resolve) => {
     const done = () => {
+      clearTimeout(timer)
       res.off('drain', done)
       res.off('close', done)
       resolve()
     }
+    const timer = setTimeout(() => {
+      ctx.abort.abort()
+      res.destroy()
+      done()
+    }, ctx.timeouts.clientIdleMs)
     res.on('drain', done)
     res.on('close', done)
   })

@@ -41,6 +41,8 @@ export interface Route {
   concurrency: boolean
   /** writes a ledger row */
   ledger: boolean
+  /** the handler reads the request body as a stream; otherwise the server reads it whole first (POST, PUT, PATCH) */
+  streamsBody?: boolean
   handle(ctx: RequestContext, services: Services, params: string[]): Promise<void>
   doc: RouteDoc
 }

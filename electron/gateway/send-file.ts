@@ -1,8 +1,8 @@
 import { createReadStream } from 'node:fs'
 import { stat } from 'node:fs/promises'
-import type { IncomingMessage, ServerResponse } from 'node:http'
-import { pipeline } from 'node:stream/promises'
+import type { RequestContext } from './context.js'
 import { isInlineMediaType } from './media-sniff.js'
+import { drained } from './respond.js'
 
 /**
  * Headers of every media file served: no script runs in it even when opened directly (CSP sandbox), the
@@ -31,7 +31,8 @@ export const fileSize = (path: string): Promise<number | undefined> =>
   stat(path).then((s) => (s.isFile() ? s.size : undefined), () => undefined)
 
 /** Streams a file (never read whole into memory), with Range support so players can seek. */
-export async function sendFile(req: IncomingMessage, res: ServerResponse, path: string, size: number, headers: Record<string, string>): Promise<void> {
+export async function sendFile(ctx: RequestContext, path: string, size: number, headers: Record<string, string>): Promise<void> {
+  const { req, res } = ctx
   const range = byteRange(req.headers.range, size)
   if (range === 'unsatisfiable') {
     res.writeHead(416, { 'content-range': `bytes */${size}` }).end()
@@ -46,5 +47,14 @@ export async function sendFile(req: IncomingMessage, res: ServerResponse, path: 
     res.end()
     return
   }
-  await pipeline(createReadStream(path, { start, end }), res).catch(() => res.destroy())
+  try {
+    // By hand rather than pipeline(): a client that stops reading is cut after clientIdleMs (`drained`).
+    for await (const chunk of createReadStream(path, { start, end })) {
+      if (!res.write(chunk)) await drained(ctx)
+      if (res.destroyed) return
+    }
+    res.end()
+  } catch {
+    res.destroy()
+  }
 }

@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { authenticate } from './auth.js'
 import { recordRequest } from './billing.js'
-import { checkDeclaredLength } from './body.js'
+import { discardUpload, readBody } from './body.js'
+import { DEFAULT_CLIENT_TIMEOUTS, DEFAULT_MAX_CONNECTIONS, type ClientTimeouts } from './client-timeouts.js'
 import { createContext, type RequestContext } from './context.js'
 import { asGatewayError, gatewayError } from './errors.js'
 import { createHostGuard } from './host-guard.js'
@@ -11,18 +12,34 @@ import type { Services } from './services.js'
 
 const protocolOfPath = (path: string) => (path.startsWith('/v1/messages') ? 'messages' : 'chat')
 
-/** The gateway's HTTP server: one pipeline (host, route, auth, group, limits, handler, ledger) and one error renderer. */
-export function createGatewayServer(services: Services, routes: Route[], opts: { allowedHosts: readonly string[] }) {
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH'])
+/** The server reads these bodies whole before the handler runs; a route that streams its upload reads its own. */
+const readsBody = (r: Route, method: string) => BODY_METHODS.has(method) && r.streamsBody !== true
+
+export interface ServerOptions {
+  allowedHosts: readonly string[]
+  timeouts?: ClientTimeouts
+  /** open connections accepted at once (config `limits.maxConnections`) */
+  maxConnections?: number
+}
+
+/**
+ * The gateway's HTTP server: one pipeline (host, route, auth, group, body, limits, handler, ledger) and one
+ * error renderer. The body is read whole (bounded in size and time) before a concurrency slot is taken, so a
+ * client trickling its upload never holds a slot.
+ */
+export function createGatewayServer(services: Services, routes: Route[], opts: ServerOptions) {
   const route = createRouter(routes)
   const guardHost = createHostGuard(opts.allowedHosts)
   const { log } = services
+  const timeouts = opts.timeouts ?? DEFAULT_CLIENT_TIMEOUTS
   let inFlight = 0
   let idle: (() => void) | undefined
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '/').split('?', 1)[0]
     const match = route(req.method ?? 'GET', path)
-    const ctx = createContext(req, res, path, match.route?.protocol ?? protocolOfPath(path), services.registry.redactor.redact)
+    const ctx = createContext(req, res, path, match.route?.protocol ?? protocolOfPath(path), services.registry.redactor.redact, timeouts)
     res.setHeader('x-request-id', ctx.id)
     res.once('close', () => {
       if (!res.writableFinished) ctx.abort.abort()
@@ -40,14 +57,14 @@ export function createGatewayServer(services: Services, routes: Route[], opts: {
       if (r.auth === 'admin') {
         if (!services.admin.allows(req, r.mediaToken === true)) throw gatewayError('admin_unauthorized', 'admin_unauthorized')
       } else if (r.auth !== 'none') authorize(ctx, r, path)
-      if (r.concurrency) {
-        checkDeclaredLength(req)
-        ctx.release = services.limiter.acquire(ctx.key!)
-      }
+      if (readsBody(r, req.method ?? 'GET')) ctx.body = await readBody(req, timeouts)
+      if (r.concurrency) ctx.release = services.limiter.acquire(ctx.key!)
       await r.handle(ctx, services, match.params)
     } catch (err) {
       const error = asGatewayError(err, ctx.id)
       if (error.kind === 'internal_error') log(`[gatehouse] ${ctx.id} internal error: ${(err as Error)?.stack ?? String(err)}`)
+      // Spec §8: a 413 the client can read — it is still sending, and closing now would be a broken pipe to it.
+      if (error.kind === 'request_too_large') await discardUpload(req)
       renderError(ctx, error)
     } finally {
       ctx.release?.()
@@ -74,14 +91,24 @@ export function createGatewayServer(services: Services, routes: Route[], opts: {
     }
   }
 
-  const server: Server = createServer({ noDelay: true, keepAliveTimeout: 5_000 }, (req, res) => {
+  const server: Server = createServer({
+    noDelay: true,
+    keepAliveTimeout: 5_000,
+    headersTimeout: timeouts.headersMs,
+    // A backstop only: the body reader's own timers answer first, with a 408 in the protocol's shape.
+    requestTimeout: timeouts.headersMs + timeouts.bodyMs + 10_000,
+    // How often Node checks those two (its default, 30 s, would let a slow client hold headers for 50 s).
+    connectionsCheckingInterval: 1_000,
+  }, (req, res) => {
     inFlight++
     void handle(req, res).finally(() => {
       if (--inFlight === 0) idle?.()
     })
   })
-  server.on('clientError', (_err, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n')
+  server.maxConnections = opts.maxConnections ?? DEFAULT_MAX_CONNECTIONS
+  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+    const status = err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout' : '400 Bad Request'
+    if (socket.writable) socket.end(`HTTP/1.1 ${status}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`)
     else socket.destroy()
   })
 

@@ -97,11 +97,22 @@ export const gatewayConfig = {
     timeouts: {
       type: 'object',
       additionalProperties: false,
-      description: 'upstream timeouts in milliseconds',
+      description: 'timeouts in milliseconds: upstream calls (connectMs, firstByteMs, idleMs) and clients (headersMs, bodyIdleMs, bodyMs, clientIdleMs)',
       properties: {
-        connectMs: { type: 'integer', minimum: 1 },
-        firstByteMs: { type: 'integer', minimum: 1 },
-        idleMs: { type: 'integer', minimum: 1 },
+        connectMs: { type: 'integer', minimum: 1, description: 'upstream TCP and TLS connect' },
+        firstByteMs: { type: 'integer', minimum: 1, description: 'upstream: from sending the request to its response headers' },
+        idleMs: { type: 'integer', minimum: 1, description: 'upstream: longest silence while its answer streams' },
+        headersMs: { type: 'integer', minimum: 1, default: 20000, description: "client: longest wait for a request's headers" },
+        bodyIdleMs: { type: 'integer', minimum: 1, default: 30000, description: 'client: longest silence while a request body arrives (past it: 408 request_timeout)' },
+        bodyMs: { type: 'integer', minimum: 1, default: 120000, description: 'client: the whole request body must arrive within it (past it: 408 request_timeout)' },
+        clientIdleMs: { type: 'integer', minimum: 1, default: 30000, description: 'client: longest time a response may stay unread before the connection is cut (ledger 499)' },
+      },
+    },
+    limits: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        maxConnections: { type: 'integer', minimum: 1, default: 1024, description: 'open client connections accepted at once; every local client shares 127.0.0.1, so keep it far above local use' },
       },
     },
     network: {

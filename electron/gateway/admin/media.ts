@@ -1,10 +1,10 @@
 import { createWriteStream } from 'node:fs'
 import { rename, rm } from 'node:fs/promises'
 import { join } from 'node:path'
-import { pipeline } from 'node:stream/promises'
+import type { Transform } from 'node:stream'
 import type { MediaItem } from '../../../shared/admin.js'
 import { ADMIN_PREFIX } from '../../../shared/admin.js'
-import { MAX_BODY_BYTES, checkDeclaredLength, tooLarge } from '../body.js'
+import { MAX_BODY_BYTES, checkDeclaredLength, clientGone, tooLarge, watchUpload } from '../body.js'
 import type { RequestContext } from '../context.js'
 import { newRequestId } from '../context.js'
 import { gatewayError } from '../errors.js'
@@ -59,20 +59,15 @@ export async function uploadMedia(ctx: RequestContext, services: Services): Prom
   const dir = join(services.dataDir, 'media', 'app')
   await ensurePrivateDir(dir)
   const temp = join(dir, `${id}.part`)
-  let size = 0
-  ctx.req.on('data', (chunk: Buffer) => {
-    size += chunk.length
-    if (size > MAX_BODY_BYTES) ctx.req.destroy(tooLarge())
-  })
   const sniff = sniffingStream(sniffMedia, notMedia)
   let path: string
   try {
-    await pipeline(ctx.req, sniff, createWriteStream(temp, { mode: PRIVATE_FILE_MODE }))
+    await saveUpload(ctx, sniff, temp)
     path = join('media', 'app', `${id}.${EXT[sniff.type()!]}`)
     await rename(temp, join(services.dataDir, path))
   } catch (err) {
     await rm(temp, { force: true })
-    throw size > MAX_BODY_BYTES ? tooLarge() : err
+    throw err
   }
   const type = sniff.type()!
   const row: MediaRow = { id, request_id: request, kind: type.startsWith('video/') ? 'video' : 'image', source_url: null, path, mime_type: type, created_at: Date.now() }
@@ -87,5 +82,43 @@ export async function getMedia(ctx: RequestContext, services: Services, params: 
   const path = media ? join(services.dataDir, media.path) : undefined
   const size = path ? await fileSize(path) : undefined
   if (!media || size === undefined) throw notFound('media', id)
-  await sendFile(ctx.req, ctx.res, path!, size, { ...mediaHeaders(media.mime_type), 'cache-control': 'private, max-age=31536000, immutable' })
+  await sendFile(ctx, path!, size, { ...mediaHeaders(media.mime_type), 'cache-control': 'private, max-age=31536000, immutable' })
+}
+
+/**
+ * Streams the request body through `check` (which may refuse it) to `file`: capped at 60 MB and bounded in time
+ * (408) like every body.
+ */
+function saveUpload(ctx: RequestContext, check: Transform, file: string): Promise<void> {
+  const { req } = ctx
+  return new Promise((resolve, reject) => {
+    const out = createWriteStream(file, { mode: PRIVATE_FILE_MODE })
+    let size = 0
+    let failed = false
+    const fail = (err: unknown) => {
+      if (failed) return
+      failed = true
+      stopTimers()
+      req.unpipe(check)
+      req.pause()
+      check.destroy()
+      out.destroy()
+      reject(err)
+    }
+    const stopTimers = watchUpload(req, ctx.timeouts, fail)
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length
+      if (size > MAX_BODY_BYTES) fail(tooLarge())
+    })
+    req.once('close', () => {
+      if (!req.complete) fail(clientGone())
+    })
+    check.once('error', fail)
+    out.once('error', fail)
+    out.once('finish', () => {
+      stopTimers()
+      if (!failed) resolve()
+    })
+    req.pipe(check).pipe(out)
+  })
 }

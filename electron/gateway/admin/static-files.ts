@@ -58,5 +58,5 @@ export async function serveRenderer(ctx: RequestContext, { app }: Services, para
     return
   }
   const cache = params[0] === undefined ? 'no-cache' : 'public, max-age=31536000, immutable'
-  await sendFile(ctx.req, ctx.res, path!, size, { ...SECURITY_HEADERS, 'content-type': TYPES[extname(path!)] ?? 'application/octet-stream', 'cache-control': cache })
+  await sendFile(ctx, path!, size, { ...SECURITY_HEADERS, 'content-type': TYPES[extname(path!)] ?? 'application/octet-stream', 'cache-control': cache })
 }

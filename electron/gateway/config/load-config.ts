@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { gatewayConfig } from '../../../shared/schemas/config.js'
 import type { Family, GroupProtocol, Pricing, Vendor } from '../../../shared/types.js'
+import type { ClientTimeouts } from '../client-timeouts.js'
 import { compileValidator } from '../validate.js'
 
 export interface GatewayConfig {
@@ -9,7 +10,8 @@ export interface GatewayConfig {
   groups?: Array<{ id: string; name?: string; protocol: GroupProtocol; models: string[]; upstreams: string[]; images?: { singleImage?: boolean; officialDirect?: boolean } }>
   models?: Array<{ id: string; family: Family; vendor?: Exclude<Vendor, 'gateway'>; pricing: Pricing; [field: string]: unknown }>
   keys?: Array<{ key: string; group: string; name?: string; concurrency?: number; quota?: number; expiresAt?: string | number; disabled?: boolean }>
-  timeouts?: { connectMs?: number; firstByteMs?: number; idleMs?: number }
+  timeouts?: { connectMs?: number; firstByteMs?: number; idleMs?: number } & Partial<ClientTimeouts>
+  limits?: { maxConnections?: number }
   allowedHosts?: string[]
   network?: { allowPrivateAddresses?: boolean }
 }

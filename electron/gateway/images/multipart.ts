@@ -1,13 +1,12 @@
-import type { IncomingMessage } from 'node:http'
 import busboy from 'busboy'
-import { checkDeclaredLength, MAX_BODY_BYTES, tooLarge } from '../body.js'
+import type { RequestContext } from '../context.js'
 import { gatewayError } from '../errors.js'
 
 export interface UploadedFile {
   field: string
   filename: string
   mimeType: string
-  /** the file as it arrived, never joined: a large upload is held once and forwarded as these pieces */
+  /** the file as it arrived, never joined: slices of the request body, forwarded as these pieces */
   chunks: Buffer[]
   size: number
 }
@@ -18,65 +17,82 @@ export interface MultipartBody {
   files: UploadedFile[]
 }
 
+/** At most this many parts (fields and files together) in one multipart body. */
+export const MAX_MULTIPART_PARTS = 1000
+/** At most this many files (an edit takes up to 16 references and a mask). */
+export const MAX_MULTIPART_FILES = 64
+/** At most this many text fields. */
+export const MAX_MULTIPART_FIELDS = 256
+/** A text field's value: room for one data-URL reference image of 31,457,280 bytes (spec §4.2, Seedream). */
+export const MAX_MULTIPART_FIELD_BYTES = 32 * 1024 * 1024
+/** A field's or file part's name (busboy's multipart parser caps part headers itself: 16 KiB, 2000 lines). */
+export const MAX_MULTIPART_NAME_BYTES = 256
+
+const tooMany = (limit: number, what: { en: string; zh: string }) => gatewayError('invalid_request', 'multipart_too_many', { limit, what })
+const tooLong = (limit: number, what: { en: string; zh: string }) => gatewayError('invalid_request', 'multipart_field_too_long', { limit, what })
+const NAME = { en: 'name', zh: '名称' }
+
 /**
- * Parses multipart/form-data as a stream (busboy): each file is held once, as the Buffer it arrives in,
- * and the whole request stops at the 60 MB cap (spec §8) without reading further.
+ * Parses a multipart/form-data body already read whole (the server bounds its size and time): busboy is fed
+ * the buffer at once, and file parts stay slices of it. Past a count or size limit above: 400.
  */
-export function readMultipart(req: IncomingMessage): Promise<MultipartBody> {
-  checkDeclaredLength(req)
+export function readMultipart(ctx: RequestContext): Promise<MultipartBody> {
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy
     try {
-      parser = busboy({ headers: req.headers, limits: { fileSize: MAX_BODY_BYTES, fieldSize: MAX_BODY_BYTES } })
+      parser = busboy({
+        headers: ctx.req.headers,
+        limits: {
+          parts: MAX_MULTIPART_PARTS, files: MAX_MULTIPART_FILES, fields: MAX_MULTIPART_FIELDS,
+          fieldSize: MAX_MULTIPART_FIELD_BYTES,
+        },
+      })
     } catch (err) {
       reject(gatewayError('invalid_request', 'invalid_multipart', { detail: (err as Error).message }))
       return
     }
     const body: MultipartBody = { fields: {}, files: [] }
-    let total = 0
     let failed = false
     const fail = (err: unknown) => {
       if (failed) return
       failed = true
-      req.unpipe(parser)
-      req.pause()
       reject(err)
     }
-    const count = (n: number) => {
-      total += n
-      if (total > MAX_BODY_BYTES) fail(tooLarge())
-    }
-    parser.on('field', (name, value) => {
-      count(value.length)
-      addField(body.fields, name, value)
+    parser.on('field', (name, value, info) => {
+      if (Buffer.byteLength(name) > MAX_MULTIPART_NAME_BYTES) fail(tooLong(MAX_MULTIPART_NAME_BYTES, NAME))
+      else if (info.valueTruncated) fail(tooLong(MAX_MULTIPART_FIELD_BYTES, { en: 'value', zh: '值' }))
+      else if (!failed) addField(body.fields, name, value)
     })
     parser.on('file', (field, stream, info) => {
       const chunks: Buffer[] = []
       let size = 0
       stream.on('data', (chunk: Buffer) => {
         size += chunk.length
-        count(chunk.length)
         if (!failed) chunks.push(chunk)
       })
       stream.on('end', () => {
-        if (!failed) body.files.push({ field, filename: info.filename ?? field, mimeType: info.mimeType, chunks, size })
+        if (Buffer.byteLength(field) > MAX_MULTIPART_NAME_BYTES) fail(tooLong(MAX_MULTIPART_NAME_BYTES, NAME))
+        else if (!failed) body.files.push({ field, filename: info.filename ?? field, mimeType: info.mimeType, chunks, size })
       })
     })
+    parser.on('partsLimit', () => fail(tooMany(MAX_MULTIPART_PARTS, { en: 'parts', zh: '部分' })))
+    parser.on('filesLimit', () => fail(tooMany(MAX_MULTIPART_FILES, { en: 'files', zh: '文件' })))
+    parser.on('fieldsLimit', () => fail(tooMany(MAX_MULTIPART_FIELDS, { en: 'fields', zh: '字段' })))
     parser.on('error', (err: Error) => fail(gatewayError('invalid_request', 'invalid_multipart', { detail: err.message })))
     parser.on('close', () => {
       if (!failed) resolve(body)
     })
-    req.on('aborted', () => fail(new Error('client aborted')))
-    req.pipe(parser)
+    parser.end(ctx.body)
   })
 }
 
 function addField(fields: MultipartBody['fields'], rawName: string, value: string): void {
-  // `image[]` and a repeated `image` mean the same: a list.
-  const name = rawName.endsWith('[]') ? rawName.slice(0, -2) : rawName
+  // `image[]` and a repeated `image` mean the same: a list. Appended in place: a copy per repeat is quadratic.
+  const name = baseField(rawName)
   const existing = fields[name]
   if (existing === undefined) fields[name] = rawName.endsWith('[]') ? [value] : value
-  else fields[name] = Array.isArray(existing) ? [...existing, value] : [existing, value]
+  else if (Array.isArray(existing)) existing.push(value)
+  else fields[name] = [existing, value]
 }
 
 /** The field name without a trailing `[]`. */

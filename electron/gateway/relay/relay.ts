@@ -129,7 +129,7 @@ async function relayStream(ctx: RequestContext, services: Services, response: Up
       checkpoints!.sent(frames.length)
       const flushed = res.write(frames)
       frames = ''
-      if (!flushed) await drained(res)
+      if (!flushed) await drained(ctx)
       if (ctx.abort.signal.aborted) break
     }
   } catch (err) {
@@ -193,7 +193,7 @@ async function relayBinary(ctx: RequestContext, response: UpstreamResponse, plan
         started = true
         res.writeHead(200, { 'content-type': String(response.headers['content-type'] ?? 'application/octet-stream') })
       }
-      if (!res.write(chunk)) await drained(res)
+      if (!res.write(chunk)) await drained(ctx)
       if (ctx.abort.signal.aborted) break
     }
   } catch (err) {

@@ -87,10 +87,14 @@ export const ADMIN_ROUTES: Route[] = [
     response: list(schema.taskSummary),
   }),
   adminRoute('GET', `${P}/media`, 'media.list', listMedia, { summary: 'Images and videos kept for a request or task', query: [{ name: 'request', required: true, description: 'request or task id' }], response: list(schema.mediaItem) }),
-  adminRoute('POST', `${P}/media`, 'media.upload', uploadMedia, {
-    summary: 'Keep an image or video the app received inline', query: [{ name: 'request', required: true, description: 'the request it came from' }],
-    request: { schema: { type: 'string', format: 'binary' }, contentType: 'image/*' }, response: schema.mediaItem, success: '201',
-  }),
+  {
+    // Streamed to disk as it arrives, not read whole first.
+    ...adminRoute('POST', `${P}/media`, 'media.upload', uploadMedia, {
+      summary: 'Keep an image or video the app received inline', query: [{ name: 'request', required: true, description: 'the request it came from' }],
+      request: { schema: { type: 'string', format: 'binary' }, contentType: 'image/*' }, response: schema.mediaItem, success: '201',
+    }),
+    streamsBody: true,
+  },
   adminRoute('GET', `${P}/media/{media}`, 'media.get', getMedia, {
     summary: 'A kept image or video (Range supported)',
     description: '`<img>` and `<video>` cannot send headers: besides the usual credentials, the session cookie with the session\'s media token in the query is accepted here (and only here).',

@@ -32,7 +32,7 @@ interface ImageBody {
 async function readImageBody(ctx: RequestContext, endpoint: Endpoint): Promise<ImageBody> {
   const type = String(ctx.req.headers['content-type'] ?? '')
   if (endpoint === 'edits' && /^multipart\/form-data/i.test(type)) {
-    const { fields, files } = await readMultipart(ctx.req)
+    const { fields, files } = await readMultipart(ctx)
     return {
       body: fields,
       multipart: true,
@@ -41,7 +41,7 @@ async function readImageBody(ctx: RequestContext, endpoint: Endpoint): Promise<I
       maskFile: files.find((f) => f.field === 'mask'),
     }
   }
-  return { body: (await readJson(ctx.req)).value, multipart: false, imageFiles: [] }
+  return { body: readJson(ctx).value, multipart: false, imageFiles: [] }
 }
 
 /** Every image the request carries in its body (files, data: URLs) has a size its header claims within bounds. */
@@ -93,7 +93,7 @@ async function handleImages(ctx: RequestContext, services: Services, endpoint: E
     sendJson(ctx.res, 202, { task_id: task.id, status_url: `/v1/images/tasks?task_id=${task.id}`, status: task.status })
     return
   }
-  const stream = req.stream ? startImageStream(ctx.res) : undefined
+  const stream = req.stream ? startImageStream(ctx) : undefined
   try {
     const { outcome, upstreamId } = await run(ctx.abort.signal)
     ctx.outcome.upstreamId = upstreamId

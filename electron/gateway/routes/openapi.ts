@@ -11,6 +11,7 @@ const ERROR_STATUSES: Record<string, string> = {
   '402': 'Balance or key quota used up (`insufficient_quota`)',
   '403': 'Host or browser origin not allowed',
   '404': 'Model not in the key\'s group (`model_not_found`), or path not in the group (`route_not_found`)',
+  '408': 'The request body stalled or took too long to arrive (`request_timeout`; config timeouts.bodyIdleMs, timeouts.bodyMs)',
   '413': 'Body over 60 MB (`request_too_large`)',
   '429': 'Account or key concurrency cap (`user_concurrency_limit`, `apikey_concurrency_limit`); honour Retry-After',
   '502': 'Model unavailable after failover',
@@ -24,6 +25,7 @@ const ADMIN_STATUSES: Record<string, string> = {
   '403': 'Host or browser origin not allowed',
   '404': 'No such item (`not_found`)',
   '409': 'Already exists, or still in use (`conflict`)',
+  '408': 'The request body stalled or took too long to arrive (`request_timeout`; config timeouts.bodyIdleMs, timeouts.bodyMs)',
   '413': 'Body over 60 MB (`request_too_large`)',
 }
 

@@ -37,7 +37,7 @@ export async function startRelay(
     billable?: boolean
   },
 ): Promise<RelayStart> {
-  const { value: parsed, raw } = await readJson(ctx.req)
+  const { value: parsed, raw } = readJson(ctx)
   const problem = spec.validate(parsed)
   if (problem) throw problem
   const model = resolveModel(services.registry, ctx.group!, parsed.model, spec.endpoint)

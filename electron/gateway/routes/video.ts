@@ -21,7 +21,7 @@ const REPLAYED = { 'idempotent-replayed': 'true' }
 
 /** Body → schema (400) → model in the group and on this endpoint (400/404) → the model's catalog rules (400). */
 async function readOrder(ctx: RequestContext, services: Services, endpoint: Endpoint): Promise<{ order: VideoOrder; model: ReturnType<typeof resolveModel> }> {
-  const { value: body } = await readJson(ctx.req)
+  const { value: body } = readJson(ctx)
   const native = endpoint === 'video.native'
   const problem = (native ? validateNative : validateGenerate)(body)
   if (problem) throw problem
@@ -72,7 +72,7 @@ export async function videoContent(ctx: RequestContext, services: Services, para
   const media = services.store.media.byRequest(task.id).find((m) => m.id === `${task.id}-${index}`)
   const size = media ? await fileSize(join(services.dataDir, media.path)) : undefined
   if (!media || size === undefined) throw gatewayError('video_content_not_available', 'video_content_not_ready', { id: task.id, index: String(index) })
-  await sendFile(ctx.req, ctx.res, join(services.dataDir, media.path), size, { ...mediaHeaders(media.mime_type), 'cache-control': 'private, max-age=86400' })
+  await sendFile(ctx, join(services.dataDir, media.path), size, { ...mediaHeaders(media.mime_type), 'cache-control': 'private, max-age=86400' })
 }
 
 /**

@@ -1,6 +1,7 @@
 import { parseDataUrl, percentDecode } from '../data-url.js'
 import { gatewayError } from '../errors.js'
 import type { HttpSpec } from '../http.js'
+import { exceedsJsonDepth } from '../json-depth.js'
 import { functionCallingConfig, functionDeclarations, generationConfig } from './gemini-config.js'
 import { decodeToolCallId } from './gemini-tool-ids.js'
 import type { UpstreamCtx } from './types.js'
@@ -137,7 +138,8 @@ function callArgs(args: unknown, i: number, j: number): Record<string, unknown> 
   let value: unknown = args
   if (typeof args === 'string') {
     try {
-      value = JSON.parse(args)
+      // Text inside the body: the body's depth check did not see into it.
+      value = exceedsJsonDepth(args) ? undefined : JSON.parse(args)
     } catch {
       value = undefined
     }
@@ -150,7 +152,7 @@ function callArgs(args: unknown, i: number, j: number): Record<string, unknown> 
 /** A JSON object result is passed as the response itself; anything else as `{output: text}` (Gemini's convention). */
 function toolResponse(text: string): Record<string, unknown> {
   try {
-    const value: unknown = JSON.parse(text)
+    const value: unknown = exceedsJsonDepth(text) ? text : JSON.parse(text)
     if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>
   } catch {
     // plain text
