@@ -29,6 +29,8 @@ const ADMIN_STATUSES: Record<string, string> = {
   '413': 'Body over 60 MB (`request_too_large`)',
 }
 
+const BODY_STATUSES = new Set(['408', '413'])
+
 /** `/v1/models/{model}` declares its `model` path parameter. */
 const pathParameters = (path: string) =>
   [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'string' } }))
@@ -43,6 +45,8 @@ function operation(route: Route) {
   const errors = Object.fromEntries(
     Object.entries(statuses)
       .filter(([status]) => (doc.errors ? doc.errors.includes(status) : route.auth !== 'none' || status === '403'))
+      // Only a request with a body can be too large or too slow to arrive.
+      .filter(([status]) => doc.request !== undefined || !BODY_STATUSES.has(status))
       .map(([status, description]) => [status, { description, content: { 'application/json': { schema: errorSchema } } }]),
   )
   const parameters = [

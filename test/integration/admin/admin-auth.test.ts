@@ -88,7 +88,7 @@ describe('admin API sign-in', () => {
     expect(Object.keys(doc.paths['/admin/v1/keys/{key}'].delete.responses)[0]).toBe('204')
     expect(doc.paths['/v1/models/{model}'].get.parameters[0]).toMatchObject({ name: 'model', in: 'path', required: true })
     expect(Object.keys(doc.paths['/admin/v1/session'])).toEqual(['get', 'post', 'delete'])
-    expect(Object.keys(doc.paths['/admin/v1/session'].delete.responses)).toEqual(['204', '400', '401', '403', '404', '409', '413'])
+    expect(Object.keys(doc.paths['/admin/v1/session'].delete.responses)).toEqual(['204', '400', '401', '403', '404', '409'])
     expect(doc.paths['/admin/v1/session'].post.responses['200'].content['application/json'].schema.required).toContain('sessionToken')
     expect(doc.paths['/admin/v1/media/{media}'].get.parameters).toContainEqual(expect.objectContaining({ name: 'media_token', in: 'query', required: false }))
   })
