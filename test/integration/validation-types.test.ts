@@ -1,0 +1,70 @@
+// A field of the wrong type is a 400 naming it, before any upstream call, also for fields that only some model
+// families read (found by the fuzz suite in test/fuzz/).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startFakeOpenAIImages, type FakeOpenAIImages } from '../fakes/images/openai-images.js'
+import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js'
+import { chatConfig, startTestGateway, type TestGateway } from '../helpers/gateway.js'
+
+let chat: FakeOpenAI
+let images: FakeOpenAIImages
+let gw: TestGateway
+
+beforeAll(async () => {
+  ;[chat, images] = await Promise.all([startFakeOpenAI(), startFakeOpenAIImages()])
+  const config = chatConfig([{ id: 'chat', baseUrl: chat.url }])
+  config.upstreams = [
+    { ...config.upstreams![0], models: ['test-gpt'] },
+    { id: 'images', vendor: 'openai', baseUrl: images.url, apiKey: 'upstream-secret-images', models: ['test-image'] },
+  ]
+  config.groups![0].upstreams = ['chat', 'images']
+  gw = await startTestGateway(config)
+})
+afterAll(async () => {
+  await gw.stop()
+  await Promise.all([chat.close(), images.close()])
+})
+
+const invalid = (message: string, param: string) => ({ error: { message, type: 'invalid_request_error', param, code: 'invalid_request' } })
+
+describe('POST /v1/chat/completions: fields read when a request is translated', () => {
+  const messages = [{ role: 'user', content: 'hi' }]
+  it.each([
+    ['n', '2', 'n: must be of type integer or null'],
+    ['seed', 1.5, 'seed: must be of type integer or null'],
+    ['presence_penalty', '0.5', 'presence_penalty: must be of type number or null'],
+    ['frequency_penalty', true, 'frequency_penalty: must be of type number or null'],
+    ['stop', 7, 'stop: must be of type string or array or null'],
+    ['response_format', 'json_object', 'response_format: must be of type object or null'],
+    ['google', 'thinking', 'google: must be of type object or null'],
+    ['extra_body', [], 'extra_body: must be of type object or null'],
+  ])('%s: %j is a 400 naming it, not sent upstream', async (field, value, message) => {
+    const before = chat.calls.length
+    const res = await gw.post('/v1/chat/completions', { model: 'test-gpt', messages, [field]: value })
+    expect(res.status).toBe(400)
+    expect(await res.json()).toEqual(invalid(message, field))
+    expect(chat.calls.length).toBe(before)
+  })
+
+  it('still relays those fields with the right types', async () => {
+    const res = await gw.post('/v1/chat/completions', { model: 'test-gpt', messages, n: 1, seed: 7, stop: ['END'], response_format: { type: 'text' } })
+    expect(res.status).toBe(200)
+    expect(chat.calls.at(-1)!.body).toMatchObject({ n: 1, seed: 7, stop: ['END'], response_format: { type: 'text' } })
+  })
+})
+
+describe('POST /v1/images/*: declared fields a family does not read are still typed', () => {
+  it.each([
+    ['/v1/images/generations', 'aspect_ratio', true, 'aspect_ratio: must be of type string or null'],
+    ['/v1/images/generations', 'images', 1.5, 'images: must be of type string or array or null'],
+    ['/v1/images/generations', 'image', {}, 'image: must be of type string or array or null'],
+    ['/v1/images/edits', 'image_size', 1.5, 'image_size: must be of type string or null'],
+    ['/v1/images/edits', 'images', [7], 'images[0]: must be string'],
+  ])('%s %s: %j is a 400 naming it, not sent upstream', async (path, field, value, message) => {
+    const before = images.calls.length
+    const image = path.endsWith('edits') ? { image: 'data:image/png;base64,iVBORw0KGgo=' } : {}
+    const res = await gw.post(path, { model: 'test-image', prompt: 'a cat', ...image, [field]: value })
+    expect(res.status).toBe(400)
+    expect(await res.json()).toEqual(invalid(message, field === 'images' && Array.isArray(value) ? 'images[0]' : field))
+    expect(images.calls.length).toBe(before)
+  })
+})
