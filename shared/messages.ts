@@ -8,6 +8,7 @@ export const MESSAGES = {
   invalid_field: { en: '{field}: {detail}', zh: '{field}：{detail}' },
   invalid_json: { en: 'The request body is not valid JSON: {detail}', zh: '请求体不是合法的 JSON：{detail}' },
   body_not_object: { en: 'The request body must be a JSON object', zh: '请求体必须是 JSON 对象' },
+  malformed_http: { en: 'The HTTP request is malformed ({detail})', zh: 'HTTP 请求格式错误（{detail}）' },
   missing_api_key: {
     en: 'No API key provided. Send it as "Authorization: Bearer sk-..." or "x-api-key: sk-...".',
     zh: '未提供 API 密钥。请通过 "Authorization: Bearer sk-..." 或 "x-api-key: sk-..." 发送。',

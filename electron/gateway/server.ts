@@ -2,8 +2,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { authenticate } from './auth.js'
 import { recordRequest } from './billing.js'
 import { checkDeclaredLength } from './body.js'
-import { createContext, type RequestContext } from './context.js'
-import { asGatewayError, gatewayError } from './errors.js'
+import { createContext, newRequestId, type RequestContext } from './context.js'
+import { asGatewayError, errorBody, gatewayError } from './errors.js'
 import { createHostGuard } from './host-guard.js'
 import { createRouter, type Route } from './router.js'
 import { renderError } from './respond.js'
@@ -79,9 +79,15 @@ export function createGatewayServer(services: Services, routes: Route[], opts: {
       if (--inFlight === 0) idle?.()
     })
   })
-  server.on('clientError', (_err, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n')
-    else socket.destroy()
+  // Node's parser refused the bytes (a bad header, a length that lies, an oversized head): the answer still carries a
+  // request id and the error envelope, like every other one. The protocol and language are unknown: chat, English.
+  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+    const answering = (socket as { _httpMessage?: ServerResponse })._httpMessage?.headersSent === true
+    if (!socket.writable || answering) return void socket.destroy()
+    const id = newRequestId()
+    const error = gatewayError('invalid_request', 'malformed_http', { detail: err.code ?? 'HPE_INVALID' })
+    const body = JSON.stringify(errorBody(error, 'chat', 'en', id))
+    socket.end(`HTTP/1.1 400 Bad Request\r\nx-request-id: ${id}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`)
   })
 
   return {

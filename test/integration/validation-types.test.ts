@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startFakeOpenAIImages, type FakeOpenAIImages } from '../fakes/images/openai-images.js'
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js'
 import { chatConfig, startTestGateway, type TestGateway } from '../helpers/gateway.js'
+import { rawRequest } from '../helpers/raw-http.js'
 
 let chat: FakeOpenAI
 let images: FakeOpenAIImages
@@ -66,5 +67,17 @@ describe('POST /v1/images/*: declared fields a family does not read are still ty
     expect(res.status).toBe(400)
     expect(await res.json()).toEqual(invalid(message, field === 'images' && Array.isArray(value) ? 'images[0]' : field))
     expect(images.calls.length).toBe(before)
+  })
+})
+
+describe('HTTP the parser refuses', () => {
+  it.each([
+    ['a header without a colon', 'POST /v1/chat/completions HTTP/1.1\r\nhost: 127.0.0.1\r\nnot a header\r\n\r\n', 'HPE_INVALID_HEADER_TOKEN'],
+    ['a Content-Length that is not a number', 'POST /v1/chat/completions HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-length: 2x\r\n\r\n{}', 'HPE_INVALID_CONTENT_LENGTH'],
+  ])('%s: 400 with a request id and the error envelope', async (_case, head, detail) => {
+    const answer = await rawRequest(gw.url, head, Buffer.alloc(0))
+    expect(answer!.status).toBe(400)
+    expect(answer!.headers.get('x-request-id')).toMatch(/^req_[0-9a-f]{32}$/)
+    expect(JSON.parse(answer!.text)).toEqual({ error: { message: `The HTTP request is malformed (${detail})`, type: 'invalid_request_error', param: null, code: 'invalid_request' } })
   })
 })
