@@ -82,8 +82,14 @@ export function createGatewayServer(services: Services, routes: Route[], opts: {
   // Node's parser refused the bytes (a bad header, a length that lies, an oversized head): the answer still carries a
   // request id and the error envelope, like every other one. The protocol and language are unknown: chat, English.
   server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
-    const answering = (socket as { _httpMessage?: ServerResponse })._httpMessage?.headersSent === true
-    if (!socket.writable || answering) return void socket.destroy()
+    const pending = (socket as { _httpMessage?: ServerResponse & { req?: IncomingMessage } })._httpMessage
+    if (pending && !pending.headersSent && pending.req?.complete) {
+      // Bytes after a whole request still being answered: that answer goes out, and the connection closes after it.
+      pending.shouldKeepAlive = false
+      return
+    }
+    // Otherwise the connection ends here: a request cut short is aborted with it, which gives back its slot.
+    if (!socket.writable || pending?.headersSent) return void socket.destroy()
     const id = newRequestId()
     const error = gatewayError('invalid_request', 'malformed_http', { detail: err.code ?? 'HPE_INVALID' })
     const body = JSON.stringify(errorBody(error, 'chat', 'en', id))
