@@ -81,3 +81,22 @@ describe('HTTP the parser refuses', () => {
     expect(JSON.parse(answer!.text)).toEqual({ error: { message: `The HTTP request is malformed (${detail})`, type: 'invalid_request_error', param: null, code: 'invalid_request' } })
   })
 })
+
+describe('requests cut short or badly encoded', () => {
+  it('a client that leaves in the middle of its body gives its concurrency slot back', async () => {
+    const body = JSON.stringify({ model: 'test-gpt', messages: [{ role: 'user', content: 'hi' }] })
+    const port = new URL(gw.url).port
+    const head = `POST /v1/chat/completions HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\nauthorization: Bearer sk-test-0123456789abcdef\r\ncontent-length: ${body.length + 10}\r\n\r\n`
+    // Six leavers, one more than the account's five slots: each must have given its slot back.
+    for (let i = 0; i < 6; i++) expect(await rawRequest(gw.url, head, Buffer.from(body), 100)).toBeUndefined()
+    for (let i = 0; i < 50 && gw.services.limiter.inFlight() > 0; i++) await new Promise((r) => setTimeout(r, 20))
+    expect(gw.services.limiter.inFlight()).toBe(0)
+    expect((await gw.post('/v1/chat/completions', JSON.parse(body))).status).toBe(200)
+  })
+
+  it('a model id that is not valid percent-encoding is a 404, not an internal error', async () => {
+    const res = await gw.get('/v1/models/%E0%A4%A')
+    expect(res.status).toBe(404)
+    expect(await res.json()).toEqual({ error: { message: 'The model `%E0%A4%A` does not exist or you do not have access to it.', type: 'not_found_error', param: null, code: 'model_not_found' } })
+  })
+})
