@@ -94,6 +94,23 @@ describe('requests cut short or badly encoded', () => {
     expect((await gw.post('/v1/chat/completions', JSON.parse(body))).status).toBe(200)
   })
 
+  it.each([
+    ['field', 'content-disposition: form-data; name=""\r\n\r\nx'],
+    ['file', 'content-disposition: form-data; filename="a.png"\r\ncontent-type: image/png\r\n\r\nxx'],
+  ])('a multipart %s without a name is a 400, not a request that never ends', async (_kind, part) => {
+    const field = (name: string, value: string) => `--BB\r\ncontent-disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`
+    const body = `${field('model', 'test-image')}${field('prompt', 'a cat')}--BB\r\n${part}\r\n--BB--\r\n`
+    const res = await fetch(`${gw.url}/v1/images/edits`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer sk-test-0123456789abcdef', 'content-type': 'multipart/form-data; boundary=BB' },
+      body,
+      signal: AbortSignal.timeout(5_000),
+    })
+    expect(res.status).toBe(400)
+    expect(await res.json()).toEqual({ error: { message: 'The multipart/form-data body cannot be read: a part has no name', type: 'invalid_request_error', param: null, code: 'invalid_request' } })
+    expect(gw.services.limiter.inFlight()).toBe(0)
+  })
+
   it('a model id that is not valid percent-encoding is a 404, not an internal error', async () => {
     const res = await gw.get('/v1/models/%E0%A4%A')
     expect(res.status).toBe(404)

@@ -46,11 +46,18 @@ export function readMultipart(req: IncomingMessage): Promise<MultipartBody> {
       total += n
       if (total > MAX_BODY_BYTES) fail(tooLarge())
     }
-    parser.on('field', (name, value) => {
+    // busboy names a part without a name `undefined`; it can be neither a field nor a file, so the form is refused.
+    const unnamed = () => fail(gatewayError('invalid_request', 'invalid_multipart', { detail: 'a part has no name' }))
+    parser.on('field', (name: string | undefined, value) => {
+      if (name === undefined) return unnamed()
       count(value.length)
       addField(body.fields, name, value)
     })
-    parser.on('file', (field, stream, info) => {
+    parser.on('file', (field: string | undefined, stream, info) => {
+      if (field === undefined) {
+        stream.resume()
+        return unnamed()
+      }
       const chunks: Buffer[] = []
       let size = 0
       stream.on('data', (chunk: Buffer) => {
