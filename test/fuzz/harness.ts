@@ -4,14 +4,14 @@
  * Every run uses a fresh random seed, printed at the start of each file, so different runs explore different
  * inputs. A failure prints fast-check's `{ seed, path }`; replay exactly that counterexample with
  *   FUZZ_SEED=<seed> FUZZ_PATH=<path> npx vitest run test/fuzz/<file>.test.ts -t "<test name>"
- * (the -t filter matters: the path belongs to one property). FUZZ_RUNS (default 300) scales both the number of
+ * (the -t filter matters: the path belongs to one property). FUZZ_RUNS (default 500) scales both the number of
  * runs per property and its time budget, for longer local runs; by default the whole suite stays around 60–90 s.
  */
 import fc from 'fast-check'
 import { expect } from 'vitest'
 import type { RunningGateway } from '../../electron/gateway/gateway.js'
 
-const DEFAULT_RUNS = 300
+const DEFAULT_RUNS = 500
 const RUNS = Number(process.env.FUZZ_RUNS ?? DEFAULT_RUNS)
 export const FUZZ_SEED = process.env.FUZZ_SEED !== undefined ? Number(process.env.FUZZ_SEED) : Math.floor(Math.random() * 2 ** 31)
 console.log(`[fuzz] seed ${FUZZ_SEED}${process.env.FUZZ_PATH ? ` path ${process.env.FUZZ_PATH}` : ''} (replay: FUZZ_SEED=${FUZZ_SEED})`)
@@ -38,12 +38,28 @@ export interface Answer {
   text: string
 }
 
-/** Sends one request and reads the whole answer (bounded: a gateway that never answers fails the property). */
-export async function send(url: string, init: { method?: string; headers?: Record<string, string>; body?: Buffer | string }): Promise<Answer> {
+type Init = { method?: string; headers?: Record<string, string>; body?: Buffer | string }
+
+async function sendNow(url: string, init: Init): Promise<Answer> {
   const body = Buffer.isBuffer(init.body) ? new Uint8Array(init.body) : init.body
-  const res = await fetch(url, { ...init, body, signal: AbortSignal.timeout(20_000) })
+  const res = await fetch(url, { ...init, body, signal: AbortSignal.timeout(10_000) })
   const text = Buffer.from(await res.arrayBuffer()).toString('utf8')
   return { status: res.status, headers: res.headers, text }
+}
+
+// Requests still running. A property's time limit abandons the run under way; its request is still awaited
+// by expectHealthy, so a request that never gets an answer fails the test even then.
+const pending = new Set<Promise<unknown>>()
+
+/** Sends one request and reads the whole answer (bounded: one the gateway never answers fails the property). */
+export function send(url: string, init: Init): Promise<Answer> {
+  const run = sendNow(url, init)
+  const tracked = run.catch((err: Error) => {
+    throw new Error(`${init.method ?? 'GET'} ${url} got no answer (${err.message}); body: ${String(init.body ?? '').slice(0, 1_000)}`)
+  })
+  pending.add(tracked)
+  tracked.finally(() => pending.delete(tracked)).catch(() => {})
+  return run
 }
 
 // A stack frame, a source path or a file URL in a body means an internal detail leaked.
@@ -96,7 +112,8 @@ export async function expectSlotsFree(gw: RunningGateway, label = '', waitMs = 2
 
 /** After a batch: the gateway still answers and every concurrency slot was given back. */
 export async function expectHealthy(gw: RunningGateway, key: string): Promise<void> {
+  await Promise.all([...pending])
   const models = await send(`${gw.url}/v1/models`, { headers: { authorization: `Bearer ${key}` } })
   expect(models.status, models.text).toBe(200)
-  await expectSlotsFree(gw, 'the batch', 20_000)
+  await expectSlotsFree(gw, 'the batch')
 }
