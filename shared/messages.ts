@@ -21,6 +21,11 @@ export const MESSAGES = {
     zh: '请求体未能在 {ms} 毫秒内完整到达（timeouts.bodyMs）。',
   },
   client_gone: { en: 'The client closed the connection before the request was complete.', zh: '客户端在请求完成前关闭了连接。' },
+  request_headers_timeout: {
+    en: 'The request headers did not arrive in full within {ms} ms (timeouts.headersMs).',
+    zh: '请求头未能在 {ms} 毫秒内完整到达（timeouts.headersMs）。',
+  },
+  malformed_http: { en: 'The HTTP request is malformed ({detail})', zh: 'HTTP 请求格式错误（{detail}）' },
   missing_api_key: {
     en: 'No API key provided. Send it as "Authorization: Bearer sk-..." or "x-api-key: sk-...".',
     zh: '未提供 API 密钥。请通过 "Authorization: Bearer sk-..." 或 "x-api-key: sk-..." 发送。',

@@ -3,8 +3,8 @@ import { authenticate } from './auth.js'
 import { recordRequest } from './billing.js'
 import { discardUpload, readBody } from './body.js'
 import { DEFAULT_CLIENT_TIMEOUTS, DEFAULT_MAX_CONNECTIONS, type ClientTimeouts } from './client-timeouts.js'
-import { createContext, type RequestContext } from './context.js'
-import { asGatewayError, gatewayError } from './errors.js'
+import { createContext, newRequestId, type RequestContext } from './context.js'
+import { asGatewayError, errorBody, gatewayError } from './errors.js'
 import { createHostGuard } from './host-guard.js'
 import { createRouter, type Route } from './router.js'
 import { renderError } from './respond.js'
@@ -106,10 +106,25 @@ export function createGatewayServer(services: Services, routes: Route[], opts: S
     })
   })
   server.maxConnections = opts.maxConnections ?? DEFAULT_MAX_CONNECTIONS
+  // Node's parser refused the bytes (a bad header, a length that lies, an oversized head) or the headers took too
+  // long: the answer still carries a request id and the error envelope, like every other one. The protocol and
+  // language are unknown: chat, English.
   server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
-    const status = err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout' : '400 Bad Request'
-    if (socket.writable) socket.end(`HTTP/1.1 ${status}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`)
-    else socket.destroy()
+    const pending = (socket as { _httpMessage?: ServerResponse & { req?: IncomingMessage } })._httpMessage
+    if (pending && !pending.headersSent && pending.req?.complete) {
+      // Bytes after a whole request still being answered: that answer goes out, and the connection closes after it.
+      pending.shouldKeepAlive = false
+      return
+    }
+    // Otherwise the connection ends here: a request cut short is aborted with it, which gives back its slot.
+    if (!socket.writable || pending?.headersSent) return void socket.destroy()
+    const id = newRequestId()
+    const error = err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? gatewayError('request_timeout', 'request_headers_timeout', { ms: timeouts.headersMs })
+      : gatewayError('invalid_request', 'malformed_http', { detail: err.code ?? 'HPE_INVALID' })
+    const body = JSON.stringify(errorBody(error, 'chat', 'en', services.registry.redactor.redact, id))
+    const status = error.status === 408 ? '408 Request Timeout' : '400 Bad Request'
+    socket.end(`HTTP/1.1 ${status}\r\nx-request-id: ${id}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`)
   })
 
   return {

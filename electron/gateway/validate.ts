@@ -48,11 +48,11 @@ function toGatewayError(errors: ErrorObject[]): GatewayError {
   return gatewayError('invalid_request', 'invalid_field', { field, detail }, { param: field })
 }
 
-/** `anyOf: [string, array, null]` fails with one type error per branch; name them all. */
+/** `anyOf: [string, array, null]` fails with one type error per branch, `type: [string, null]` with one listing both; name them all. */
 function alternativeTypes(errors: ErrorObject[], instancePath: string): string[] {
   return errors
     .filter((e) => e.keyword === 'type' && e.instancePath === instancePath)
-    .map((e) => String((e.params as { type: string }).type))
+    .flatMap((e) => String((e.params as { type: string | string[] }).type).split(','))
 }
 
 function describe(error: ErrorObject): { en: string; zh: string } {

@@ -356,6 +356,18 @@ const modelEntry = (id: string) => ({
   supportedGenerationMethods: ['generateContent', 'countTokens'], thinking: true,
 });
 
+/** Interactions API (gemini.md "Interactions API"): one completed text interaction, as JSON or as its event stream. */
+function answerInteraction(res: Res, body: any): void {
+  const usage = { total_input_tokens: 10, total_output_tokens: 3, total_tokens: 13 };
+  const interaction = { id: `int_${newId()}`, status: 'completed', model: body?.model, outputs: [{ type: 'text', text: DEFAULT_TEXT }], usage };
+  if (body?.stream !== true) return sendJson(res, 200, interaction);
+  res.writeHead(200, { 'content-type': 'text/event-stream' });
+  const frame = (data: unknown) => `data: ${JSON.stringify(data)}\n\n`;
+  res.write(frame({ event_type: 'interaction.created', interaction: { id: interaction.id, status: 'in_progress' } }));
+  res.write(frame({ event_type: 'step.delta', index: 0, delta: { type: 'text', text: DEFAULT_TEXT } }));
+  res.end(frame({ event_type: 'interaction.completed', interaction }) + 'data: [DONE]\n\n');
+}
+
 export async function startFakeGemini(opts: { apiKey?: string; models?: string[] } = {}): Promise<FakeGemini> {
   const OK: Scenario = { kind: 'ok' };
   let scenario: Scenario = OK;
@@ -378,6 +390,7 @@ export async function startFakeGemini(opts: { apiKey?: string; models?: string[]
     if (opts.apiKey !== undefined && key !== opts.apiKey) return sendJson(res, 400, API_KEY_INVALID);
 
     if (req.method === 'GET' && url.pathname === '/v1beta/models') return sendJson(res, 200, { models: (models ?? MODELS).map(modelEntry) });
+    if (req.method === 'POST' && url.pathname === '/v1beta/interactions') return answerInteraction(res, parsed.ok ? parsed.value : undefined);
     const route = /^\/v1beta\/models\/([^/:]+):(generateContent|streamGenerateContent)$/.exec(url.pathname);
     if (!route || req.method !== 'POST') {
       return sendJson(res, 404, geminiErrorBody(404, `Requested entity was not found. (${req.method} ${url.pathname})`));

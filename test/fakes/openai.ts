@@ -69,6 +69,13 @@ function sendJson(res: Res, status: number, body: unknown, headers: Record<strin
   res.end(text);
 }
 
+// Speech answers audio bytes whatever the voice or format (openai.md "Audio"); tests only need the relay.
+const FAKE_AUDIO = Buffer.from('ID3\u0004fake-mp3-frames');
+function sendAudio(res: Res): void {
+  res.writeHead(200, { 'content-type': 'audio/mpeg', 'content-length': FAKE_AUDIO.length });
+  res.end(FAKE_AUDIO);
+}
+
 function openSse(res: Res): void {
   res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
   res.flushHeaders();
@@ -265,6 +272,7 @@ export async function startFakeOpenAI(opts: { apiKey?: string } = {}): Promise<F
     const route = `${req.method} ${path}`;
     if (route === 'GET /v1/models') return sendJson(res, 200, { object: 'list', data: MODELS.map(modelEntry) });
     if (req.method === 'GET' && path.startsWith('/v1/models/')) return sendJson(res, 200, modelEntry(decodeURIComponent(path.slice(11))));
+    if (route === 'POST /v1/audio/speech') return sendAudio(res);
     if (route !== 'POST /v1/chat/completions' && route !== 'POST /v1/responses') {
       return sendJson(res, 404, errorBody(`Invalid URL (${req.method} ${path})`, 'invalid_request_error'));
     }

@@ -245,6 +245,10 @@ describe('connections', () => {
     const res = await answer
     expect(res.status).toBe(408)
     expect(res.headers.connection).toBe('close')
+    expect(res.headers['x-request-id']).toMatch(/^req_/)
+    expect(JSON.parse(res.body)).toEqual({
+      error: { message: `The request headers did not arrive in full within 1000 ms (timeouts.headersMs).`, type: 'invalid_request_error', param: null, code: 'request_timeout' },
+    })
     await until(() => socket.destroyed || socket.readableEnded, 'the connection to close')
     socket.destroy()
   })

@@ -2,7 +2,9 @@
  * The image request rules (spec §4.2), by model family: every rule answers 400 before any upstream
  * call (spec §7 rule 6: not billed); a passing request comes back normalized for the vendor adapters.
  */
+import { imageEditRequest, imageGenerationRequest } from '../../../shared/schemas/images.js'
 import type { CatalogModel } from '../../../shared/types.js'
+import { compileValidator } from '../validate.js'
 import { checkGeminiImage } from './gemini-image-rules.js'
 import { checkGptImage } from './gpt-image-rules.js'
 import { checkGrokImage } from './grok-image-rules.js'
@@ -12,6 +14,9 @@ import { checkKlingImage } from './kling-image-rules.js'
 import { checkSeedream } from './seedream-rules.js'
 
 export type { ImageCheckOptions, NormalizedImageRequest } from './image-request.js'
+
+const validateGenerations = compileValidator(imageGenerationRequest)
+const validateEdits = compileValidator(imageEditRequest)
 
 const RULES: Partial<Record<CatalogModel['family'], ImageRule>> = {
   'gpt-image': checkGptImage,
@@ -26,5 +31,11 @@ export function checkImageRequest(body: Record<string, unknown>, model: CatalogM
   const rule = RULES[model.family]
   // Routing sends only image models here; anything else is a gateway bug, not a client error.
   if (!rule) throw new Error(`no image rules for family ${model.family} (model ${model.id})`)
-  return rule(opts.multipart ? coerceFormFields(body) : body, model, opts)
+  const fields = opts.multipart ? coerceFormFields(body) : body
+  const request = rule(fields, model, opts)
+  // The family rules word the errors of the fields they read; the endpoint's published schema then refuses a
+  // wrong type in any other field it declares (one a family forwards, or one another family reads).
+  const problem = (opts.endpoint === 'edits' ? validateEdits : validateGenerations)(fields)
+  if (problem) throw problem
+  return request
 }

@@ -58,12 +58,19 @@ export function readMultipart(ctx: RequestContext): Promise<MultipartBody> {
       failed = true
       reject(err)
     }
-    parser.on('field', (name, value, info) => {
-      if (Buffer.byteLength(name) > MAX_MULTIPART_NAME_BYTES) fail(tooLong(MAX_MULTIPART_NAME_BYTES, NAME))
+    // busboy names a part without a name `undefined`; it can be neither a field nor a file, so the form is refused.
+    const unnamed = () => fail(gatewayError('invalid_request', 'invalid_multipart', { detail: 'a part has no name' }))
+    parser.on('field', (name: string | undefined, value, info) => {
+      if (name === undefined) unnamed()
+      else if (Buffer.byteLength(name) > MAX_MULTIPART_NAME_BYTES) fail(tooLong(MAX_MULTIPART_NAME_BYTES, NAME))
       else if (info.valueTruncated) fail(tooLong(MAX_MULTIPART_FIELD_BYTES, { en: 'value', zh: '值' }))
       else if (!failed) addField(body.fields, name, value)
     })
-    parser.on('file', (field, stream, info) => {
+    parser.on('file', (field: string | undefined, stream, info) => {
+      if (field === undefined) {
+        stream.resume()
+        return unnamed()
+      }
       const chunks: Buffer[] = []
       let size = 0
       stream.on('data', (chunk: Buffer) => {

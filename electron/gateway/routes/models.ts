@@ -2,6 +2,7 @@ import type { CatalogModel } from '../../../shared/types.js'
 import type { RequestContext } from '../context.js'
 import { gatewayError } from '../errors.js'
 import { callableModels } from '../model-access.js'
+import { decodeSegment } from '../path-segment.js'
 import { sendJson } from '../respond.js'
 import type { Services } from '../services.js'
 
@@ -14,7 +15,7 @@ export async function listModels(ctx: RequestContext, { registry }: Services): P
 
 /** GET /v1/models/{id}: one entry of that list. */
 export async function getModel(ctx: RequestContext, { registry }: Services, params: string[]): Promise<void> {
-  const id = decodeURIComponent(params[0])
+  const id = decodeSegment(params[0])
   const model = callableModels(registry, ctx.group!).find((m) => m.id === id)
   if (!model) throw gatewayError('model_not_found', 'model_not_found', { model: id })
   sendJson(ctx.res, 200, toEntry(model))

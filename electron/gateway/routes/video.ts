@@ -4,6 +4,7 @@ import type { Endpoint } from '../../../shared/types.js'
 import { readJson } from '../body.js'
 import type { RequestContext } from '../context.js'
 import { gatewayError } from '../errors.js'
+import { decodeSegment } from '../path-segment.js'
 import { resolveModel } from '../model-access.js'
 import { sendJson } from '../respond.js'
 import { fileSize, mediaHeaders, sendFile } from '../send-file.js'
@@ -43,18 +44,9 @@ export async function videoGenerate(ctx: RequestContext, services: Services): Pr
   sendJson(ctx.res, replay ? 200 : 202, view, replay ? REPLAYED : {})
 }
 
-/** A path segment as sent when it is not valid percent-encoding (it then names no task). */
-function decoded(segment: string): string {
-  try {
-    return decodeURIComponent(segment)
-  } catch {
-    return segment
-  }
-}
-
 /** The calling key's video task, or 404 `task_not_found` (another key's task is not shown either). */
 function ownTask(ctx: RequestContext, services: Services, id: string): VideoTaskRow {
-  const task = services.store.tasks.video.get(decoded(id))
+  const task = services.store.tasks.video.get(decodeSegment(id))
   if (!task || task.key_id !== ctx.key!.id) throw gatewayError('task_not_found', 'task_not_found', { id })
   return task
 }
@@ -88,7 +80,7 @@ export async function nativeVideoSynthesis(ctx: RequestContext, services: Servic
 
 /** GET /api/v1/tasks/{task_id}: DashScope's native task answer, built from the stored task. */
 export async function nativeVideoTask(ctx: RequestContext, services: Services, params: string[]): Promise<void> {
-  const id = decoded(params[0])
+  const id = decodeSegment(params[0])
   const task = services.store.tasks.video.get(id)
   sendJson(ctx.res, 200, nativeTaskView(ctx.id, task?.key_id === ctx.key!.id ? task : undefined, id, ctx.redact))
 }

@@ -1,0 +1,43 @@
+// Fuzzes the admin API's writes (every admin route with a request body), signed in with the admin token.
+// See harness.ts for seeds, budgets and replaying a failure.
+import fc from 'fast-check'
+import { afterAll, beforeAll, describe, it } from 'vitest'
+import { ADMIN_ROUTES } from '../../electron/gateway/routes/admin.js'
+import { TEST_KEY } from '../helpers/gateway.js'
+import { startFuzzGateway, type FuzzGateway } from './fuzz-gateway.js'
+import { expectHealthy, expectSoundAnswer, fuzzParams, send, testTimeout } from './harness.js'
+import { anyBody } from './request-arbitrary.js'
+import { anyText, type Schema } from './schema-arbitrary.js'
+
+const BUDGET_MS = 5_000
+const WRITES = ADMIN_ROUTES.filter((r) => r.doc.request && r.method !== 'GET')
+
+let fz: FuzzGateway
+beforeAll(async () => {
+  fz = await startFuzzGateway()
+})
+afterAll(() => fz.stop())
+
+/** Ids the fuzz gateway has (groups, upstreams, panel documents), ids it has not, and bad escapes. */
+const id = fc.oneof(
+  fc.constantFrom('main', 'claude', 'openai', 'images', 'anthropic', 'gemini', 'dashscope', 'chat', 'video', 'ui', '%', '%E0%A4%A', '__proto__', 'constructor'),
+  anyText(12).filter((t) => t !== '').map(encodeURIComponent),
+)
+
+describe.each(WRITES.map((r) => [`${r.method} ${r.docPath ?? r.path}`, r] as const))('%s', (_name, route) => {
+  it('answers any body soundly', async () => {
+    const schema = route.doc.request!.schema as Schema
+    const request = fc.tuple(anyBody(schema, {}), id)
+    await fc.assert(fc.asyncProperty(request, async ([body, segment]) => {
+      const path = typeof route.path === 'string' ? route.path : route.docPath!.replace(/\{\w+\}/g, segment)
+      const contentType = route.doc.request!.contentType ?? 'application/json'
+      const answer = await send(`${fz.gw.url}${path}`, {
+        method: route.method,
+        headers: { authorization: `Bearer ${fz.gw.adminToken}`, 'content-type': contentType },
+        body: body.bytes,
+      })
+      expectSoundAnswer(answer, 'chat', `${route.method} ${path} ${body.kind}: ${body.bytes.toString('utf8').slice(0, 300)}`)
+    }), fuzzParams(BUDGET_MS / WRITES.length))
+    await expectHealthy(fz.gw, TEST_KEY)
+  }, testTimeout(BUDGET_MS / WRITES.length))
+})

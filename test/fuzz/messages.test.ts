@@ -1,0 +1,4 @@
+// Fuzzes the Messages protocol (see harness.ts for seeds, budgets and replaying a failure).
+import { fuzzEndpoints } from './fuzz-gateway.js'
+
+fuzzEndpoints(['messages', 'messages.count_tokens'], 5_000)
