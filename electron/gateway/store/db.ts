@@ -109,6 +109,18 @@ const MIGRATIONS: string[] = [
   `ALTER TABLE api_keys ADD COLUMN app_secret_enc TEXT;
    CREATE TABLE app_state (name TEXT PRIMARY KEY, value TEXT NOT NULL, updated_at INTEGER NOT NULL);
    CREATE INDEX requests_created ON requests (created_at);`,
+  // Money only flows one way: no ledger row or task carries a negative cost, and a key's spend never falls.
+  // (SQLite cannot add a CHECK to an existing table; these triggers are its equivalent.)
+  `CREATE TRIGGER requests_cost_not_negative BEFORE INSERT ON requests WHEN NEW.cost_nano < 0
+     BEGIN SELECT RAISE(ABORT, 'cost_nano must not be negative'); END;
+   CREATE TRIGGER requests_cost_update_not_negative BEFORE UPDATE OF cost_nano ON requests WHEN NEW.cost_nano < 0
+     BEGIN SELECT RAISE(ABORT, 'cost_nano must not be negative'); END;
+   CREATE TRIGGER tasks_cost_not_negative BEFORE INSERT ON tasks WHEN NEW.cost_nano < 0
+     BEGIN SELECT RAISE(ABORT, 'cost_nano must not be negative'); END;
+   CREATE TRIGGER tasks_cost_update_not_negative BEFORE UPDATE OF cost_nano ON tasks WHEN NEW.cost_nano < 0
+     BEGIN SELECT RAISE(ABORT, 'cost_nano must not be negative'); END;
+   CREATE TRIGGER api_keys_used_never_falls BEFORE UPDATE OF used_nano ON api_keys WHEN NEW.used_nano < OLD.used_nano
+     BEGIN SELECT RAISE(ABORT, 'used_nano must not fall'); END;`,
 ]
 
 /** Opens (creating if needed) the gateway's SQLite store in the data dir and brings its schema up to date. */
