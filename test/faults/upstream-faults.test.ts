@@ -230,3 +230,19 @@ async function expectChaosAnswer(res: Response, protocol: Protocol, stream: bool
   expect(JSON.parse(row.usage!)).toMatchObject({ counted_locally: true, prompt_tokens: local.input, completion_tokens: local.completion })
   expect([row.input_tokens, row.output_tokens, row.cost_nano]).toEqual([local.input, local.completion, local.cost])
 }
+
+describe('image modes of the chaos upstream (for the images checks)', () => {
+  const imageBytes = async (mode: ChaosMode) => {
+    chaos.setMode(mode)
+    const res = await fetch(`${chaos.origin}/v1/images/generations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"model":"m","prompt":"p"}' })
+    const body = (await res.json()) as { data: Array<{ b64_json: string }> }
+    return Buffer.from(body.data[0].b64_json, 'base64')
+  }
+  it('svg_image answers SVG bytes as b64_json', async () => {
+    expect((await imageBytes('svg_image')).toString('utf8')).toMatch(/^<svg /)
+  })
+  it('lying_png answers a PNG header claiming 100000 x 100000 and no pixel data', async () => {
+    const png = await imageBytes('lying_png')
+    expect([png.subarray(1, 4).toString('latin1'), png.readUInt32BE(16), png.readUInt32BE(20), png.length]).toEqual(['PNG', 100_000, 100_000, 33])
+  })
+})
