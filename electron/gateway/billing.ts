@@ -1,6 +1,7 @@
 import type { CatalogModel } from '../../shared/types.js'
 import type { RequestContext } from './context.js'
 import { gatewayError } from './errors.js'
+import { chargeNano } from './money.js'
 import type { ApiKey, Registry } from './registry.js'
 import type { Store } from './store/index.js'
 import type { TokenUsage } from './upstreams/types.js'
@@ -16,25 +17,28 @@ export function ensureFunds(registry: Registry, key: ApiKey): void {
   if (key.quotaNano !== null && key.usedNano >= key.quotaNano) throw gatewayError('insufficient_quota', 'insufficient_key_quota')
 }
 
-/** Cost in nano-USD of a request's usage at the model's list price. */
+/** A figure of usage as priced: anything but a finite non-negative number counts as 0 (usage is checked before, billed-usage.ts). */
+const figure = (n: number | undefined): number => (typeof n === 'number' && Number.isFinite(n) && n > 0 ? n : 0)
+
+/** Cost in nano-USD of a request's usage at the model's list price: never negative, never more than a safe integer. */
 export function costNano(model: CatalogModel, usage: TokenUsage): number {
   const pricing = model.pricing
   switch (pricing.unit) {
     case 'token': {
       const cachedRate = pricing.cachedInput ?? pricing.input
       // USD per 1M tokens = 1000 nano-USD per token
-      return Math.round(1000 * (usage.inputTokens * pricing.input + (usage.cachedInputTokens ?? 0) * cachedRate + usage.outputTokens * pricing.output))
+      return chargeNano(1000 * (figure(usage.inputTokens) * pricing.input + figure(usage.cachedInputTokens) * cachedRate + figure(usage.outputTokens) * pricing.output))
     }
     case 'character':
-      return Math.round(1000 * (usage.quantity ?? 0) * pricing.price)
+      return chargeNano(1000 * figure(usage.quantity) * pricing.price)
     case 'image': {
       // Per-tier prices apply to the tier the images were made at.
       const tier = (usage.raw as { tier?: string } | undefined)?.tier
       const price = (tier !== undefined ? pricing.byTier?.[tier] : undefined) ?? pricing.price
-      return Math.round(1_000_000_000 * (usage.quantity ?? 0) * price)
+      return chargeNano(1_000_000_000 * figure(usage.quantity) * price)
     }
     case 'second':
-      return Math.round(1_000_000_000 * (usage.quantity ?? 0) * pricing.price)
+      return chargeNano(1_000_000_000 * figure(usage.quantity) * pricing.price)
   }
 }
 
@@ -44,6 +48,8 @@ export function costNano(model: CatalogModel, usage: TokenUsage): number {
  */
 export function recordRequest(store: Store, registry: Registry, ctx: RequestContext, endpoint: string, status: number): void {
   const { outcome, key } = ctx
+  // A charge only ever lowers the balance and raises the key's spend.
+  const cost = chargeNano(outcome.costNano)
   store.ledger.enqueue({
     id: ctx.id,
     key_id: key?.id ?? null,
@@ -57,12 +63,12 @@ export function recordRequest(store: Store, registry: Registry, ctx: RequestCont
     input_tokens: outcome.usage ? outcome.usage.inputTokens + (outcome.usage.cachedInputTokens ?? 0) : null,
     output_tokens: outcome.usage?.outputTokens ?? null,
     usage: outcome.usage?.raw === undefined ? null : JSON.stringify(outcome.usage.raw),
-    cost_nano: outcome.costNano,
+    cost_nano: cost,
     latency_ms: Math.round((performance.now() - ctx.startedAt) * 1000) / 1000,
     created_at: Date.now(),
   })
-  if (outcome.costNano !== 0) {
-    registry.account.balanceNano -= outcome.costNano
-    if (key) key.usedNano += outcome.costNano
+  if (cost > 0) {
+    registry.account.balanceNano -= cost
+    if (key) key.usedNano += cost
   }
 }

@@ -1,14 +1,16 @@
 // Secrets stay secret: an upstream that quotes its own credentials in its errors (status errors, in-stream error
 // events, failed video tasks) never gets them to a client, the ledger, the stored tasks or the log; and gateway keys
 // are stored as keyed hashes, with older stores upgraded without losing a key or changing its id.
+import Database from 'better-sqlite3'
 import http from 'node:http'
+import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { formatMessage } from '../../shared/messages.js'
 import type { GatewayConfig } from '../../electron/gateway/config/load-config.js'
 import { startGateway, type RunningGateway } from '../../electron/gateway/gateway.js'
 import { keyHint, keyId, legacyKeyHash } from '../../electron/gateway/keys.js'
 import { fileSecretBox } from '../../electron/gateway/secrets.js'
-import { createStore } from '../../electron/gateway/store/index.js'
+import { MIGRATIONS } from '../../electron/gateway/store/db.js'
 import { listenLocal } from '../fakes/listen-local.js'
 import { chatConfig, TEST_KEY, tempDataDir } from '../helpers/gateway.js'
 
@@ -280,11 +282,12 @@ describe('gateway keys: keyed hashes', () => {
 
 /** A store as it was before keyed hashing (schema version 5): keys as plain SHA-256, ids derived from them. */
 function writeLegacyStore(dir: string, keys: Array<{ key: string; name: string; sealed?: string }>) {
-  const store = createStore(dir)
-  // Back to schema 5, the last one before keyed hashes (later migrations are undone too, so they run again).
-  store.db.exec('DROP TABLE meta; DROP TABLE pending_requests; ALTER TABLE api_keys DROP COLUMN legacy_sha256; PRAGMA user_version = 5')
-  const insert = store.db.prepare(`INSERT INTO api_keys (id, hash, hint, group_id, name, created_at, app_secret_enc)
+  // A store at schema 5, the last one before keyed hashes, as an older version left it.
+  const db = new Database(join(dir, 'gatehouse.sqlite'))
+  for (const migration of MIGRATIONS.slice(0, 5)) db.exec(migration)
+  db.pragma('user_version = 5')
+  const insert = db.prepare(`INSERT INTO api_keys (id, hash, hint, group_id, name, created_at, app_secret_enc)
     VALUES (?, ?, ?, 'main', ?, 0, ?)`)
   for (const k of keys) insert.run(keyId(legacyKeyHash(k.key)), legacyKeyHash(k.key), keyHint(k.key), k.name, k.sealed ?? null)
-  store.close()
+  db.close()
 }

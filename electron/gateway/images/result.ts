@@ -1,6 +1,8 @@
 import type { CatalogModel } from '../../../shared/types.js'
+import { billableQuantity, billableUsage } from '../billed-usage.js'
 import { sniffRaster } from '../media-sniff.js'
 import type { TokenUsage } from '../upstreams/types.js'
+import type { NormalizedImageRequest } from './image-request.js'
 
 /** One generated image, as a vendor gave it: inline bytes (base64) or a link. */
 export interface GeneratedImage {
@@ -55,8 +57,12 @@ export function imagesBody(outcome: ImageOutcome, created = Math.floor(Date.now(
   return { created, data, ...(usage ? { usage } : {}) }
 }
 
-/** What an image request is billed: per image (by tier where the price list has tiers), or by tokens. */
-export function imageUsage(model: CatalogModel, outcome: ImageOutcome): TokenUsage {
-  if (model.pricing.unit === 'token') return outcome.usage ?? { inputTokens: 0, outputTokens: 0 }
-  return { inputTokens: 0, outputTokens: 0, quantity: outcome.images.length, raw: { images: outcome.images.length, tier: outcome.tier } }
+/**
+ * What an image request is billed: per image (by tier where the price list has tiers), never more images than
+ * were asked for; or by tokens, checked like every billed usage (the prompt counted locally when they are absurd).
+ */
+export function imageUsage(model: CatalogModel, outcome: ImageOutcome, req: Pick<NormalizedImageRequest, 'prompt' | 'n'>): Promise<TokenUsage> {
+  const images = billableQuantity(outcome.images.length, req.n)
+  const reported = model.pricing.unit === 'token' ? outcome.usage : { inputTokens: 0, outputTokens: 0, quantity: images, raw: { images, tier: outcome.tier } }
+  return billableUsage(model, reported, { text: { prompt: () => req.prompt, output: () => '' }, maxQuantity: req.n })
 }

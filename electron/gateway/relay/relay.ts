@@ -1,5 +1,6 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser'
 import type { CatalogModel } from '../../../shared/types.js'
+import { billableUsage } from '../billed-usage.js'
 import { costNano } from '../billing.js'
 import type { RequestContext } from '../context.js'
 import { GatewayError } from '../errors.js'
@@ -7,7 +8,6 @@ import { transportFailure, type UpstreamResponse } from '../http.js'
 import type { UpstreamAccount } from '../registry.js'
 import { drained, sendJson, SSE_HEADERS, sseErrorFrame } from '../respond.js'
 import type { Services } from '../services.js'
-import { countTextTokens } from '../tokens.js'
 import { adapterFor } from '../upstreams/index.js'
 import type { ChatStreamTranslator, RelayAdapter, RelayCapability, TokenUsage, UpstreamCtx } from '../upstreams/types.js'
 import { startCheckpoints, type StreamCheckpoints } from './checkpoint.js'
@@ -104,7 +104,7 @@ async function relayJson(ctx: RequestContext, response: UpstreamResponse, adapte
     if (err instanceof GatewayError && err.status < 500) throw err
     return { done: false, failure: { kind: 'malformed' } }
   }
-  if (plan.billable) bill(ctx, uctx.model, result.usage)
+  await bill(ctx, plan, result.usage, () => result.outputText?.() ?? '')
   // A body relayed unchanged goes back as the upstream's own bytes: no second encoding.
   sendJson(ctx.res, 200, result.body === text ? bytes : result.body)
   return DONE
@@ -120,12 +120,17 @@ async function relayStream(ctx: RequestContext, services: Services, response: Up
   try {
     for await (const chunk of response.body as AsyncIterable<Buffer>) {
       parser.feed(decoder.decode(chunk, { stream: true }))
-      if (frames === '') continue
       if (!started) {
+        // Frames before the first content are held back: a stream that fails or ends before it is failed over.
+        if (!translator.hasContent()) {
+          if (translator.finished()) break
+          continue
+        }
         started = true
         res.writeHead(200, SSE_HEADERS)
         checkpoints = startCheckpoints(ctx, services, plan, translator)
       }
+      if (frames === '') continue
       checkpoints!.sent(frames.length)
       const flushed = res.write(frames)
       frames = ''
@@ -136,13 +141,14 @@ async function relayStream(ctx: RequestContext, services: Services, response: Up
     // A translator throws a GatewayError for an error the upstream sent inside its stream.
     const reported = err instanceof GatewayError ? err : undefined
     const reason = reported ? undefined : transportFailure(err)
-    if (!started && reported) {
-      if (isFailoverStatus(reported.status)) return { done: false, failure: { kind: 'status', status: reported.status, error: reported } }
-      throw reported
+    if (!started && reported) return failedBeforeContent(reported)
+    if (!started && reason !== 'aborted') {
+      // An error event the upstream sent before it broke says more than the break.
+      const sent = translator.upstreamError?.()
+      return sent ? failedBeforeContent(sent) : { done: false, failure: { kind: 'transport', reason: reason! } }
     }
-    if (!started && reason !== 'aborted') return { done: false, failure: { kind: 'transport', reason: reason! } }
     if (reason !== 'aborted') {
-      await billPartial(ctx, plan, translator)
+      await billStream(ctx, plan, translator)
       const error = reported ?? interrupted(reason === 'timeout' ? 'the upstream went silent' : 'the upstream connection broke')
       ctx.outcome.status = reported?.status ?? 502
       ctx.outcome.errorCode = error.code
@@ -152,20 +158,23 @@ async function relayStream(ctx: RequestContext, services: Services, response: Up
   }
   if (ctx.abort.signal.aborted) {
     // Billed for the output already produced (spec §1): nothing, when the client left before the first byte.
-    if (started) await billPartial(ctx, plan, translator)
+    if (started) await billStream(ctx, plan, translator)
     return DONE
   }
-  if (!started) return { done: false, failure: { kind: 'empty' } }
+  if (!started) {
+    const sent = translator.upstreamError?.()
+    return sent ? failedBeforeContent(sent) : { done: false, failure: { kind: 'empty' } }
+  }
   if (!translator.finished()) {
     // The body ended cleanly but the protocol's end never came: a break after the start (spec §6).
-    await billPartial(ctx, plan, translator)
+    await billStream(ctx, plan, translator)
     ctx.outcome.status = 502
     ctx.outcome.errorCode = 'stream_interrupted'
     const error = interrupted('the upstream ended the stream before it was complete')
     res.end(errorEvent(ctx, translator, error))
     return DONE
   }
-  if (plan.billable) bill(ctx, plan.model, translator.usage() ?? (await countedUsage(plan, translator)))
+  await billStream(ctx, plan, translator)
   res.end()
   return DONE
 }
@@ -181,6 +190,12 @@ function redactedIfError(ctx: RequestContext, event: EventSourceMessage): EventS
 /** The stream's error event in the protocol's own shape; an upstream's words in it pass the redactor first. */
 function errorEvent(ctx: RequestContext, translator: ChatStreamTranslator, error: GatewayError): string {
   return translator.errorFrame?.(ctx.redact(error.code), ctx.redact(error.localized(ctx.lang))) ?? sseErrorFrame(ctx, error)
+}
+
+/** A stream that failed before any content: failed over on 429/5xx and refused credentials, else the upstream's own error. */
+function failedBeforeContent(error: GatewayError): Attempt {
+  if (isFailoverStatus(error.status)) return { done: false, failure: { kind: 'status', status: error.status, error } }
+  throw error
 }
 
 /** Pipes a binary answer (audio) chunk by chunk with the upstream's content type. */
@@ -208,24 +223,19 @@ async function relayBinary(ctx: RequestContext, response: UpstreamResponse, plan
   }
   if (!started) return ctx.abort.signal.aborted ? DONE : { done: false, failure: { kind: 'empty' } }
   // The vendor bills the whole input once it started speaking.
-  bill(ctx, plan.model, plan.binaryUsage)
+  await bill(ctx, plan, plan.binaryUsage, () => '')
   if (!res.destroyed) res.end()
   return DONE
 }
 
-function bill(ctx: RequestContext, model: CatalogModel, usage: TokenUsage | undefined): void {
-  if (!usage) return
+/** Bills checked usage: the upstream's when plausible, else counted locally from the prompt and `output` (billed-usage.ts). */
+async function bill(ctx: RequestContext, plan: RelayPlan, reported: TokenUsage | undefined, output: () => string): Promise<void> {
+  if (!plan.billable) return
+  const usage = await billableUsage(plan.model, reported, { text: { prompt: plan.promptText, output }, maxQuantity: plan.binaryUsage?.quantity })
   ctx.outcome.usage = usage
-  ctx.outcome.costNano = costNano(model, usage)
+  ctx.outcome.costNano = costNano(plan.model, usage)
 }
 
-/** Spec §1: an interrupted stream is billed for the output already produced. */
-async function billPartial(ctx: RequestContext, plan: RelayPlan, translator: ChatStreamTranslator): Promise<void> {
-  if (plan.billable) bill(ctx, plan.model, translator.usage() ?? (await countedUsage(plan, translator)))
-}
-
-/** When the upstream never reported usage, count tokens locally from the prompt and the output relayed. */
-async function countedUsage(plan: RelayPlan, translator: ChatStreamTranslator): Promise<TokenUsage> {
-  const [inputTokens, outputTokens] = await Promise.all([countTextTokens(plan.promptText()), countTextTokens(translator.producedText())])
-  return { inputTokens, outputTokens, raw: { counted_locally: true, prompt_tokens: inputTokens, completion_tokens: outputTokens } }
-}
+/** Spec §1: a stream is billed for the output produced, whether it ended or was interrupted. */
+const billStream = (ctx: RequestContext, plan: RelayPlan, translator: ChatStreamTranslator): Promise<void> =>
+  bill(ctx, plan, translator.usage(), () => translator.producedText())

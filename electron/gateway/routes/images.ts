@@ -89,7 +89,7 @@ async function handleImages(ctx: RequestContext, services: Services, endpoint: E
   const run = (signal: AbortSignal) => runImages(services.http, candidates, model, job, signal)
 
   if (req.async) {
-    const task = startImageTask(ctx, services, model, `images.${endpoint}`, run)
+    const task = startImageTask(ctx, services, model, req, `images.${endpoint}`, run)
     sendJson(ctx.res, 202, { task_id: task.id, status_url: `/v1/images/tasks?task_id=${task.id}`, status: task.status })
     return
   }
@@ -97,7 +97,7 @@ async function handleImages(ctx: RequestContext, services: Services, endpoint: E
   try {
     const { outcome, upstreamId } = await run(ctx.abort.signal)
     ctx.outcome.upstreamId = upstreamId
-    ctx.outcome.usage = imageUsage(model, outcome)
+    ctx.outcome.usage = await imageUsage(model, outcome, req)
     ctx.outcome.costNano = costNano(model, ctx.outcome.usage)
     const body = imagesBody(outcome)
     if (stream) stream.finish(body)

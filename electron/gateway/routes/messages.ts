@@ -10,7 +10,7 @@ const validateMessages = compileValidator(messagesRequest)
 const validateCount = compileValidator(countTokensRequest)
 
 /** The text of a Messages request: the system prompt and every text-bearing block. */
-function messagesPromptText(body: Record<string, unknown>): string {
+export function messagesPromptText(body: Record<string, unknown>): string {
   const system = typeof body.system === 'string' ? body.system : promptText([{ role: 'system', content: body.system }])
   return `${system}\n${promptText(body.messages)}`
 }

@@ -5,7 +5,7 @@ import { tightenDataDir, touchPrivateFile } from '../private-files.js'
 export type Db = Database.Database
 
 /** Schema migrations, applied in order; PRAGMA user_version records how many ran. */
-const MIGRATIONS: string[] = [
+export const MIGRATIONS: readonly string[] = [
   `CREATE TABLE account (
      id INTEGER PRIMARY KEY CHECK (id = 1),
      balance_nano INTEGER NOT NULL DEFAULT 0,
@@ -131,6 +131,18 @@ const MIGRATIONS: string[] = [
      started_at INTEGER NOT NULL,
      checkpointed_at INTEGER NOT NULL
    );`,
+  // Money only flows one way: no ledger row or task carries a negative cost, and a key's spend never falls.
+  // (SQLite cannot add a CHECK to an existing table; these triggers are its equivalent.)
+  `CREATE TRIGGER requests_cost_not_negative BEFORE INSERT ON requests WHEN NEW.cost_nano < 0
+     BEGIN SELECT RAISE(ABORT, 'cost_nano must not be negative'); END;
+   CREATE TRIGGER requests_cost_update_not_negative BEFORE UPDATE OF cost_nano ON requests WHEN NEW.cost_nano < 0
+     BEGIN SELECT RAISE(ABORT, 'cost_nano must not be negative'); END;
+   CREATE TRIGGER tasks_cost_not_negative BEFORE INSERT ON tasks WHEN NEW.cost_nano < 0
+     BEGIN SELECT RAISE(ABORT, 'cost_nano must not be negative'); END;
+   CREATE TRIGGER tasks_cost_update_not_negative BEFORE UPDATE OF cost_nano ON tasks WHEN NEW.cost_nano < 0
+     BEGIN SELECT RAISE(ABORT, 'cost_nano must not be negative'); END;
+   CREATE TRIGGER api_keys_used_never_falls BEFORE UPDATE OF used_nano ON api_keys WHEN NEW.used_nano < OLD.used_nano
+     BEGIN SELECT RAISE(ABORT, 'used_nano must not fall'); END;`,
 ]
 
 /** Opens (creating if needed) the gateway's SQLite store in the data dir and brings its schema up to date. */

@@ -1,3 +1,4 @@
+import { chargeNano } from '../money.js'
 import type { Db } from './db.js'
 
 /** One row per request (spec §1 billing; issue: request id, key, model, endpoint, status, usage, cost, latency). */
@@ -90,17 +91,21 @@ export function ledgerRepo(db: Db, log: (line: string) => void) {
   const allPending = db.prepare('SELECT * FROM pending_requests')
   const pendingById = db.prepare('SELECT * FROM pending_requests WHERE id = ?')
 
-  /** A request id is recorded once: a repeated id charges nothing, so nothing is ever billed twice. */
+  /**
+   * A request id is recorded once: a repeated id charges nothing, so nothing is ever billed twice. A cost that is not
+   * a non-negative safe integer is recorded as 0: a row never raises the balance or lowers a key's spend.
+   */
   const writeAll = db.transaction((entries: LedgerEntry[], checkpoints: PendingEntry[], replaced: string[]) => {
     for (const row of checkpoints) upsertPending.run(row)
     let accountTotal = 0
     const keyTotals = new Map<string, number>()
     for (const entry of entries) {
-      if (insert.run(entry).changes === 0 || entry.cost_nano === 0) continue
-      accountTotal += entry.cost_nano
-      if (entry.key_id !== null) keyTotals.set(entry.key_id, (keyTotals.get(entry.key_id) ?? 0) + entry.cost_nano)
+      const cost = chargeNano(entry.cost_nano)
+      if (insert.run(cost === entry.cost_nano ? entry : { ...entry, cost_nano: cost }).changes === 0 || cost === 0) continue
+      accountTotal += cost
+      if (entry.key_id !== null) keyTotals.set(entry.key_id, (keyTotals.get(entry.key_id) ?? 0) + cost)
     }
-    if (accountTotal !== 0) chargeAccount.run(accountTotal)
+    if (accountTotal > 0) chargeAccount.run(accountTotal)
     for (const [keyId, total] of keyTotals) chargeKey.run(total, keyId)
     for (const id of replaced) deletePending.run(id)
   })

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { costNano } from '../billing.js'
 import type { RequestContext } from '../context.js'
 import { asGatewayError } from '../errors.js'
+import type { NormalizedImageRequest } from '../images/image-request.js'
 import { imageUsage, imagesBody, type ImageOutcome } from '../images/result.js'
 import type { Services } from '../services.js'
 import type { TaskRow } from '../store/tasks.js'
@@ -30,7 +31,7 @@ export function taskView(task: TaskRow, redact: (text: string) => string): objec
  * made in the background holding the request's concurrency slot. Success settles the bill once; a failure
  * is recorded unbilled (spec §1).
  */
-export function startImageTask(ctx: RequestContext, services: Services, model: CatalogModel, endpoint: string, run: (signal: AbortSignal) => Promise<{ outcome: ImageOutcome; upstreamId: string }>): TaskRow {
+export function startImageTask(ctx: RequestContext, services: Services, model: CatalogModel, req: NormalizedImageRequest, endpoint: string, run: (signal: AbortSignal) => Promise<{ outcome: ImageOutcome; upstreamId: string }>): TaskRow {
   const now = Date.now()
   const task: TaskRow = {
     id: newTaskId(), kind: 'image', key_id: ctx.key!.id, group_id: ctx.group!.id, model: model.id, endpoint,
@@ -42,8 +43,8 @@ export function startImageTask(ctx: RequestContext, services: Services, model: C
   ctx.release = undefined
   const key = ctx.key!
   void run(new AbortController().signal)
-    .then(({ outcome, upstreamId }) => {
-      const usage = imageUsage(model, outcome)
+    .then(async ({ outcome, upstreamId }) => {
+      const usage = await imageUsage(model, outcome, req)
       const cost = costNano(model, usage)
       const ended = services.store.tasks.end(
         { id: task.id, status: 'succeeded', result: JSON.stringify(imagesBody(outcome)), error: null, cost_nano: cost, progress: 100, reserved_nano: 0 },

@@ -1,4 +1,5 @@
 import type { CatalogModel } from '../../../shared/types.js'
+import { billableQuantity } from '../billed-usage.js'
 import { NANO_PER_USD } from '../money.js'
 import { longestClip, shortestClip, type VideoOrder } from './video-request.js'
 
@@ -57,8 +58,8 @@ export function videoPrice(model: CatalogModel, order: VideoOrder): VideoPrice {
  * covers, so that the bill never exceeds the amount held (Kling reports 5.1 s for a 5 s clip).
  */
 export function billedSeconds(price: VideoPrice, reported: number | undefined): number {
-  const produced = reported !== undefined && reported > 0 ? reported : price.fallbackSeconds
-  return Math.min(produced, price.maxSeconds)
+  // 0 s reported for a video that exists is no figure either: the fallback applies.
+  return billableQuantity(reported === 0 ? undefined : reported, price.maxSeconds, price.fallbackSeconds)
 }
 
 /** The cost of a finished video, in nano-USD (same rounding as billing.costNano). */

@@ -1,6 +1,8 @@
 import { GatewayError } from '../errors.js'
 import type { HttpSpec } from '../http.js'
+import { messagesAnswerText } from './answer-text.js'
 import { parseJson } from './openai-compatible.js'
+import { streamErrorStatus } from './stream-error-status.js'
 import type { RelayAdapter, SseEvent, TokenUsage, UpstreamCtx } from './types.js'
 
 const DEFAULT_VERSION = '2023-06-01'
@@ -56,7 +58,19 @@ interface StreamEventData {
   type?: string
   message?: { usage?: AnthropicUsage }
   usage?: AnthropicUsage
-  delta?: { type?: string; text?: string; thinking?: string; partial_json?: string }
+  delta?: { type?: string; text?: string; thinking?: string; partial_json?: string; stop_reason?: string | null }
+  content_block?: { type?: string }
+  error?: { type?: string; message?: string }
+}
+
+/** Content of an event: a delta of text, thinking or tool input, a tool call's start, or the stop reason of an answer. */
+function carriesContent(data: StreamEventData): boolean {
+  switch (data.type) {
+    case 'content_block_delta': return Boolean(data.delta?.text || data.delta?.thinking || data.delta?.partial_json)
+    case 'content_block_start': return data.content_block?.type === 'tool_use' || data.content_block?.type === 'server_tool_use'
+    case 'message_delta': return Boolean(data.delta?.stop_reason)
+    default: return false
+  }
 }
 
 /**
@@ -68,16 +82,21 @@ export const anthropicMessages: RelayAdapter = {
   fromResponse(text) {
     const parsed = parseJson(text) as { usage?: AnthropicUsage } | undefined
     if (parsed === undefined || typeof parsed !== 'object') throw new SyntaxError('invalid JSON from the upstream')
-    return { body: text, usage: fromAnthropicUsage(parsed.usage) }
+    return { body: text, usage: fromAnthropicUsage(parsed.usage), outputText: () => messagesAnswerText(parsed) }
   },
   streamTranslator() {
     let start: AnthropicUsage | undefined
     let outputTokens: number | undefined
     let done = false
+    let content = false
+    let error: GatewayError | undefined
     const produced: string[] = []
     return {
       push(event: SseEvent) {
-        const data = parseJson(event.data) as StreamEventData | undefined
+        const parsed = parseJson(event.data) as StreamEventData | undefined
+        const data = parsed !== null && typeof parsed === 'object' ? parsed : undefined
+        if (data?.type === 'error') error ??= fromAnthropicError(streamErrorStatus(data.error), event.data)
+        content ||= data !== undefined && carriesContent(data)
         switch (data?.type) {
           case 'message_start': start = data.message?.usage; break
           // output_tokens in message_delta is cumulative; newer versions may repeat the input counts there.
@@ -86,7 +105,7 @@ export const anthropicMessages: RelayAdapter = {
           case 'message_stop': case 'error': done = true; break
           case 'content_block_delta': {
             const piece = data.delta?.text ?? data.delta?.thinking ?? data.delta?.partial_json
-            if (piece) produced.push(piece)
+            if (typeof piece === 'string') produced.push(piece)
           }
         }
         return [`event: ${event.event ?? data?.type ?? 'message'}\ndata: ${event.data}\n\n`]
@@ -94,6 +113,8 @@ export const anthropicMessages: RelayAdapter = {
       usage: () => (outputTokens === undefined && !done ? undefined : fromAnthropicUsage(start, outputTokens)),
       producedText: () => produced.join(''),
       finished: () => done,
+      hasContent: () => content,
+      upstreamError: () => error,
     }
   },
   fromError: fromAnthropicError,

@@ -1,5 +1,9 @@
+import type { GatewayError } from '../errors.js'
+import { interactionsAnswerText } from './answer-text.js'
 import { fromGeminiError } from './gemini-chat.js'
+import { geminiError } from './gemini-response.js'
 import { parseJson } from './openai-compatible.js'
+import { streamErrorStatus } from './stream-error-status.js'
 import type { RelayAdapter, SseEvent, TokenUsage } from './types.js'
 
 interface InteractionsUsage {
@@ -26,7 +30,12 @@ interface InteractionEvent {
   event_type?: string
   interaction?: { usage?: InteractionsUsage }
   delta?: { type?: string; text?: string }
+  error?: { code?: unknown; message?: string; status?: string }
 }
+
+/** Deltas of either generation of the API (`step.delta`, `content.delta`) and its ends of a real answer. */
+const DELTAS = new Set(['step.delta', 'content.delta'])
+const ANSWER_ENDS = new Set(['interaction.completed', 'interaction.complete'])
 
 /**
  * Gemini's Interactions API (`/v1beta/interactions`), relayed as is: data-only SSE events carrying
@@ -47,11 +56,13 @@ export const geminiInteractions: RelayAdapter = {
   fromResponse(text) {
     const parsed = parseJson(text) as { usage?: InteractionsUsage } | undefined
     if (parsed === undefined || typeof parsed !== 'object') throw new SyntaxError('invalid JSON from the upstream')
-    return { body: text, usage: fromInteractionsUsage(parsed.usage) }
+    return { body: text, usage: fromInteractionsUsage(parsed.usage), outputText: () => interactionsAnswerText(parsed) }
   },
   streamTranslator() {
     let usage: TokenUsage | undefined
     let done = false
+    let content = false
+    let error: GatewayError | undefined
     const produced: string[] = []
     return {
       push(event: SseEvent) {
@@ -59,9 +70,18 @@ export const geminiInteractions: RelayAdapter = {
           done = true
           return ['data: [DONE]\n\n']
         }
-        const data = parseJson(event.data) as InteractionEvent | undefined
-        if (data?.event_type === 'step.delta' && typeof data.delta?.text === 'string') produced.push(data.delta.text)
-        if (data?.event_type === 'error') done = true
+        const parsed = parseJson(event.data) as InteractionEvent | undefined
+        const data = parsed !== null && typeof parsed === 'object' ? parsed : undefined
+        const type = data?.event_type ?? ''
+        const delta = DELTAS.has(type) && data?.delta !== null && typeof data?.delta === 'object' ? data.delta : undefined
+        if (typeof delta?.text === 'string') produced.push(delta.text)
+        // Any delta (text, thought, a function call) is content; a status update is not.
+        content ||= (delta !== undefined && Object.entries(delta).some(([k, v]) => k !== 'type' && v !== '' && v != null)) || ANSWER_ENDS.has(type)
+        if (type === 'error') {
+          done = true
+          const status = streamErrorStatus(data?.error)
+          error ??= geminiError(status, { ...data?.error, code: status })
+        }
         if (data?.event_type === 'interaction.completed') {
           done = true
           usage = fromInteractionsUsage(data.interaction?.usage) ?? usage
@@ -71,6 +91,8 @@ export const geminiInteractions: RelayAdapter = {
       usage: () => usage,
       producedText: () => produced.join(''),
       finished: () => done,
+      hasContent: () => content,
+      upstreamError: () => error,
       // The protocol's own error event.
       errorFrame: (code, message) => `data: ${JSON.stringify({ event_type: 'error', error: { code, message } })}\n\n`,
     }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { GatewayError, gatewayError } from '../errors.js'
+import { chatAnswerText } from './answer-text.js'
 import type { GeminiPart } from './gemini-request.js'
 import { encodeToolCallId } from './gemini-tool-ids.js'
 import { parseJson } from './openai-compatible.js'
@@ -61,7 +62,7 @@ export function fromGeminiResponse(text: string, { model }: UpstreamCtx): ChatRe
     choices,
     ...(usage ? { usage: openAIUsage(usage) } : {}),
   }
-  return { body: JSON.stringify(body), usage: fromGeminiUsage(usage) }
+  return { body: JSON.stringify(body), usage: fromGeminiUsage(usage), outputText: () => chatAnswerText(body) }
 }
 
 /**

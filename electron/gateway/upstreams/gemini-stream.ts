@@ -14,13 +14,14 @@ interface CandidateState {
  * reasoning_content / tool call deltas (Gemini sends each call whole, so one fragment per call),
  * then a finish chunk per choice. Once every choice has finished: the usage-only chunk (only when
  * the client asked for it) and `data: [DONE]`, emitted here since Gemini has none.
- * A prompt blocked before any candidate, or an `{"error":...}` event, throws a GatewayError.
+ * A prompt blocked before any candidate, or an `{"error":...}` event, throws a GatewayError (so no upstreamError()).
  */
 export function geminiStreamTranslator({ includeUsage }: { includeUsage: boolean }, { model }: UpstreamCtx): ChatStreamTranslator {
   let id: string | undefined
   const created = Math.floor(Date.now() / 1000)
   let usage: GeminiUsage | undefined
   let done = false
+  let content = false
   const produced: string[] = []
   const choices = new Map<number, CandidateState>()
 
@@ -56,6 +57,7 @@ export function geminiStreamTranslator({ includeUsage }: { includeUsage: boolean
       const { message: delta, produced: text } = translateParts(candidate.content?.parts ?? [], state.toolCalls)
       produced.push(text)
       state.toolCalls += Array.isArray(delta.tool_calls) ? delta.tool_calls.length : 0
+      content ||= Boolean(delta.content || delta.reasoning_content || delta.tool_calls || candidate.finishReason)
       if (Object.keys(delta).length > 0) {
         frames.push(chunk(index, state.started ? delta : { role: 'assistant', ...delta }, null))
         state.started = true
@@ -84,5 +86,6 @@ export function geminiStreamTranslator({ includeUsage }: { includeUsage: boolean
     usage: () => (done ? fromGeminiUsage(usage) : undefined),
     producedText: () => produced.join(''),
     finished: () => done,
+    hasContent: () => content,
   }
 }

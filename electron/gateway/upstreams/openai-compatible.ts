@@ -1,6 +1,8 @@
 import { GatewayError } from '../errors.js'
 import type { HttpSpec } from '../http.js'
 import type { UpstreamAccount } from '../registry.js'
+import { chatAnswerText } from './answer-text.js'
+import { streamErrorStatus } from './stream-error-status.js'
 import type { ChatAdapter, ChatStreamTranslator, SseEvent, TokenUsage } from './types.js'
 
 /**
@@ -15,7 +17,7 @@ export function openAICompatibleChat(chatPath: string): ChatAdapter {
     fromResponse(text) {
       const parsed = parseJson(text) as { usage?: OpenAIUsage } | undefined
       if (parsed === undefined || typeof parsed !== 'object') throw malformed('the upstream answered with invalid JSON')
-      return { body: text, usage: fromOpenAIUsage(parsed.usage) }
+      return { body: text, usage: fromOpenAIUsage(parsed.usage), outputText: () => chatAnswerText(parsed) }
     },
     streamTranslator: ({ includeUsage }) => openAIStreamRelay(includeUsage),
     fromError: fromOpenAIError,
@@ -45,18 +47,27 @@ interface OpenAIUsage {
 export function fromOpenAIUsage(usage: OpenAIUsage | null | undefined): TokenUsage | undefined {
   if (!usage || typeof usage.prompt_tokens !== 'number') return undefined
   const cached = usage.prompt_tokens_details?.cached_tokens ?? 0
-  return { inputTokens: usage.prompt_tokens - cached, cachedInputTokens: cached, outputTokens: usage.completion_tokens ?? 0, raw: usage }
+  // A missing completion count stays missing: billing counts the answer instead (billed-usage.ts).
+  return { inputTokens: usage.prompt_tokens - cached, cachedInputTokens: cached, outputTokens: usage.completion_tokens as number, raw: usage }
 }
 
+type OpenAIDelta = { content?: string | null; reasoning_content?: string | null; refusal?: string | null; tool_calls?: Array<{ function?: { arguments?: string } }> }
+
 interface OpenAIChunk {
-  choices?: Array<{ delta?: { content?: string | null; reasoning_content?: string | null; tool_calls?: Array<{ function?: { arguments?: string } }> } }>
+  choices?: Array<{ delta?: OpenAIDelta; finish_reason?: string | null }>
   usage?: OpenAIUsage | null
 }
+
+/** Content of a chunk: text, reasoning, a refusal, a tool call, or a finish reason (a role-only delta is none). */
+const carriesContent = (choice: { delta?: OpenAIDelta; finish_reason?: string | null }): boolean =>
+  Boolean(choice.finish_reason || choice.delta?.content || choice.delta?.reasoning_content || choice.delta?.refusal || choice.delta?.tool_calls?.length)
 
 /** Relays chunks unchanged; drops the usage-only chunk when the client did not ask for it (spec §4.1). */
 function openAIStreamRelay(includeUsage: boolean): ChatStreamTranslator {
   let usage: TokenUsage | undefined
   let done = false
+  let content = false
+  let error: GatewayError | undefined
   const produced: string[] = []
   return {
     push(event: SseEvent): string[] {
@@ -65,12 +76,18 @@ function openAIStreamRelay(includeUsage: boolean): ChatStreamTranslator {
         return ['data: [DONE]\n\n']
       }
       const chunk = parseJson(event.data) as (OpenAIChunk & { error?: unknown }) | undefined
-      if (chunk === undefined) return []
+      if (chunk === undefined || chunk === null || typeof chunk !== 'object') return []
       // An error payload is how an OpenAI-compatible stream ends in failure: relayed, and the end of it.
-      if (chunk.error !== undefined || event.event === 'error') done = true
+      if (chunk.error !== undefined || event.event === 'error') {
+        done = true
+        error ??= fromOpenAIError(streamErrorStatus(chunk.error), event.data)
+      }
       if (chunk.usage) usage = fromOpenAIUsage(chunk.usage) ?? usage
-      const choices = chunk.choices ?? []
-      for (const choice of choices) collectDelta(choice.delta, produced)
+      const choices = Array.isArray(chunk.choices) ? chunk.choices : []
+      for (const choice of choices) {
+        collectDelta(choice.delta, produced)
+        content ||= carriesContent(choice)
+      }
       if (includeUsage) return [`data: ${event.data}\n\n`]
       if (choices.length === 0 && chunk.usage) return []
       // Asked for usage only for billing: without include_usage, OpenAI's chunks carry no usage field.
@@ -79,14 +96,16 @@ function openAIStreamRelay(includeUsage: boolean): ChatStreamTranslator {
     usage: () => usage,
     producedText: () => produced.join(''),
     finished: () => done,
+    hasContent: () => content,
+    upstreamError: () => error,
   }
 }
 
 function collectDelta(delta: NonNullable<OpenAIChunk['choices']>[number]['delta'], into: string[]): void {
-  if (!delta) return
-  if (delta.content) into.push(delta.content)
-  if (delta.reasoning_content) into.push(delta.reasoning_content)
-  for (const call of delta.tool_calls ?? []) if (call.function?.arguments) into.push(call.function.arguments)
+  if (!delta || typeof delta !== 'object') return
+  if (typeof delta.content === 'string') into.push(delta.content)
+  if (typeof delta.reasoning_content === 'string') into.push(delta.reasoning_content)
+  for (const call of Array.isArray(delta.tool_calls) ? delta.tool_calls : []) if (typeof call?.function?.arguments === 'string') into.push(call.function.arguments)
 }
 
 /** `{"error":{"message","type","param","code"}}` into a GatewayError with the upstream's status and code. */

@@ -1,5 +1,8 @@
-import type { RelayAdapter, SseEvent, TokenUsage } from './types.js'
+import type { GatewayError } from '../errors.js'
+import { responsesAnswerText } from './answer-text.js'
 import { fromOpenAIError, jsonPost, parseJson } from './openai-compatible.js'
+import { streamErrorStatus } from './stream-error-status.js'
+import type { RelayAdapter, SseEvent, TokenUsage } from './types.js'
 
 interface ResponsesUsage {
   input_tokens?: number
@@ -11,10 +14,34 @@ interface ResponsesUsage {
 function fromResponsesUsage(usage: ResponsesUsage | null | undefined): TokenUsage | undefined {
   if (!usage || typeof usage.input_tokens !== 'number') return undefined
   const cached = usage.input_tokens_details?.cached_tokens ?? 0
-  return { inputTokens: usage.input_tokens - cached, cachedInputTokens: cached, outputTokens: usage.output_tokens ?? 0, raw: usage }
+  // A missing output count stays missing: billing counts the answer instead (billed-usage.ts).
+  return { inputTokens: usage.input_tokens - cached, cachedInputTokens: cached, outputTokens: usage.output_tokens as number, raw: usage }
 }
 
 const TERMINAL = new Set(['response.completed', 'response.incomplete', 'response.failed', 'error'])
+/** Deltas of output text, reasoning, refusals and tool-call arguments. */
+const CONTENT_DELTAS = new Set([
+  'response.output_text.delta', 'response.refusal.delta', 'response.function_call_arguments.delta',
+  'response.reasoning_summary_text.delta', 'response.reasoning_text.delta', 'response.custom_tool_call_input.delta',
+])
+/** Ends of a real answer: content, even when the answer is empty. */
+const ANSWER_ENDS = new Set(['response.completed', 'response.incomplete'])
+
+interface ResponsesEvent {
+  type?: string
+  sequence_number?: number
+  delta?: unknown
+  item?: { type?: string }
+  response?: { id?: string; usage?: ResponsesUsage; error?: unknown }
+  code?: unknown
+  message?: unknown
+}
+
+/** The error a `response.failed` or `error` event stands for, in OpenAI's error shape. */
+function responsesError(data: ResponsesEvent): GatewayError {
+  const error = data.type === 'response.failed' ? data.response?.error : { code: data.code, message: data.message }
+  return fromOpenAIError(streamErrorStatus(error), JSON.stringify({ error }))
+}
 
 /**
  * OpenAI's Responses protocol, relayed as is.
@@ -26,21 +53,27 @@ export function openAIResponses(path: string): RelayAdapter {
     fromResponse(text) {
       const parsed = parseJson(text) as { usage?: ResponsesUsage } | undefined
       if (parsed === undefined || typeof parsed !== 'object') throw new SyntaxError('invalid JSON from the upstream')
-      return { body: text, usage: fromResponsesUsage(parsed.usage) }
+      return { body: text, usage: fromResponsesUsage(parsed.usage), outputText: () => responsesAnswerText(parsed) }
     },
     streamTranslator() {
       let usage: TokenUsage | undefined
       let done = false
+      let content = false
+      let error: GatewayError | undefined
       let responseId: string | undefined
       let sequence = -1
       const produced: string[] = []
       return {
         push(event: SseEvent) {
-          const data = parseJson(event.data) as { type?: string; sequence_number?: number; delta?: string; response?: { id?: string; usage?: ResponsesUsage } } | undefined
+          const parsed = parseJson(event.data) as ResponsesEvent | undefined
+          const data = parsed !== null && typeof parsed === 'object' ? parsed : undefined
           const type = data?.type ?? event.event
           if (typeof data?.sequence_number === 'number') sequence = data.sequence_number
           if (data?.response?.id) responseId = data.response.id
-          if ((type === 'response.output_text.delta' || type === 'response.function_call_arguments.delta' || type === 'response.reasoning_summary_text.delta') && typeof data?.delta === 'string') produced.push(data.delta)
+          const delta = type !== undefined && CONTENT_DELTAS.has(type) && typeof data?.delta === 'string' ? data.delta : ''
+          if (delta !== '') produced.push(delta)
+          content ||= delta !== '' || (type !== undefined && ANSWER_ENDS.has(type)) || (type === 'response.output_item.added' && data?.item?.type === 'function_call')
+          if (data && (type === 'response.failed' || type === 'error')) error ??= responsesError({ ...data, type })
           if (type !== undefined && TERMINAL.has(type)) {
             done = true
             usage = fromResponsesUsage(data?.response?.usage) ?? usage
@@ -51,6 +84,8 @@ export function openAIResponses(path: string): RelayAdapter {
         usage: () => usage,
         producedText: () => produced.join(''),
         finished: () => done,
+        hasContent: () => content,
+        upstreamError: () => error,
         // Spec §6: on the responses protocol a break after the start is `response.failed`.
         errorFrame(code, message) {
           const failed = {

@@ -41,6 +41,13 @@ export interface ChatStreamTranslator {
   producedText(): string
   /** True once the upstream said the stream is complete. */
   finished(): boolean
+  /**
+   * True once the stream carried content: text, reasoning, a tool call, or the finish of a real answer. Until then
+   * the relay holds the frames back, so that a stream that fails or ends before any content is failed over.
+   */
+  hasContent(): boolean
+  /** The error event the upstream sent inside its stream, for protocols that relay it as a frame (others throw). */
+  upstreamError?(): GatewayError | undefined
   /** The frame that ends a stream broken after it started, where the protocol's default does not fit. */
   errorFrame?(code: string, message: string): string
 }
@@ -49,6 +56,8 @@ export interface ChatStreamTranslator {
 export interface ChatResult {
   body: string
   usage?: TokenUsage
+  /** The answer's output text, counted when its usage cannot be billed */
+  outputText?(): string
 }
 
 /**

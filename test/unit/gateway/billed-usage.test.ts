@@ -1,0 +1,86 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { CatalogModel } from '../../../shared/types.js'
+import { billableQuantity, billableUsage, TOKEN_CEILING, usageProblem } from '../../../electron/gateway/billed-usage.js'
+import { costNano } from '../../../electron/gateway/billing.js'
+import { openDb, type Db } from '../../../electron/gateway/store/db.js'
+import { ledgerRepo, type LedgerEntry } from '../../../electron/gateway/store/ledger.js'
+import { countTextTokens } from '../../../electron/gateway/tokens.js'
+import { tempDataDir } from '../../helpers/gateway.js'
+
+const model = (limits?: CatalogModel['limits']): CatalogModel =>
+  ({ id: 'm', family: 'gpt', type: 'chat', vendor: 'openai', created: 0, pricing: { unit: 'token', input: 2, output: 8 }, limits }) as CatalogModel
+const text = { prompt: () => 'user\nhello', output: () => 'Hello there' }
+
+describe('usage is checked before it is billed', () => {
+  it.each<[string, object | undefined, CatalogModel['limits'], string | undefined]>([
+    ['plausible usage', { inputTokens: 10, outputTokens: 5, cachedInputTokens: 2 }, undefined, undefined],
+    ['no usage', undefined, undefined, 'no usage reported'],
+    ['negative input', { inputTokens: -1, outputTokens: 5 }, undefined, 'input tokens out of range'],
+    ['negative cached', { inputTokens: 1, outputTokens: 5, cachedInputTokens: -3 }, undefined, 'input tokens out of range'],
+    ['fractional output', { inputTokens: 1, outputTokens: 1.5 }, undefined, 'output tokens out of range'],
+    ['NaN output', { inputTokens: 1, outputTokens: Number.NaN }, undefined, 'output tokens out of range'],
+    ['a string', { inputTokens: '12', outputTokens: 1 }, undefined, 'input tokens out of range'],
+    ['missing output', { inputTokens: 1 }, undefined, 'output tokens out of range'],
+    ['above the ceiling', { inputTokens: TOKEN_CEILING + 1, outputTokens: 1 }, undefined, 'input tokens out of range'],
+    ['above maxInputTokens with cache', { inputTokens: 60, outputTokens: 1, cachedInputTokens: 41 }, { maxInputTokens: 100 }, 'input tokens out of range'],
+    ['above the context window', { inputTokens: 1, outputTokens: 2001 }, { contextTokens: 2000 }, 'output tokens out of range'],
+    ['above maxOutputTokens', { inputTokens: 1, outputTokens: 65 }, { contextTokens: 2000, maxOutputTokens: 64 }, 'output tokens out of range'],
+  ])('%s', (_, usage, limits, problem) => {
+    expect(usageProblem(model(limits), usage as never)).toBe(problem)
+  })
+
+  it('absurd usage is replaced by the local count, marked as such', async () => {
+    const [input, output] = [await countTextTokens(text.prompt()), await countTextTokens(text.output())]
+    const usage = await billableUsage(model(), { inputTokens: -400_000_000, outputTokens: 1e15 }, { text })
+    expect(usage).toEqual({ inputTokens: input, outputTokens: output, raw: { counted_locally: true, reason: 'input tokens out of range', prompt_tokens: input, completion_tokens: output } })
+  })
+
+  it('quantities are capped by what was asked, and invalid ones take the fallback', () => {
+    expect([billableQuantity(3, 2), billableQuantity(-1, 4, 2), billableQuantity(Number.NaN, 4, 2), billableQuantity(Infinity, 10, 5), billableQuantity(1.5, 4)]).toEqual([2, 2, 2, 5, 1.5])
+  })
+
+  it('costNano is never negative or non-finite', () => {
+    const m = model()
+    expect(costNano(m, { inputTokens: -1000, outputTokens: -1000 })).toBe(0)
+    expect(costNano(m, { inputTokens: Number.NaN, outputTokens: Infinity })).toBe(0)
+    expect(costNano(m, { inputTokens: 1e300, outputTokens: 0 })).toBe(0)
+    expect(costNano(m, { inputTokens: 10, outputTokens: 5 })).toBe(10 * 2000 + 5 * 8000)
+  })
+})
+
+describe('the store never takes a credit', () => {
+  let dir: ReturnType<typeof tempDataDir>
+  let db: Db
+  beforeEach(() => {
+    dir = tempDataDir()
+    db = openDb(dir.dir)
+    db.prepare("INSERT INTO api_keys (id, hash, hint, group_id, created_at, used_nano) VALUES ('k', 'h', 'x', 'g', 0, 500)").run()
+    db.prepare('UPDATE account SET balance_nano = 1000 WHERE id = 1').run()
+  })
+  afterEach(() => {
+    db.close()
+    dir.remove()
+  })
+  const entry = (id: string, cost: number): LedgerEntry => ({
+    id, key_id: 'k', group_id: 'g', model: 'm', endpoint: 'chat.completions', status: 200, error_code: null, upstream_id: null,
+    input_tokens: null, output_tokens: null, usage: null, cost_nano: cost, latency_ms: 1, created_at: 0,
+  })
+  const money = () => db.prepare("SELECT (SELECT balance_nano FROM account) AS balance, (SELECT used_nano FROM api_keys WHERE id = 'k') AS used").get()
+
+  it('a ledger row with a negative or non-finite cost is recorded at 0 and charges nothing', () => {
+    const ledger = ledgerRepo(db, () => {})
+    ledger.enqueue(entry('neg', -3_000_000))
+    ledger.enqueue(entry('nan', Number.NaN))
+    ledger.enqueue(entry('ok', 100))
+    ledger.flush()
+    expect([ledger.get('neg')!.cost_nano, ledger.get('nan')!.cost_nano, ledger.get('ok')!.cost_nano]).toEqual([0, 0, 100])
+    expect(money()).toEqual({ balance: 900, used: 600 })
+  })
+
+  it('the schema refuses a negative cost and a falling key spend, whatever the code path', () => {
+    expect(() => db.prepare("INSERT INTO requests (id, endpoint, status, cost_nano, latency_ms, created_at) VALUES ('x', 'e', 200, -1, 0, 0)").run()).toThrow('cost_nano must not be negative')
+    expect(() => db.prepare("INSERT INTO tasks (id, kind, key_id, group_id, model, endpoint, status, cost_nano, created_at, updated_at) VALUES ('t', 'image', 'k', 'g', 'm', 'e', 'running', -1, 0, 0)").run()).toThrow('cost_nano must not be negative')
+    expect(() => db.prepare("UPDATE api_keys SET used_nano = used_nano - 1 WHERE id = 'k'").run()).toThrow('used_nano must not fall')
+    expect(money()).toEqual({ balance: 1000, used: 500 })
+  })
+})
