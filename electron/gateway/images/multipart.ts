@@ -73,6 +73,8 @@ export function readMultipart(ctx: RequestContext): Promise<MultipartBody> {
       }
       const chunks: Buffer[] = []
       let size = 0
+      // A form cut short inside a file destroys that file's stream with the error (the parser reports it too).
+      stream.on('error', (err: Error) => fail(gatewayError('invalid_request', 'invalid_multipart', { detail: err.message })))
       stream.on('data', (chunk: Buffer) => {
         size += chunk.length
         if (!failed) chunks.push(chunk)

@@ -33,4 +33,21 @@ describe('readMultipart', () => {
       status: 400, code: 'invalid_request', message: 'A multipart/form-data field name is longer than 256 bytes.',
     })
   })
+
+  it('a form cut short inside a file: 400, and the error stays with the request (nothing is thrown elsewhere)', async () => {
+    const cut = Buffer.from(`--${BOUNDARY}\r\n${file('image', 'PNGDATA and more')}`)
+    const ctx = { req: { headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` } }, body: cut } as unknown as RequestContext
+    const uncaught: unknown[] = []
+    const listener = (err: unknown) => uncaught.push(err)
+    process.on('uncaughtException', listener)
+    try {
+      await expect(readMultipart(ctx)).rejects.toMatchObject({
+        status: 400, code: 'invalid_request', message: 'The multipart/form-data body cannot be read: Unexpected end of form',
+      })
+      await new Promise((resolve) => setImmediate(resolve))
+      expect(uncaught).toEqual([])
+    } finally {
+      process.off('uncaughtException', listener)
+    }
+  })
 })
