@@ -1,14 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { chatConfig, startTestGateway, TEST_KEY, type TestGateway } from '../../helpers/gateway.js'
-
-const UNAUTHORIZED = {
-  error: {
-    code: 'admin_unauthorized',
-    type: 'authentication_error',
-    param: null,
-    message: 'Not signed in to the admin API: open the login address the gateway printed at start, or use the desktop app.',
-  },
-}
+import { UNAUTHORIZED } from './admin-helpers.js'
 
 describe('admin API sign-in', () => {
   let gw: TestGateway

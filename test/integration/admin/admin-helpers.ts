@@ -25,6 +25,14 @@ export const apiError = (code: string, message: string, param: string | null = n
   error: { code, message, param, type },
 })
 
+/** The answer of every admin route to a caller that is not signed in. */
+export const UNAUTHORIZED = apiError(
+  'admin_unauthorized',
+  'Not signed in to the admin API: open the login address the gateway printed at start, or use the desktop app.',
+  null,
+  'authentication_error',
+)
+
 /** What a browser holds after the one-time login address: the cookie, the fragment's session token, the media token. */
 export interface BrowserSession {
   cookie: string
