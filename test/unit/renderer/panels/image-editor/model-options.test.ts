@@ -128,10 +128,10 @@ describe('endpointControls: Seedream, Kling, Grok', () => {
 
 describe('deliveryOf', () => {
   it('a task for GPT- and Gemini-style (spec §4.2), else the images SSE where stream is allowed, else one request', () => {
-    expect(deliveryOf('gpt-image', byId('gpt-image-2').generations!)).toBe('async')
-    expect(deliveryOf('gemini-image', byId('gemini-3-pro-image').generations!)).toBe('async')
-    expect(deliveryOf('seedream', byId('doubao-seedream-5-5-261028').generations!)).toBe('stream')
-    expect(deliveryOf('kling-image', byId('kling-v3-image').generations!)).toBe('sync')
+    expect(deliveryOf(byId('gpt-image-2').delivery, byId('gpt-image-2').generations!)).toBe('async')
+    expect(deliveryOf(byId('gemini-3-pro-image').delivery, byId('gemini-3-pro-image').generations!)).toBe('async')
+    expect(deliveryOf(byId('doubao-seedream-5-5-261028').delivery, byId('doubao-seedream-5-5-261028').generations!)).toBe('stream')
+    expect(deliveryOf(byId('kling-v3-image').delivery, byId('kling-v3-image').generations!)).toBe('sync')
   })
 })
 
