@@ -2,6 +2,8 @@
  * Request rules of the Gemini-style image models (spec §4.2 "Gemini-style image models"). Tiers
  * (imageSizes), per-tier n caps (maxNByTier), aspect ratios and maxReferenceImages come from the
  * catalog; the tier ladder, defaults and the official-direct 20 MiB cap are family rules (GEMINI_IMAGE).
+ * "Catalog" data here is the model's effective data: the family defaults at the end of this file under
+ * its catalog or config row (families/index.ts).
  * @see ../../../../shared/vendors/gemini.md (generationConfig.imageConfig)
  */
 import { catalogStrings, GEMINI_IMAGE } from '../../../shared/schemas/images.js'

@@ -2,6 +2,8 @@
  * Request rules of the GPT-style image models (spec §4.2 "GPT-style models (shared fields)"). Model
  * data (size tiers of the variant, output formats, maxN, maxReferenceImages) comes from the catalog;
  * the size geometry and value lists are the spec's family rules (GPT_IMAGE).
+ * "Catalog" data here is the model's effective data: the family defaults at the end of this file under
+ * its catalog or config row (families/index.ts).
  * @see ../../../../shared/vendors/openai.md §3
  */
 import { catalogStrings, GPT_IMAGE } from '../../../shared/schemas/images.js'

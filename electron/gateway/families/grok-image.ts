@@ -6,6 +6,8 @@
  * the source image(s) as URL or data URI; the field name is unverified, so `image` and `images`
  * (which wins, as for Gemini) are both read; at most the catalog's maxReferenceImages.
  * xAI documents no mask: one answers 400 instead of an unmasked edit.
+ * "Catalog" data here is the model's effective data: the family defaults at the end of this file under
+ * its catalog or config row (families/index.ts).
  * @see ../../../../shared/vendors/xai.md §2
  */
 import { catalogStrings, GROK_IMAGE } from '../../../shared/schemas/images.js'

@@ -4,6 +4,8 @@
  * aspect_ratio and resolution from the catalog; image_reference subject|face; image_fidelity and
  * human_fidelity 0..1. Reference count per model: catalog maxReferenceImages (kling-v2-1: 1).
  * Kling has no mask and no edits endpoint (catalog endpoints: generations only).
+ * "Catalog" data here is the model's effective data: the family defaults at the end of this file under
+ * its catalog or config row (families/index.ts).
  * @see ../../../../shared/vendors/kling.md
  */
 import { KLING_IMAGE } from '../../../shared/schemas/images.js'

@@ -3,6 +3,8 @@
  * range, ratio range, output formats, optimisation modes, maxN and maxReferenceImages come from the
  * catalog; the Data URL cap and the url-only response format are family rules (SEEDREAM).
  * Field names the spec leaves unshown are Ark's: output_format, optimize_prompt_options, image, watermark.
+ * "Catalog" data here is the model's effective data: the family defaults at the end of this file under
+ * its catalog or config row (families/index.ts).
  * @see ../../../../shared/vendors/volcengine-ark.md §1
  */
 import { catalogStrings, pixelSizeRuleOf, SEEDREAM } from '../../../shared/schemas/images.js'
