@@ -313,19 +313,22 @@ export function imageModelSchema(model: CatalogModel, endpoint: 'generations' | 
 const imageEndpoints = (m: CatalogModel): Array<'generations' | 'edits'> =>
   (m.endpoints ?? ['images.generations', 'images.edits']).flatMap((e) => (e === 'images.generations' ? ['generations' as const] : e === 'images.edits' ? ['edits' as const] : []))
 
-/** GET /spec/models/index.json: every non-retired image model with its per-endpoint body schemas. */
+/** GET /spec/models/index.json: every non-retired image model with its delivery modes and per-endpoint body schemas. */
 export function imageSchemaIndex(models: CatalogModel[]): object {
   const entries = models
     .filter((m) => m.type === 'image' && !m.retired && BUILDERS[m.family])
     .map((m) => {
       const endpoints = imageEndpoints(m)
       const schemas = Object.fromEntries(endpoints.map((e) => [e, imageModelSchema(m, e)]))
-      return [m.id, { family: m.family, endpoints, ...(m.deprecated ? { deprecated: m.deprecated } : {}), ...schemas }]
+      const delivery = catalogStrings(m, 'delivery')
+      return [m.id, { family: m.family, endpoints, delivery, ...(m.deprecated ? { deprecated: m.deprecated } : {}), ...schemas }]
     })
   return {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     version: '2026-09-25',
-    description: 'Per-image-model request-body JSON Schemas; x-image-size is a vocabulary keyword for <W>x<H> geometry (see imageSizeKeyword).',
+    description:
+      'Per-image-model request-body JSON Schemas; x-image-size is a vocabulary keyword for <W>x<H> geometry (see imageSizeKeyword). ' +
+      'delivery: how the model answers, in the order a client should prefer: async (Prefer: respond-async gives 202 and a task), stream (stream: true gives the images SSE), sync (one response).',
     models: Object.fromEntries(entries),
   }
 }

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import type { CatalogModel } from '../../../shared/types.js'
+import { effectiveModel, familyModule } from '../families/index.js'
 
 /** The catalog file: `_spec` documents the fields, every other key is a model id. */
 type CatalogFile = Record<string, Omit<CatalogModel, 'id'>>
@@ -19,27 +20,25 @@ export interface Catalog {
   all(): CatalogModel[]
 }
 
-/** Builds the lookup, with configured entries added or merged over the built-in ones. */
+/**
+ * Builds the lookup: configured entries are added, or merged over the built-in ones (field by field,
+ * `limits` key by key); then every model gets its family's defaults under its own data
+ * (families/index.ts effectiveModel), so a model known only by its family has that family's rules.
+ */
 export function createCatalog(builtin: CatalogModel[], overrides: Array<Partial<CatalogModel> & { id: string }>): Catalog {
-  const byId = new Map(builtin.map((m) => [m.id, m]))
+  const rows = new Map(builtin.map((m) => [m.id, m]))
   for (const override of overrides) {
-    const base = byId.get(override.id)
-    byId.set(override.id, { ...base, ...override, limits: { ...base?.limits, ...override.limits } } as CatalogModel)
+    const base = rows.get(override.id)
+    rows.set(override.id, { ...base, ...override, limits: { ...base?.limits, ...override.limits } } as CatalogModel)
   }
+  const byId = new Map([...rows].map(([id, row]) => [id, effectiveModel(row)]))
   return { get: (id) => byId.get(id), all: () => [...byId.values()] }
 }
 
 /** A model is callable when it is neither deprecated nor retired. */
 export const isCallable = (m: CatalogModel): boolean => !m.retired && !m.deprecated
 
-/** Endpoints a model may be called on; defaults by type where the catalog entry names none. */
+/** Endpoints a model may be called on: its own list, else its family's. */
 export function endpointsOf(m: CatalogModel): readonly string[] {
-  if (m.endpoints) return m.endpoints
-  switch (m.type) {
-    case 'chat': return m.vendor === 'anthropic' ? ['messages', 'chat.completions'] : ['chat.completions', 'responses']
-    case 'image': return ['images.generations', 'images.edits']
-    case 'video': return ['video.generate']
-    case 'speech': return ['audio.speech']
-    case 'interactions': return ['interactions']
-  }
+  return m.endpoints ?? familyModule(m.family).defaults.endpoints ?? []
 }

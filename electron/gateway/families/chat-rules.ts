@@ -1,9 +1,11 @@
 import type { CatalogModel } from '../../../shared/types.js'
-import { glmFlashRules, glmRules } from './glm.js'
-import { qwenRules, type MaybeAsyncChatRule } from './qwen.js'
+import { familyModule } from './index.js'
 
 /** A family's request rules: checks (throwing 400) and rewrites of the chat body before forwarding. */
 export type ChatRule = (body: Record<string, unknown>, model: CatalogModel) => Record<string, unknown>
+
+/** A rule that may need to wait (Qwen's input-length check loads and runs the tokenizer). */
+export type MaybeAsyncChatRule = (body: Record<string, unknown>, model: CatalogModel, signal?: AbortSignal) => Record<string, unknown> | Promise<Record<string, unknown>>
 
 const KEPT_SERVICE_TIERS = new Set(['priority', 'flex'])
 
@@ -14,16 +16,10 @@ export const dropUnknownServiceTier: ChatRule = (body) => {
   return rest
 }
 
-/** Each family's own rules, after the rules of every family (spec §4.1). Gemini's live in its adapter. */
-const FAMILY_RULES: Partial<Record<CatalogModel['family'], MaybeAsyncChatRule[]>> = {
-  glm: glmRules,
-  'glm-flash': glmFlashRules,
-  qwen: qwenRules,
-}
-
+/** Each family's own rules (its module's `chatRules`), after the rules of every family (spec §4.1). Gemini's live in its adapter. */
 export async function applyChatRules(body: Record<string, unknown>, model: CatalogModel, signal?: AbortSignal): Promise<Record<string, unknown>> {
   let out = dropUnknownServiceTier(body, model)
-  for (const rule of FAMILY_RULES[model.family] ?? []) {
+  for (const rule of familyModule(model.family).chatRules ?? []) {
     const result = rule(out, model, signal)
     // Only the Qwen input-length check ever waits; the others answer at once.
     out = result instanceof Promise ? await result : result

@@ -1,10 +1,11 @@
 /**
- * Request rules of the GLM families (spec §4.1 rows "GLM-5.3-style text model" and
- * "GLM-5.3-Flash-style model"); all limits come from the catalog entry.
+ * The GLM text family (spec §4.1 row "GLM-5.3-style text model"): its defaults and request rules.
+ * Every limit is read from the model's effective data (these defaults under its catalog/config row).
  * @see ../../../../shared/vendors/zhipu-glm.md
  */
 import { gatewayError } from '../errors.js'
 import type { ChatRule } from './chat-rules.js'
+import type { FamilyModule } from './family.js'
 import { contentKindRule, maxTokensRule, reasoningEffortRule } from './rule-helpers.js'
 
 type Obj = Record<string, unknown>
@@ -43,24 +44,6 @@ export const defaultToolChoiceAuto: ChatRule = (body) => {
 }
 
 /**
- * Zhipu's own `tool_stream` (stream tool-call arguments incrementally) must be a boolean; it is
- * forwarded as sent. `null` means "not sent" and is removed (the upstream default, false, applies).
- */
-export const toolStreamBoolean: ChatRule = (body) => {
-  if (body.tool_stream === undefined || typeof body.tool_stream === 'boolean') return body
-  if (body.tool_stream === null) {
-    const { tool_stream: _dropped, ...rest } = body
-    return rest
-  }
-  throw gatewayError(
-    'invalid_request',
-    'invalid_field',
-    { field: 'tool_stream', detail: { en: 'must be a boolean (true or false)', zh: '必须是布尔值（true 或 false）' } },
-    { param: 'tool_stream' },
-  )
-}
-
-/**
  * GLM text model: text only (any non-text part 400), max_tokens 1..limits.maxOutputTokens,
  * reasoning_effort from the catalog list with thinking always on, tool results must match a call,
  * tool_choice defaults to `auto`.
@@ -73,15 +56,15 @@ export const glmRules: ChatRule[] = [
   defaultToolChoiceAuto,
 ]
 
-/**
- * GLM Flash: content kinds from the catalog (text, image, video, file today; unknown part types are
- * forwarded), max_tokens 1..limits.maxOutputTokens (shared by thinking and answer), reasoning_effort
- * from the catalog list with thinking always on, boolean `tool_stream`. Temperature and top_p have
- * no gateway range.
- */
-export const glmFlashRules: ChatRule[] = [
-  contentKindRule(false),
-  maxTokensRule('glm_max_tokens_range'),
-  reasoningEffortRule,
-  toolStreamBoolean,
-]
+export const glmFamily: FamilyModule = {
+  name: 'glm',
+  type: 'chat',
+  defaults: {
+    endpoints: ['chat.completions'],
+    input: ['text'],
+    reasoningEffort: ['low', 'high', 'max'],
+    thinkingAlwaysOn: true,
+    limits: { contextTokens: 1048576, maxOutputTokens: 131072 },
+  },
+  chatRules: glmRules,
+}

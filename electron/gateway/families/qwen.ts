@@ -1,19 +1,18 @@
 /**
- * Request rules of the Qwen family (spec §4.1 row "Qwen-style group"); limits come from the catalog
- * entry (`input`, `limits.maxOutputTokens`, `limits.maxInputTokens`).
+ * The Qwen family (spec §4.1 row "Qwen-style group"): its defaults and request rules; limits come from
+ * the model's effective data (`input`, `limits.maxOutputTokens`, `limits.maxInputTokens`).
  * @see ../../../../shared/vendors/dashscope.md §2
  */
-import type { CatalogModel } from '../../../shared/types.js'
 import { gatewayError } from '../errors.js'
-import type { ChatRule } from './chat-rules.js'
-import { dataUrlImageSize } from './image-dimensions.js'
+import type { ChatRule, MaybeAsyncChatRule } from './chat-rules.js'
+import type { FamilyModule } from './family.js'
+import { dataUrlImageSize } from '../images/image-dimensions.js'
 import { countQwenTokens, qwenPromptSegments, utf8Bound } from './qwen-tokens.js'
 import { contentKindRule, contentParts, maxTokensRule } from './rule-helpers.js'
 
-type Obj = Record<string, unknown>
+export type { MaybeAsyncChatRule } from './chat-rules.js'
 
-/** A rule that may need to wait (the input-length check loads and runs the tokenizer). */
-export type MaybeAsyncChatRule = (body: Obj, model: CatalogModel, signal?: AbortSignal) => Obj | Promise<Obj>
+type Obj = Record<string, unknown>
 
 /** Spec §4.1: image width and height must exceed this many pixels. */
 export const QWEN_MIN_IMAGE_SIDE = 10
@@ -72,3 +71,18 @@ export const qwenRules: MaybeAsyncChatRule[] = [
   maxTokensRule('qwen_max_tokens_range'),
   qwenInputLength,
 ]
+
+/**
+ * Qwen defaults: images and video read (the text-only model's row says `input: ["text"]`), max_tokens
+ * up to 131072. The input cap is one model's (its row's `limits.maxInputTokens`), not the family's.
+ */
+export const qwenFamily: FamilyModule = {
+  name: 'qwen',
+  type: 'chat',
+  defaults: {
+    endpoints: ['chat.completions', 'responses'],
+    input: ['text', 'image', 'video'],
+    limits: { maxOutputTokens: 131072 },
+  },
+  chatRules: qwenRules,
+}

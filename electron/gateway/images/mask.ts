@@ -1,5 +1,5 @@
 import sharp from 'sharp'
-import { readImageSize } from '../families/image-dimensions.js'
+import { readImageSize } from './image-dimensions.js'
 import { gatewayError } from '../errors.js'
 import { wholeImage, type ImageBytes } from '../upstreams/images/types.js'
 import { checkImageHeader, checkPixels, imageHead, SHARP_INPUT } from './image-limits.js'

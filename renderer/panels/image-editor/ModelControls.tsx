@@ -37,7 +37,7 @@ export function ModelControls() {
       {controls?.size && <SizeField size={controls.size} t={t} />}
       {controls?.choices.map((c) => <ChoiceField key={c.field} choice={c} t={t} />)}
       <NField t={t} />
-      {option && controls && <span className="badge" data-testid="image-delivery">{t(`delivery_${deliveryOf(option.family, controls)}`)}</span>}
+      {option && controls && <span className="badge" data-testid="image-delivery">{t(`delivery_${deliveryOf(option.delivery, controls)}`)}</span>}
     </div>
   )
 }

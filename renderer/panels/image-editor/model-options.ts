@@ -11,10 +11,15 @@ import { sizePresets } from './size-presets'
 type Schema = Record<string, unknown>
 export type ImageEndpoint = 'generations' | 'edits'
 
+export type Delivery = 'async' | 'stream' | 'sync'
+const DELIVERIES: readonly string[] = ['async', 'stream', 'sync']
+
 /** One entry of the index's `models`. */
 export interface ModelSpecEntry {
   family: string
   endpoints: ImageEndpoint[]
+  /** how the model answers, in the order a client should prefer */
+  delivery: Delivery[]
   deprecated?: { replacement: string }
   generations?: Schema
   edits?: Schema
@@ -53,18 +58,15 @@ export interface EndpointControls {
 export interface ImageModelOption {
   id: string
   family: string
+  delivery: Delivery[]
   generations?: EndpointControls
   edits?: EndpointControls
 }
-
-export type Delivery = 'async' | 'stream' | 'sync'
 
 // The fields offered as closed lists, in display order; size is handled apart (it also takes <W>x<H>).
 export const CHOICE_FIELDS = ['image_size', 'resolution', 'aspect_ratio', 'quality', 'output_format'] as const
 // These win over `size` (spec §4.2 Gemini-style; Kling/Grok map size onto them), so size is not offered with them.
 const SIZE_OVERRIDES = new Set(['image_size', 'resolution', 'aspect_ratio'])
-// Spec §4.2: `Prefer: respond-async` answers 202 for GPT-style and Gemini-style models.
-const ASYNC_FAMILIES = new Set(['gpt-image', 'gemini-image'])
 
 const isSchema = (v: unknown): v is Schema => typeof v === 'object' && v !== null && !Array.isArray(v)
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [])
@@ -149,10 +151,12 @@ export function effectiveNMax(controls: EndpointControls, params: Record<string,
   return Math.min(controls.nMax, cap ?? Infinity)
 }
 
-/** How an answer is awaited: a polled task where the family has one, else the images SSE, else one plain request. */
-export function deliveryOf(family: string, controls: EndpointControls): Delivery {
-  if (ASYNC_FAMILIES.has(family)) return 'async'
-  return controls.stream ? 'stream' : 'sync'
+/**
+ * How an answer is awaited: the first of the model's delivery modes (from the index) that the endpoint
+ * allows (the images SSE only where its schema lets `stream` be true); one plain request otherwise.
+ */
+export function deliveryOf(delivery: readonly Delivery[], controls: EndpointControls): Delivery {
+  return delivery.find((mode) => mode !== 'stream' || controls.stream) ?? 'sync'
 }
 
 /**
@@ -169,7 +173,8 @@ export function imageModelOptions(listed: ModelEntry[], index: unknown, group: {
       const endpoints = strings(spec.endpoints)
       const gen = endpoints.includes('generations') && isSchema(spec.generations) ? endpointControls(spec.generations, group.singleImage) : undefined
       const edits = endpoints.includes('edits') && isSchema(spec.edits) && !group.officialDirect ? endpointControls(spec.edits, group.singleImage) : undefined
-      return gen || edits ? [{ id: m.id, family: spec.family, ...(gen ? { generations: gen } : {}), ...(edits ? { edits } : {}) }] : []
+      const delivery = strings(spec.delivery).filter((d): d is Delivery => DELIVERIES.includes(d))
+      return gen || edits ? [{ id: m.id, family: spec.family, delivery, ...(gen ? { generations: gen } : {}), ...(edits ? { edits } : {}) }] : []
     })
 }
 

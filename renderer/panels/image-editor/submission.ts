@@ -64,7 +64,7 @@ export type PreparedSubmission = Omit<Submission, 'onProgress' | 'onRequestId'>
  */
 export function buildSubmission(s: FormState, group: string, option: ImageModelOption, controls: EndpointControls): { run: ImageRun; request(): Promise<PreparedSubmission> } {
   const edit = s.imageMode === 'edit'
-  const delivery = deliveryOf(option.family, controls)
+  const delivery = deliveryOf(option.delivery, controls)
   const form: ImageForm = { model: option.id, prompt: s.imagePrompt, n: s.imageN, params: formParams(s, controls) }
   const refs = edit || controls.references.accepted ? s.imageReferences : []
   const mask = edit && controls.mask ? maskCoverage(s.imageMask, refs[0]) : undefined

@@ -4,11 +4,10 @@ import { GatewayError } from '../../../../electron/gateway/errors.js'
 import type { ChatRule } from '../../../../electron/gateway/families/chat-rules.js'
 import {
   defaultToolChoiceAuto,
-  glmFlashRules,
   glmRules,
   toolResultsMatchCalls,
-  toolStreamBoolean,
 } from '../../../../electron/gateway/families/glm.js'
+import { glmFlashRules, toolStreamBoolean } from '../../../../electron/gateway/families/glm-flash.js'
 import { contentKindRule, maxTokensRule, reasoningEffortRule } from '../../../../electron/gateway/families/rule-helpers.js'
 import type { CatalogModel } from '../../../../shared/types.js'
 

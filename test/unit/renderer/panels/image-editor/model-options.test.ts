@@ -128,10 +128,20 @@ describe('endpointControls: Seedream, Kling, Grok', () => {
 
 describe('deliveryOf', () => {
   it('a task for GPT- and Gemini-style (spec §4.2), else the images SSE where stream is allowed, else one request', () => {
-    expect(deliveryOf('gpt-image', byId('gpt-image-2').generations!)).toBe('async')
-    expect(deliveryOf('gemini-image', byId('gemini-3-pro-image').generations!)).toBe('async')
-    expect(deliveryOf('seedream', byId('doubao-seedream-5-5-261028').generations!)).toBe('stream')
-    expect(deliveryOf('kling-image', byId('kling-v3-image').generations!)).toBe('sync')
+    expect(deliveryOf(byId('gpt-image-2').delivery, byId('gpt-image-2').generations!)).toBe('async')
+    expect(deliveryOf(byId('gemini-3-pro-image').delivery, byId('gemini-3-pro-image').generations!)).toBe('async')
+    expect(deliveryOf(byId('doubao-seedream-5-5-261028').delivery, byId('doubao-seedream-5-5-261028').generations!)).toBe('stream')
+    expect(deliveryOf(byId('kling-v3-image').delivery, byId('kling-v3-image').generations!)).toBe('sync')
+  })
+
+  it('reads the modes from the index: the first the endpoint allows, one plain request when none is given', () => {
+    const seedream = byId('doubao-seedream-5-5-261028')
+    expect(seedream.delivery).toEqual(['stream', 'sync'])
+    expect(deliveryOf(['stream', 'async'], { ...seedream.generations!, stream: false })).toBe('async')
+    expect(deliveryOf([], seedream.generations!)).toBe('sync')
+    const entry = (INDEX as { models: Record<string, object> }).models['gpt-image-2']
+    const unknownModes = imageModelOptions(listed('gpt-image-2'), { models: { 'gpt-image-2': { ...entry, delivery: ['later', 'async'] } } }, {})
+    expect(unknownModes[0].delivery).toEqual(['async'])
   })
 })
 

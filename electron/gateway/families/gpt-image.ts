@@ -2,14 +2,17 @@
  * Request rules of the GPT-style image models (spec §4.2 "GPT-style models (shared fields)"). Model
  * data (size tiers of the variant, output formats, maxN, maxReferenceImages) comes from the catalog;
  * the size geometry and value lists are the spec's family rules (GPT_IMAGE).
+ * "Catalog" data here is the model's effective data: the family defaults at the end of this file under
+ * its catalog or config row (families/index.ts).
  * @see ../../../../shared/vendors/openai.md §3
  */
 import { catalogStrings, GPT_IMAGE } from '../../../shared/schemas/images.js'
 import type { CatalogModel } from '../../../shared/types.js'
-import type { ImageCheckOptions, ImageRule } from './image-request.js'
-import { invalid, isAbsent, omit, readChoice, readN, readNumber, readPrompt, readStream, readString, type Obj } from './image-fields.js'
-import { checkReference, readReferences } from './image-references.js'
-import { readExplicitSize } from './image-size.js'
+import type { ImageCheckOptions, ImageRule } from '../images/image-request.js'
+import { invalid, isAbsent, omit, readChoice, readN, readNumber, readPrompt, readStream, readString, type Obj } from '../images/image-fields.js'
+import { checkReference, readReferences } from '../images/image-references.js'
+import { readExplicitSize } from '../images/image-size.js'
+import type { FamilyModule } from './family.js'
 
 /** Fields the rules turn into normalized ones; `response_format` is always ignored (output is always b64_json). */
 const CONSUMED = ['model', 'prompt', 'n', 'size', 'quality', 'background', 'output_format', 'output_compression', 'stream', 'response_format']
@@ -73,4 +76,23 @@ export const checkGptImage: ImageRule = (body, model, opts) => {
     async: opts.async,
     forward: omit(body, [...CONSUMED, ...(edits ? EDITS_CONSUMED : []), ...(keep ? [] : SYNC_ONLY)]),
   }
+}
+
+/** GPT-style defaults (spec §4.2): n 1..10, 1..16 references, png/jpeg/webp. */
+export const gptImageFamily: FamilyModule = {
+  name: 'gpt-image',
+  type: 'image',
+  defaults: {
+    endpoints: ['images.generations', 'images.edits'],
+    // The newest API generation: no size-tier names, the widest quality list (a 2.0 row names its own).
+    variant: '2.5',
+    sizeTiers: [],
+    quality: ['auto', 'low', 'medium', 'high', 'xhigh', 'max'],
+    maxN: 10,
+    maxReferenceImages: 16,
+    outputFormats: ['png', 'jpeg', 'webp'],
+    // Prefer: respond-async answers 202 with a task; stream: true answers the images SSE (spec §4.2).
+    delivery: ['async', 'stream', 'sync'],
+  },
+  imageRule: checkGptImage,
 }

@@ -6,13 +6,16 @@
  * the source image(s) as URL or data URI; the field name is unverified, so `image` and `images`
  * (which wins, as for Gemini) are both read; at most the catalog's maxReferenceImages.
  * xAI documents no mask: one answers 400 instead of an unmasked edit.
+ * "Catalog" data here is the model's effective data: the family defaults at the end of this file under
+ * its catalog or config row (families/index.ts).
  * @see ../../../../shared/vendors/xai.md §2
  */
 import { catalogStrings, GROK_IMAGE } from '../../../shared/schemas/images.js'
-import type { ImageRule } from './image-request.js'
-import { omit, readChoice, readN, readPrompt, readStream, readString, refuseMask } from './image-fields.js'
-import { readReferences } from './image-references.js'
-import { readRatioResolution } from './image-resolution.js'
+import type { ImageRule } from '../images/image-request.js'
+import { omit, readChoice, readN, readPrompt, readStream, readString, refuseMask } from '../images/image-fields.js'
+import { readReferences } from '../images/image-references.js'
+import { readRatioResolution } from '../images/image-resolution.js'
+import type { FamilyModule } from './family.js'
 
 const CONSUMED = ['model', 'prompt', 'n', 'size', 'aspect_ratio', 'resolution', 'image', 'image[]', 'images', 'output_format', 'quality', 'stream']
 
@@ -40,4 +43,20 @@ export const checkGrokImage: ImageRule = (body, model, opts) => {
     async: opts.async,
     forward: omit(body, CONSUMED),
   }
+}
+
+/** Grok image defaults (xai.md §2): n 1..10, its ratios, 1k/2k, JPEG, up to 4 references. */
+export const grokImageFamily: FamilyModule = {
+  name: 'grok-image',
+  type: 'image',
+  defaults: {
+    endpoints: ['images.generations', 'images.edits'],
+    maxN: 10,
+    aspectRatios: ['1:1', '3:4', '4:3', '9:16', '16:9', '2:3', '3:2', '9:19.5', '19.5:9', '9:20', '20:9', '1:2', '2:1', 'auto'],
+    resolutions: ['1k', '2k'],
+    maxReferenceImages: 4,
+    outputFormats: ['jpeg'],
+    delivery: ['sync', 'async', 'stream'],
+  },
+  imageRule: checkGrokImage,
 }

@@ -2,14 +2,17 @@
  * Request rules of the Gemini-style image models (spec §4.2 "Gemini-style image models"). Tiers
  * (imageSizes), per-tier n caps (maxNByTier), aspect ratios and maxReferenceImages come from the
  * catalog; the tier ladder, defaults and the official-direct 20 MiB cap are family rules (GEMINI_IMAGE).
+ * "Catalog" data here is the model's effective data: the family defaults at the end of this file under
+ * its catalog or config row (families/index.ts).
  * @see ../../../../shared/vendors/gemini.md (generationConfig.imageConfig)
  */
 import { catalogStrings, GEMINI_IMAGE } from '../../../shared/schemas/images.js'
 import type { CatalogModel } from '../../../shared/types.js'
-import type { ImageRule } from './image-request.js'
-import { invalid, isAbsent, isObj, omit, readN, readPrompt, readStream, refuseMask, show, type Obj } from './image-fields.js'
-import { readReferences } from './image-references.js'
-import { mapSizeToRatioTier } from './image-size.js'
+import type { ImageRule } from '../images/image-request.js'
+import { invalid, isAbsent, isObj, omit, readN, readPrompt, readStream, refuseMask, show, type Obj } from '../images/image-fields.js'
+import { readReferences } from '../images/image-references.js'
+import { mapSizeToRatioTier } from '../images/image-size.js'
+import type { FamilyModule } from './family.js'
 
 /** The three equivalent homes of image_size / aspect_ratio, in precedence order (top level first). */
 const CONFIG_PATHS = [[], ['google', 'image_config'], ['extra_body', 'google', 'image_config']] as const
@@ -97,4 +100,22 @@ export const checkGeminiImage: ImageRule = (body, model, opts) => {
     async: opts.async,
     forward: forwardOf(body),
   }
+}
+
+/** Gemini-style defaults (spec §4.2): the official ratios, tiers 1K/2K/4K with their n caps, up to 14 references. */
+export const geminiImageFamily: FamilyModule = {
+  name: 'gemini-image',
+  type: 'image',
+  defaults: {
+    endpoints: ['images.generations', 'images.edits'],
+    maxN: 10,
+    imageSizes: ['1K', '2K', '4K'],
+    maxNByTier: { '1K': 10, '2K': 5, '4K': 2 },
+    aspectRatios: ['1:1', '2:3', '3:2', '3:4', '4:3', '4:5', '5:4', '9:16', '16:9', '21:9'],
+    maxReferenceImages: 14,
+    outputFormats: ['png', 'jpeg'],
+    // Prefer: respond-async answers 202 with a task; stream: true answers 400 (spec §4.2).
+    delivery: ['async', 'sync'],
+  },
+  imageRule: checkGeminiImage,
 }

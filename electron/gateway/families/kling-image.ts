@@ -4,13 +4,16 @@
  * aspect_ratio and resolution from the catalog; image_reference subject|face; image_fidelity and
  * human_fidelity 0..1. Reference count per model: catalog maxReferenceImages (kling-v2-1: 1).
  * Kling has no mask and no edits endpoint (catalog endpoints: generations only).
+ * "Catalog" data here is the model's effective data: the family defaults at the end of this file under
+ * its catalog or config row (families/index.ts).
  * @see ../../../../shared/vendors/kling.md
  */
 import { KLING_IMAGE } from '../../../shared/schemas/images.js'
-import type { ImageRule } from './image-request.js'
-import { checkLength, omit, readChoice, readN, readNumber, readPrompt, readStream, readString, refuseMask } from './image-fields.js'
-import { readReferences } from './image-references.js'
-import { readRatioResolution } from './image-resolution.js'
+import type { ImageRule } from '../images/image-request.js'
+import { checkLength, omit, readChoice, readN, readNumber, readPrompt, readStream, readString, refuseMask } from '../images/image-fields.js'
+import { readReferences } from '../images/image-references.js'
+import { readRatioResolution } from '../images/image-resolution.js'
+import type { FamilyModule } from './family.js'
 
 /** The Kling adapter builds its body from the normalized fields; `size` is never sent (Kling has none). */
 const CONSUMED = ['model', 'prompt', 'n', 'size', 'aspect_ratio', 'resolution', 'image', 'image[]', 'stream']
@@ -39,4 +42,19 @@ export const checkKlingImage: ImageRule = (body, model, opts) => {
     async: opts.async,
     forward: omit(body, CONSUMED),
   }
+}
+
+/** Kling image defaults (kling.md "Images"): generations only, n 1..9, its ratios and 1k/2k. */
+export const klingImageFamily: FamilyModule = {
+  name: 'kling-image',
+  type: 'image',
+  defaults: {
+    endpoints: ['images.generations'],
+    maxN: 9,
+    aspectRatios: ['16:9', '9:16', '1:1', '4:3', '3:4', '3:2', '2:3', '21:9'],
+    resolutions: ['1k', '2k'],
+    maxReferenceImages: 10,
+    delivery: ['sync', 'async', 'stream'],
+  },
+  imageRule: checkKlingImage,
 }

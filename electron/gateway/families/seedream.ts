@@ -3,14 +3,17 @@
  * range, ratio range, output formats, optimisation modes, maxN and maxReferenceImages come from the
  * catalog; the Data URL cap and the url-only response format are family rules (SEEDREAM).
  * Field names the spec leaves unshown are Ark's: output_format, optimize_prompt_options, image, watermark.
+ * "Catalog" data here is the model's effective data: the family defaults at the end of this file under
+ * its catalog or config row (families/index.ts).
  * @see ../../../../shared/vendors/volcengine-ark.md §1
  */
 import { catalogStrings, pixelSizeRuleOf, SEEDREAM } from '../../../shared/schemas/images.js'
 import type { CatalogModel } from '../../../shared/types.js'
-import type { ImageRule } from './image-request.js'
-import { badField, invalid, isObj, maskSent, omit, readChoice, readN, readPrompt, readStream, type Obj } from './image-fields.js'
-import { readReferences } from './image-references.js'
-import { readExplicitSize } from './image-size.js'
+import type { ImageRule } from '../images/image-request.js'
+import { badField, invalid, isObj, maskSent, omit, readChoice, readN, readPrompt, readStream, type Obj } from '../images/image-fields.js'
+import { readReferences } from '../images/image-references.js'
+import { readExplicitSize } from '../images/image-size.js'
+import type { FamilyModule } from './family.js'
 
 /** `watermark` is the always-false flag: the gateway sends false itself, so the client's value is dropped. */
 const CONSUMED = ['model', 'prompt', 'n', 'size', 'output_format', 'response_format', 'image', 'image[]', 'stream', 'watermark']
@@ -50,4 +53,25 @@ export const checkSeedream: ImageRule = (body, model, opts) => {
     async: false,
     forward: omit(body, CONSUMED),
   }
+}
+
+/** Seedream-style defaults (spec §4.2): the newest variant's tiers and pixel range (1K/1.5K/2K, 921600..4624220), ratio 1:16..16:1, n 1, up to 10 references; rows of the 2K/3K/4K and 2K/4K variants name their own. */
+export const seedreamFamily: FamilyModule = {
+  name: 'seedream',
+  type: 'image',
+  defaults: {
+    endpoints: ['images.generations', 'images.edits'],
+    sizeTiers: ['1K', '1.5K', '2K'],
+    minPixels: 921600,
+    maxPixels: 4624220,
+    minRatio: '1:16',
+    maxRatio: '16:1',
+    maxN: 1,
+    maxReferenceImages: 10,
+    outputFormats: ['png', 'jpeg'],
+    optimizeModes: ['standard'],
+    // Prefer: respond-async is ignored (answers synchronously); stream: true answers the images SSE (spec §4.2).
+    delivery: ['stream', 'sync'],
+  },
+  imageRule: checkSeedream,
 }

@@ -1,0 +1,29 @@
+/**
+ * What the gateway knows about one model family: the data every model of the family has unless its
+ * catalog or config row says otherwise (`defaults`), and the request checks that read that data.
+ * A model's effective data is its row deep-merged over `defaults` (families/index.ts), so a model
+ * declared with only an id, a family, a vendor and a price gets the whole family's rules.
+ */
+import type { CatalogModel, Endpoint, Family, ModelType } from '../../../shared/types.js'
+import type { ImageRule } from '../images/image-request.js'
+import type { MaybeAsyncChatRule } from './chat-rules.js'
+
+/** How the gateway can answer a request, in the order a client should prefer (the app uses the first it can). */
+export type Delivery = 'async' | 'stream' | 'sync'
+
+/** Catalog fields a family sets for its models (any catalog field; rows override them). */
+export type FamilyDefaults = Partial<Omit<CatalogModel, 'id' | 'family' | 'pricing' | 'created'>> & {
+  endpoints?: Endpoint[]
+  /** How answers come back (`async`: a polled task; `stream`: SSE; `sync`: one response). Published in /spec/models/index.json. */
+  delivery?: Delivery[]
+}
+
+export interface FamilyModule {
+  name: Family
+  type: ModelType
+  defaults: FamilyDefaults
+  /** Chat families: checks and rewrites of the body before forwarding, after the rules of every family (spec §4.1). */
+  chatRules?: readonly MaybeAsyncChatRule[]
+  /** Image families: the request check of spec §4.2. */
+  imageRule?: ImageRule
+}

@@ -1,0 +1,16 @@
+/**
+ * The Gemini-style chat family (spec §4.1 "Gemini-style group"). Its request rules are part of the
+ * translation to Gemini's native API and live in the adapter (upstreams/gemini-request.ts); the data
+ * here is the family's content kinds and reasoning_effort values.
+ */
+import type { FamilyModule } from './family.js'
+
+export const geminiFamily: FamilyModule = {
+  name: 'gemini',
+  type: 'chat',
+  defaults: {
+    endpoints: ['chat.completions'],
+    input: ['text', 'image', 'video', 'file'],
+    reasoningEffort: ['none', 'minimal', 'low', 'medium', 'high'],
+  },
+}

@@ -1,0 +1,14 @@
+/**
+ * The Kling video family: one submission endpoint, answered with a task. Its request checks (tasks/video-
+ * request.ts checkOrder) read the model's lists; a list the family leaves unset is left to the vendor.
+ */
+import type { FamilyModule } from './family.js'
+
+export const klingVideoFamily: FamilyModule = {
+  name: 'kling-video',
+  type: 'video',
+  defaults: {
+    endpoints: ['video.generate'],
+    delivery: ['async'],
+  },
+}
