@@ -23,6 +23,8 @@ export type ChaosMode =
   | 'done_only'
   /** SSE: the frames before content (role chunk; message_start, block start, ping), then EOF; JSON: an empty 200 body */
   | 'eof_before_content'
+  /** SSE: the frames before content, then a keepalive comment every 50 ms and never any content */
+  | 'prelude_forever'
   /** a complete answer whose usage is negative, 1e15, or not numbers */
   | 'negative_usage'
   | 'huge_usage'
@@ -172,6 +174,14 @@ async function answerStream(res: Res, d: Dialect, model: string, mode: ChaosMode
     case 'client_error_event_only': await writeAll(res, [d.errorEvent('client')]); break
     case 'done_only': await writeAll(res, [d.doneOnly]); break
     case 'eof_before_content': await writeAll(res, d.prelude(model, usage)); break
+    case 'prelude_forever':
+      await writeAll(res, d.prelude(model, usage))
+      // Bounded all the same: at most STALL_MS of keepalives, or until the gateway gives up.
+      for (let i = 0; i < STALL_MS / 50 && !gone(res) && !signal.aborted; i++) {
+        await sleep(50, undefined, { signal }).catch(() => {})
+        await writeAll(res, [': keepalive\n\n'])
+      }
+      break
     case 'malformed_json': await writeAll(res, ['data: {"choices":[{"delta":{"content":"Hel\n\n', 'data: {not json}\n\n', 'data: [DONE]\n\n']); break
     default: await writeAll(res, [...d.prelude(model, usage), ...d.content(model), ...d.end(model, usage)])
   }

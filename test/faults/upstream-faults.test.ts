@@ -46,6 +46,7 @@ const CASES: Array<{ mode: ChaosMode; stream: boolean; expect: Expectation }> = 
   },
   { mode: 'done_only', stream: true, expect: { kind: 'failover', solo: exhaustedWith('empty stream') } },
   { mode: 'eof_before_content', stream: true, expect: { kind: 'failover', solo: exhaustedWith('empty stream') } },
+  { mode: 'prelude_forever', stream: true, expect: { kind: 'failover', solo: TIMEOUT } },
   { mode: 'eof_before_content', stream: false, expect: { kind: 'failover', solo: exhaustedWith('malformed answer') } },
   { mode: 'malformed_json', stream: false, expect: { kind: 'failover', solo: exhaustedWith('malformed answer') } },
   { mode: 'malformed_json', stream: true, expect: { kind: 'failover', solo: exhaustedWith('empty stream') } },
@@ -55,8 +56,11 @@ const CASES: Array<{ mode: ChaosMode; stream: boolean; expect: Expectation }> = 
   { mode: 'huge_usage', stream: true, expect: { kind: 'local' } },
   { mode: 'nan_usage', stream: false, expect: { kind: 'local' } },
   { mode: 'nan_usage', stream: true, expect: { kind: 'local' } },
-  // The message echoes the account's key: scrubbing it is the secrets work, so only status and code are asserted here.
-  { mode: 'echo_auth_400', stream: false, expect: { kind: 'refused', failure: { chat: { status: 400, code: 'invalid_request' }, messages: { status: 400, code: 'invalid_request' } } } },
+  // The upstream's message quotes the account's own key: the client reads it with the key scrubbed.
+  {
+    mode: 'echo_auth_400', stream: false,
+    expect: { kind: 'refused', failure: { chat: { status: 400, code: 'invalid_request', message: 'Invalid request for credentials Bearer [redacted]' }, messages: { status: 400, code: 'invalid_request', message: 'Invalid request for credentials [redacted]' } } },
+  },
 ]
 
 const START_USD = 100

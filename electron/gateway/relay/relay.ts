@@ -117,6 +117,8 @@ async function relayStream(ctx: RequestContext, services: Services, response: Up
   const parser = createParser({ onEvent: (event) => void (frames += translator.push(redactedIfError(ctx, event)).join('')) })
   const decoder = new TextDecoder()
   let started = false
+  // Content must come as a first byte would: within firstByteMs, however many pings or role chunks come before it.
+  const contentDeadline = performance.now() + services.http.timeouts.firstByteMs
   try {
     for await (const chunk of response.body as AsyncIterable<Buffer>) {
       parser.feed(decoder.decode(chunk, { stream: true }))
@@ -124,6 +126,8 @@ async function relayStream(ctx: RequestContext, services: Services, response: Up
         // Frames before the first content are held back: a stream that fails or ends before it is failed over.
         if (!translator.hasContent()) {
           if (translator.finished()) break
+          if (performance.now() > contentDeadline) return abandon(response, { kind: 'transport', reason: 'timeout' })
+          if (frames.length > MAX_HELD_CHARS) return abandon(response, { kind: 'malformed' })
           continue
         }
         started = true
@@ -177,6 +181,15 @@ async function relayStream(ctx: RequestContext, services: Services, response: Up
   await billStream(ctx, plan, translator)
   res.end()
   return DONE
+}
+
+/** Frames held before the first content: far more than any real stream sends before its first word. */
+const MAX_HELD_CHARS = 1_000_000
+
+/** Gives up on an answer still arriving, as a failed attempt. */
+function abandon(response: UpstreamResponse, failure: UpstreamFailure): Attempt {
+  response.body.destroy()
+  return { done: false, failure }
 }
 
 /**
