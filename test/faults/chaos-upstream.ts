@@ -25,6 +25,8 @@ export type ChaosMode =
   | 'eof_before_content'
   /** SSE: the frames before content, then a keepalive comment every 50 ms and never any content */
   | 'prelude_forever'
+  /** JSON: a 200 answer with a field nested 100,000 levels deep */
+  | 'deep_json'
   /** a complete answer whose usage is negative, 1e15, or not numbers */
   | 'negative_usage'
   | 'huge_usage'
@@ -195,6 +197,7 @@ async function answerJson(res: Res, d: Dialect, model: string, mode: ChaosMode, 
     await new Promise<void>((resolve) => res.write(text.slice(0, text.length >> 1), () => resolve()))
   }
   switch (mode) {
+    case 'deep_json': return sendJson(res, 200, `${text.slice(0, -1)},"extra":${'['.repeat(100_000)}${']'.repeat(100_000)}}`)
     case 'drop_mid_stream': await half(); return void res.socket?.destroy()
     case 'stall_mid_body': await half(); return void (await sleep(STALL_MS, undefined, { signal }).catch(() => {}))
     case 'error_event_only': return sendJson(res, 500, d.errorBody(500, 'The server is overloaded.'))

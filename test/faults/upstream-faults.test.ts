@@ -48,6 +48,7 @@ const CASES: Array<{ mode: ChaosMode; stream: boolean; expect: Expectation }> = 
   { mode: 'eof_before_content', stream: true, expect: { kind: 'failover', solo: exhaustedWith('empty stream') } },
   { mode: 'prelude_forever', stream: true, expect: { kind: 'failover', solo: TIMEOUT } },
   { mode: 'eof_before_content', stream: false, expect: { kind: 'failover', solo: exhaustedWith('malformed answer') } },
+  { mode: 'deep_json', stream: false, expect: { kind: 'failover', solo: exhaustedWith('malformed answer') } },
   { mode: 'malformed_json', stream: false, expect: { kind: 'failover', solo: exhaustedWith('malformed answer') } },
   { mode: 'malformed_json', stream: true, expect: { kind: 'failover', solo: exhaustedWith('empty stream') } },
   { mode: 'negative_usage', stream: false, expect: { kind: 'local' } },

@@ -5,6 +5,7 @@ import { costNano } from '../billing.js'
 import type { RequestContext } from '../context.js'
 import { GatewayError } from '../errors.js'
 import { transportFailure, type UpstreamResponse } from '../http.js'
+import { exceedsJsonDepth } from '../json-depth.js'
 import type { UpstreamAccount } from '../registry.js'
 import { drained, sendJson, SSE_HEADERS, sseErrorFrame } from '../respond.js'
 import type { Services } from '../services.js'
@@ -95,6 +96,8 @@ async function relayJson(ctx: RequestContext, response: UpstreamResponse, adapte
     const reason = transportFailure(err)
     return reason === 'aborted' ? DONE : { done: false, failure: { kind: 'transport', reason } }
   }
+  // Nesting no answer needs is an upstream fault, refused before anything walks it (or the client gets it).
+  if (exceedsJsonDepth(bytes)) return { done: false, failure: { kind: 'malformed' } }
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8')
   let result
   try {
