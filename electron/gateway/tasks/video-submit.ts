@@ -5,7 +5,8 @@ import { transportFailure } from '../http.js'
 import { upstreamsFor } from '../model-access.js'
 import { nanoToUsd } from '../money.js'
 import type { UpstreamAccount } from '../registry.js'
-import { exhausted, isFailoverStatus, type UpstreamFailure } from '../relay/upstream-failure.js'
+import { failover, type Attempt } from '../relay/failover.js'
+import { isFailoverStatus } from '../relay/upstream-failure.js'
 import type { Services } from '../services.js'
 import type { VideoDedupe, VideoTaskRow } from '../store/tasks.js'
 import { videoAdapterFor, type VideoSubmission } from '../upstreams/video/index.js'
@@ -68,7 +69,7 @@ export async function submitVideo(ctx: RequestContext, services: Services, model
   }
   syncAccount(services.store, services.registry)
   submissionsUnderWay.add(row.id)
-  let started: Awaited<ReturnType<typeof startUpstream>>
+  let started: VideoStarted
   try {
     // Not tied to the client's connection: once held, the submission completes, and a resubmission finds it.
     started = await startUpstream(services, candidates, model, order.sub, videoRuntime(services).options.submitTimeoutMs)
@@ -125,32 +126,37 @@ function newVideoRow(ctx: RequestContext, model: CatalogModel, order: VideoOrder
   }
 }
 
+interface VideoStarted {
+  upstreamId: string
+  vendorTaskId: string
+}
+
 /** The vendor create call, in failover order (connect errors, timeouts, 401/403/408/429/5xx move to the next account). */
-async function startUpstream(services: Services, candidates: UpstreamAccount[], model: CatalogModel, sub: VideoSubmission, timeoutMs: number): Promise<{ upstreamId: string; vendorTaskId: string }> {
-  let failure: UpstreamFailure | undefined
-  for (const upstream of candidates) {
-    const adapter = videoAdapterFor(upstream.vendor)!
-    const spec = adapter.toStart(sub, { upstream, model }, Math.floor(Date.now() / 1000))
-    let status: number
-    let text: string
-    try {
-      const res = await services.http.send(spec, AbortSignal.timeout(timeoutMs))
-      status = res.statusCode
-      text = await res.body.text()
-    } catch (err) {
-      const reason = transportFailure(err)
-      failure = { kind: 'transport', reason: reason === 'aborted' ? 'timeout' : reason }
-      continue
-    }
-    try {
-      if (status < 200 || status >= 300) throw adapter.fromError(status, text)
-      return { upstreamId: upstream.id, vendorTaskId: adapter.fromStart(parseJson(text), sub) }
-    } catch (err) {
-      if (!(err instanceof GatewayError) || !isFailoverStatus(err.status)) throw err
-      failure = { kind: 'status', status: err.status, error: err }
-    }
+function startUpstream(services: Services, candidates: UpstreamAccount[], model: CatalogModel, sub: VideoSubmission, timeoutMs: number): Promise<VideoStarted> {
+  return failover(candidates, undefined, (upstream) => startOn(services, upstream, model, sub, timeoutMs))
+}
+
+/** One account's create call: the vendor's task id, or why the next account is tried. */
+async function startOn(services: Services, upstream: UpstreamAccount, model: CatalogModel, sub: VideoSubmission, timeoutMs: number): Promise<Attempt<VideoStarted>> {
+  const adapter = videoAdapterFor(upstream.vendor)!
+  const spec = adapter.toStart(sub, { upstream, model }, Math.floor(Date.now() / 1000))
+  let status: number
+  let text: string
+  try {
+    const res = await services.http.send(spec, AbortSignal.timeout(timeoutMs))
+    status = res.statusCode
+    text = await res.body.text()
+  } catch (err) {
+    const reason = transportFailure(err)
+    return { done: false, failure: { kind: 'transport', reason: reason === 'aborted' ? 'timeout' : reason } }
   }
-  throw exhausted(failure)
+  try {
+    if (status < 200 || status >= 300) throw adapter.fromError(status, text)
+    return { done: true, value: { upstreamId: upstream.id, vendorTaskId: adapter.fromStart(parseJson(text), sub) } }
+  } catch (err) {
+    if (!(err instanceof GatewayError) || !isFailoverStatus(err.status)) throw err
+    return { done: false, failure: { kind: 'status', status: err.status, error: err } }
+  }
 }
 
 function parseJson(text: string): unknown {
