@@ -1,8 +1,8 @@
 import type { CatalogModel } from '../../../shared/types.js'
+import type { Admitted } from '../admission.js'
 import type { RequestContext } from '../context.js'
 import { asGatewayError, GatewayError, gatewayError } from '../errors.js'
 import { transportFailure } from '../http.js'
-import { upstreamsFor } from '../model-access.js'
 import { nanoToUsd } from '../money.js'
 import type { UpstreamAccount } from '../registry.js'
 import { failover, type Attempt } from '../relay/failover.js'
@@ -47,15 +47,14 @@ function idempotencyKeyOf(ctx: RequestContext): string | null {
   return value
 }
 
+/** What a video's admission holds: its reservation, or the earlier task an identical submission answers. */
+export type VideoHold = { kind: 'replay'; task: VideoTaskRow } | { kind: 'reserved'; row: VideoTaskRow }
+
 /**
- * Submits a video, in the order clients see errors: an account for the model (404), the vendor's own refusal of the
- * shape (400, from the adapter, before anything is held), then — in one store transaction — the duplicate guard or
- * the reservation (402 `insufficient_quota` when the balance cannot cover the largest possible cost), and only then
- * the vendor call, failing over like every relay. A submission that no vendor took releases its reservation.
+ * A video's funds step (spec §7 rule 5): the Idempotency-Key (400), then — in one store transaction — the duplicate
+ * guard or the reservation (402 `insufficient_quota` when the balance cannot cover the largest possible cost).
  */
-export async function submitVideo(ctx: RequestContext, services: Services, model: CatalogModel, order: VideoOrder, endpoint: string): Promise<Submitted> {
-  const candidates = upstreamsFor(services.registry, ctx.group!, model, 'video')
-  refusedShape(order.sub, candidates[0], model)
+export function holdVideo(ctx: RequestContext, services: Services, order: VideoOrder, model: CatalogModel, endpoint: string): VideoHold {
   const idempotencyKey = idempotencyKeyOf(ctx)
   const row = newVideoRow(ctx, model, order, endpoint, idempotencyKey, videoRuntime(services).options.submitTimeoutMs)
   const now = Date.now()
@@ -63,10 +62,21 @@ export async function submitVideo(ctx: RequestContext, services: Services, model
   services.store.ledger.flush() // the store's balance must include the charges still queued
   const reservation = services.store.tasks.video.reserve(row, dedupe)
   switch (reservation.kind) {
-    case 'existing': return { task: reservation.task, replay: true }
+    case 'existing': return { kind: 'replay', task: reservation.task }
     case 'conflict': throw gatewayError('idempotency_key_reused', 'idempotency_key_reused', { key: idempotencyKey ?? '', id: reservation.task.id }, { param: 'Idempotency-Key' })
     case 'insufficient': throw insufficient(reservation.limit, row.reserved_nano, reservation.availableNano)
   }
+  return { kind: 'reserved', row }
+}
+
+/**
+ * Submits an admitted video: the vendor call, failing over like every relay. A submission that no vendor took
+ * releases its reservation.
+ */
+export async function submitVideo(ctx: RequestContext, services: Services, admitted: Admitted<unknown, VideoOrder, VideoHold>): Promise<Submitted> {
+  const { funds: hold, candidates, model, request: order } = admitted
+  if (hold.kind === 'replay') return { task: hold.task, replay: true }
+  const { row } = hold
   syncAccount(services.store, services.registry)
   submissionsUnderWay.add(row.id)
   let started: VideoStarted
@@ -95,9 +105,10 @@ export async function submitVideo(ctx: RequestContext, services: Services, model
  * first-frame-only API) comes before anything is held. Built for the first account only: no I/O; an account problem
  * (a malformed Kling key) is left to the failover of the real call.
  */
-function refusedShape(sub: VideoSubmission, upstream: UpstreamAccount, model: CatalogModel): void {
+export function refusedShape(order: VideoOrder, candidates: UpstreamAccount[], model: CatalogModel): void {
+  const [upstream] = candidates
   try {
-    videoAdapterFor(upstream.vendor)!.toStart(sub, { upstream, model }, Math.floor(Date.now() / 1000))
+    videoAdapterFor(upstream.vendor)!.toStart(order.sub, { upstream, model }, Math.floor(Date.now() / 1000))
   } catch (err) {
     if (!(err instanceof GatewayError) || !isFailoverStatus(err.status)) throw err
   }
