@@ -5,10 +5,10 @@ import type { UpstreamAccount } from '../registry.js'
 import { failover, type Attempt } from '../relay/failover.js'
 import { isFailoverStatus } from '../relay/upstream-failure.js'
 import { imageAdapterFor } from '../upstreams/images/index.js'
-import type { ImageAdapter, ImageJob, ImageTaskSteps } from '../upstreams/images/types.js'
+import type { ImageAdapter, ImageJob, ImageOutcome, ImageTaskSteps } from '../upstreams/images/types.js'
 import type { TokenUsage, UpstreamCtx } from '../upstreams/types.js'
 import type { CatalogModel } from '../../../shared/types.js'
-import { rasterOnly, type ImageOutcome } from './result.js'
+import { rasterOnly } from './result.js'
 
 /** What an account made, and which account made it. */
 export interface ImagesMade {
