@@ -3,7 +3,7 @@ import type { VideoAdapter, VideoPoll, VideoSubmission } from './types.js'
 import {
   asObject, bearer, failedPoll, inFlight, jsonGet, jsonPost, malformed, num, parseJson, str, succeededPoll,
   unknownWord, upstreamModel, vendorError, withExtra, type Json,
-} from './common.js'
+} from './adapter-helpers.js'
 
 /**
  * Volcengine Ark Seedance: `POST {baseUrl}/contents/generations/tasks`, poll `GET .../tasks/{id}`.
@@ -14,7 +14,7 @@ import {
  * | queued → queued | running → running | succeeded → succeeded (content.video_url) |
  * | failed → failed (error.code) | cancelled → canceled | expired → failed, code `expired` (ran past execution_expires_after) |
  */
-export const seedance: VideoAdapter = {
+export const ark: VideoAdapter = {
   toStart(sub, ctx) {
     const body = withExtra(sub.extra, {
       model: upstreamModel(ctx),
