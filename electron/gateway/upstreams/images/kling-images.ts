@@ -1,7 +1,7 @@
 import { GatewayError } from '../../errors.js'
 import { parseDataUrl } from '../../data-url.js'
 import { parseJson } from '../openai-compatible.js'
-import { vendorError } from '../video/adapter-helpers.js'
+import { vendorError } from '../vendor-error.js'
 import { klingAuth } from '../kling-jwt.js'
 import type { ImageAdapter } from './types.js'
 import { compact } from './compact.js'

@@ -1,8 +1,9 @@
 import type { GatewayError } from '../../errors.js'
 import type { VideoAdapter, VideoPoll, VideoSubmission } from './types.js'
+import { vendorError } from '../vendor-error.js'
 import {
   asObject, bearer, failedPoll, inFlight, jsonGet, jsonPost, malformed, num, parseJson, str, succeededPoll,
-  unknownWord, upstreamModel, vendorError, withExtra, type Json,
+  unknownWord, upstreamModel, withExtra, type Json,
 } from './adapter-helpers.js'
 
 /**

@@ -1,9 +1,10 @@
 import type { GatewayError } from '../../errors.js'
 import type { UpstreamCtx } from '../types.js'
 import type { VideoAdapter, VideoPoll, VideoSubmission } from './types.js'
+import { vendorError } from '../vendor-error.js'
 import {
   asObject, bearer, failedPoll, hostRoot, imagesOf, inFlight, jsonGet, jsonPost, malformed, num, onlyRoles, parseJson,
-  str, succeededPoll, unknownWord, unsupported, upperTier, upstreamModel, vendorError, type Json,
+  str, succeededPoll, unknownWord, unsupported, upperTier, upstreamModel, type Json,
 } from './adapter-helpers.js'
 
 /**

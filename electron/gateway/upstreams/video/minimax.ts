@@ -2,9 +2,10 @@ import type { GatewayError } from '../../errors.js'
 import type { HttpSpec } from '../../http.js'
 import type { UpstreamCtx } from '../types.js'
 import type { VideoAdapter, VideoPoll, VideoSubmission } from './types.js'
+import { vendorError } from '../vendor-error.js'
 import {
   asObject, bearer, failedPoll, hostRoot, idOf, imagesOf, inFlight, jsonGet, jsonPost, malformed, num, onlyRoles,
-  parseJson, str, succeededPoll, unknownWord, upperTier, upstreamModel, vendorError, withExtra, type Json,
+  parseJson, str, succeededPoll, unknownWord, upperTier, upstreamModel, withExtra, type Json,
 } from './adapter-helpers.js'
 
 /**

@@ -1,7 +1,8 @@
 import type { VideoAdapter, VideoPoll } from './types.js'
+import { vendorError } from '../vendor-error.js'
 import {
   asObject, bearer, failedPoll, idOf, imagesOf, inFlight, jsonGet, jsonPost, malformed, num, onlyRoles, parseJson, str,
-  succeededPoll, unknownWord, upstreamModel, vendorError, withExtra,
+  succeededPoll, unknownWord, upstreamModel, withExtra,
 } from './adapter-helpers.js'
 
 /**
