@@ -63,7 +63,6 @@ export const balanceAndQuota = (ctx: RequestContext, services: Services): void =
 /** Funds for a call that costs nothing (count_tokens). */
 export const free = (): void => {}
 
-const readJsonBody = (ctx: RequestContext): Body => readJson(ctx).value
 const modelField = (body: Body): unknown => body.model
 const unchanged = (body: Body): Body => body
 
@@ -72,7 +71,7 @@ export function jsonAdmission<Req = Body, Funds = void>(
   spec: Pick<AdmissionSpec<Body, Req, Funds>, 'endpoint' | 'capability' | 'validate' | 'accounts'> & Partial<Pick<AdmissionSpec<Body, Req, Funds>, 'rules' | 'funds'>>,
 ): AdmissionSpec<Body, Req, Funds> {
   return {
-    read: readJsonBody,
+    read: readJson,
     modelOf: modelField,
     rules: unchanged as unknown as AdmissionSpec<Body, Req, Funds>['rules'],
     funds: balanceAndQuota as unknown as AdmissionSpec<Body, Req, Funds>['funds'],

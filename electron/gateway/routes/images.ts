@@ -38,7 +38,7 @@ async function readImageBody(ctx: RequestContext, endpoint: ImageEndpoint): Prom
       maskFile: files.find((f) => f.field === 'mask'),
     }
   }
-  return { body: readJson(ctx).value, multipart: false, imageFiles: [] }
+  return { body: readJson(ctx), multipart: false, imageFiles: [] }
 }
 
 /** Every image the request carries in its body (files, data: URLs) has a size its header claims within bounds. */
