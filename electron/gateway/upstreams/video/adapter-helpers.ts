@@ -1,6 +1,5 @@
 import { GatewayError } from '../../errors.js'
 import type { HttpSpec } from '../../http.js'
-import type { UpstreamCtx } from '../types.js'
 import type { VideoPoll, VideoSubmission } from './types.js'
 
 /** Helpers shared by the video adapters: body access, request building, error and status shapes. */
