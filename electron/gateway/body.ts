@@ -116,12 +116,12 @@ export function discardUpload(req: IncomingMessage): Promise<void> {
 }
 
 /**
- * Parses the request's body (read by the server before the handler ran) as a JSON object, with the bytes
- * it came from (relays forward them untouched when they can). 400 for anything that is not a JSON object,
+ * Parses the request's body (read by the server before the handler ran) as a JSON object; the bytes it came from
+ * stay in `ctx.body` (relays forward them untouched when they can). 400 for anything that is not a JSON object,
  * or that nests deeper than MAX_JSON_DEPTH. The content type is not checked: `curl -d` sends JSON labelled
  * as a form, and the body decides.
  */
-export function readJson(ctx: RequestContext): { value: Record<string, unknown>; raw: Buffer } {
+export function readJson(ctx: RequestContext): Record<string, unknown> {
   const raw = ctx.body
   // Before JSON.parse: a deeply nested body would overflow the stack of whatever walks it next.
   if (exceedsJsonDepth(raw)) throw gatewayError('invalid_request', 'json_too_deep', { limit: MAX_JSON_DEPTH })
@@ -132,5 +132,5 @@ export function readJson(ctx: RequestContext): { value: Record<string, unknown>;
     throw gatewayError('invalid_json', 'invalid_json', { detail: (err as Error).message })
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw gatewayError('invalid_request', 'body_not_object')
-  return { value: value as Record<string, unknown>, raw }
+  return value as Record<string, unknown>
 }

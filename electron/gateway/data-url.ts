@@ -16,8 +16,21 @@ export function parseDataUrl(url: string): DataUrl | undefined {
   return { mimeType: mimeType.toLowerCase(), base64: attrs.some((a) => a.toLowerCase() === 'base64'), payload: text.slice(comma + 1) }
 }
 
-/** The payload's bytes; `maxBytes` limits base64 decoding to a prefix (enough to read an image header). */
-export function dataUrlBytes(data: DataUrl, maxBytes = Infinity): { bytes: Buffer; complete: boolean } {
+export interface DataUrlBytes {
+  bytes: Buffer
+  /** false when `maxBytes` cut the decoding short */
+  complete: boolean
+}
+
+/**
+ * The payload's bytes (the one decoder of data URLs); `maxBytes` limits base64 decoding to a prefix (enough to
+ * read an image header). Given text, undefined when it is not a data URL.
+ */
+export function dataUrlBytes(data: DataUrl, maxBytes?: number): DataUrlBytes
+export function dataUrlBytes(url: string, maxBytes?: number): DataUrlBytes | undefined
+export function dataUrlBytes(source: DataUrl | string, maxBytes = Infinity): DataUrlBytes | undefined {
+  const data = typeof source === 'string' ? parseDataUrl(source) : source
+  if (data === undefined) return undefined
   if (!data.base64) return { bytes: percentDecode(data.payload), complete: true }
   // Four base64 characters carry three bytes; whitespace inside the payload is ignored by Node's decoder.
   const chars = Number.isFinite(maxBytes) ? Math.ceil(maxBytes / 3) * 4 : data.payload.length
@@ -26,7 +39,7 @@ export function dataUrlBytes(data: DataUrl, maxBytes = Infinity): { bytes: Buffe
 }
 
 /** `%xx` escapes decoded, other characters taken as UTF-8 (a non-base64 data URL's payload). */
-export function percentDecode(s: string): Buffer {
+function percentDecode(s: string): Buffer {
   const bytes: number[] = []
   for (let k = 0; k < s.length; k++) {
     if (s[k] === '%' && /^[0-9a-f]{2}$/i.test(s.slice(k + 1, k + 3))) {

@@ -25,7 +25,11 @@ export function renderError(ctx: RequestContext, err: GatewayError): void {
   const { res } = ctx
   ctx.outcome.errorCode ??= err.code
   if (res.headersSent) {
-    if (!res.writableEnded && !res.destroyed) res.end(sseErrorFrame(ctx, err))
+    if (!res.writableEnded && !res.destroyed) {
+      // The 200 is gone: the ledger keeps the status of the error the frame reports.
+      ctx.outcome.status ??= err.status
+      res.end(sseErrorFrame(ctx, err))
+    }
     return
   }
   if (res.destroyed) return

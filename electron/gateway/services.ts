@@ -1,4 +1,4 @@
-import type { AdminAuth } from './admin/admin-auth.js'
+import type { AdminAuth } from './admin-access.js'
 import type { Http } from './http.js'
 import type { ConcurrencyLimiter } from './limits.js'
 import type { Registry } from './registry.js'

@@ -1,7 +1,8 @@
 import { timingSafeEqual } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
 import { ADMIN_COOKIE, ADMIN_SESSION_HEADER, MEDIA_TOKEN_PARAM } from '../../../shared/admin.js'
-import { createSessionTable, DEFAULT_SESSION_LIMITS, newSecret, type AdminSessionEntry, type SessionLimits } from './session-table.js'
+import type { AdminAuth, AdminSessionEntry } from '../admin-access.js'
+import { createSessionTable, DEFAULT_SESSION_LIMITS, newSecret, type SessionLimits } from './session-table.js'
 
 /** Equal secrets, compared in constant time (for equal lengths; a length says nothing about a random secret). */
 function sameSecret(a: string, b: string): boolean {
@@ -22,8 +23,6 @@ function cookieOf(req: IncomingMessage, name: string): string | undefined {
 
 const mediaTokenOf = (req: IncomingMessage) => new URLSearchParams((req.url ?? '').split('?')[1] ?? '').get(MEDIA_TOKEN_PARAM) ?? undefined
 
-export type AdminAuth = ReturnType<typeof createAdminAuth>
-
 /**
  * Who may use the admin API. Secrets live in memory only and change at every start:
  * - the admin token, handed to the desktop window by the preload (sent as `Authorization: Bearer`);
@@ -32,7 +31,7 @@ export type AdminAuth = ReturnType<typeof createAdminAuth>
  * Cookies are not port-scoped, so any other local service the browser visits receives the cookie: the cookie
  * alone opens nothing, and the session token is never sent to anyone who holds only the cookie.
  */
-export function createAdminAuth(limits: SessionLimits = DEFAULT_SESSION_LIMITS, now?: () => number) {
+export function createAdminAuth(limits: SessionLimits = DEFAULT_SESSION_LIMITS, now?: () => number): AdminAuth {
   const token = newSecret()
   const codes = new Set<string>()
   const sessions = createSessionTable(limits, now)

@@ -9,7 +9,7 @@ import { compileValidator } from '../validate.js'
 export function bodyReader<T>(schema: object) {
   const validate = compileValidator(schema)
   return async (ctx: RequestContext): Promise<T> => {
-    const { value } = readJson(ctx)
+    const value = readJson(ctx)
     const problem = validate(value)
     if (problem) throw problem
     return value as T

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto'
+import type { AdminSessionEntry } from '../admin-access.js'
 
 /** A session ends after this long without an admin call. */
 export const SESSION_IDLE_MS = 30 * 60_000
@@ -17,18 +18,6 @@ export const DEFAULT_SESSION_LIMITS: SessionLimits = { idleMs: SESSION_IDLE_MS, 
 
 /** A random secret of 256 bits, URL-safe. */
 export const newSecret = () => randomBytes(32).toString('base64url')
-
-/**
- * One admin session. `id` rides in the cookie; `token` is what the page sends in a header; `mediaToken` is what
- * `<img>`/`<video>` URLs carry in the query (they cannot send headers), and opens nothing but kept media.
- */
-export interface AdminSessionEntry {
-  id: string
-  token: string
-  mediaToken: string
-  createdAt: number
-  lastUsedAt: number
-}
 
 /** The live sessions, in opening order, forgetting the expired ones as it meets them. `now` is injectable for tests. */
 export function createSessionTable(limits: SessionLimits, now: () => number = Date.now) {

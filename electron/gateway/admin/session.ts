@@ -4,7 +4,7 @@ import { gatewayError } from '../errors.js'
 import { sendJson } from '../respond.js'
 import type { Services } from '../services.js'
 import { queryOf } from './admin-io.js'
-import type { AdminSessionEntry } from './session-table.js'
+import type { AdminSessionEntry } from '../admin-access.js'
 
 const sessionOf = ({ app, dataDir }: Services, session: AdminSessionEntry | undefined): AdminSession =>
   ({ mode: app.mode, version: app.version, baseUrl: app.baseUrl, dataDir, mediaToken: session?.mediaToken ?? null })

@@ -4,7 +4,7 @@
  * MIME type a client claims. Anything else (SVG, TIFF, AVIF, HEIC, corrupt data) gives `undefined`:
  * the caller forwards such images unchecked and lets the upstream decide.
  */
-import { dataUrlBytes as decodeDataUrl, parseDataUrl } from '../data-url.js'
+import { dataUrlBytes } from '../data-url.js'
 
 export interface ImageSize {
   format: 'png' | 'jpeg' | 'gif' | 'webp' | 'bmp'
@@ -101,12 +101,6 @@ function jpeg(b: Buffer): ImageSize | typeof TRUNCATED | undefined {
     }
     i += length
   }
-}
-
-/** Bytes of a `data:` URL, or `undefined` when the text is not one. `maxBytes` limits base64 decoding to a prefix. */
-export function dataUrlBytes(url: string, maxBytes = Infinity): { bytes: Buffer; complete: boolean } | undefined {
-  const data = parseDataUrl(url)
-  return data && decodeDataUrl(data, maxBytes)
 }
 
 /** Header bytes read first; a JPEG whose frame header lies beyond them (big EXIF/ICC segments) is decoded whole. */

@@ -5,7 +5,7 @@
  */
 import type { CatalogModel } from '../../../shared/types.js'
 import { catalogNumber } from '../../../shared/schemas/images.js'
-import { parseDataUrl, percentDecode } from '../data-url.js'
+import { dataUrlBytes, parseDataUrl } from '../data-url.js'
 import type { ImageCheckOptions } from './image-request.js'
 import { invalid, isAbsent, isObj, type Obj } from './image-fields.js'
 
@@ -50,7 +50,7 @@ export function checkReference(value: unknown, param: string): string {
 export function decodedDataUrlBytes(url: string): number {
   const data = parseDataUrl(url)
   if (!data) return 0
-  if (!data.base64) return percentDecode(data.payload).length
+  if (!data.base64) return dataUrlBytes(data).bytes.length
   // Every 4 characters carry 3 bytes; '=' padding and whitespace carry nothing.
   let chars = 0
   for (let i = 0; i < data.payload.length; i++) {

@@ -1,24 +1,8 @@
 import type { CatalogModel } from '../../../shared/types.js'
 import { billableQuantity, billableUsage } from '../billed-usage.js'
 import { sniffRaster } from '../media-sniff.js'
+import type { ImageOutcome, NormalizedImageRequest } from '../upstreams/images/types.js'
 import type { TokenUsage } from '../upstreams/types.js'
-import type { NormalizedImageRequest } from './image-request.js'
-
-/** One generated image, as a vendor gave it: inline bytes (base64) or a link. */
-export interface GeneratedImage {
-  b64?: string
-  url?: string
-  mimeType: string
-  revisedPrompt?: string
-}
-
-export interface ImageOutcome {
-  images: GeneratedImage[]
-  /** token usage, for models priced per token */
-  usage?: TokenUsage
-  /** the output tier the images were made at, for per-tier prices */
-  tier?: string
-}
 
 // 24 base64 characters are 18 bytes: enough for every magic number sniffRaster reads.
 const B64_HEAD_CHARS = 24

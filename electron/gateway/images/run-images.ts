@@ -2,14 +2,19 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { GatewayError, gatewayError } from '../errors.js'
 import { transportFailure, type Http, type HttpSpec } from '../http.js'
 import type { UpstreamAccount } from '../registry.js'
-import { exhausted, isFailoverStatus, type UpstreamFailure } from '../relay/upstream-failure.js'
+import { failover, type Attempt } from '../relay/failover.js'
+import { isFailoverStatus } from '../relay/upstream-failure.js'
 import { imageAdapterFor } from '../upstreams/images/index.js'
-import type { ImageAdapter, ImageJob, ImageTaskSteps } from '../upstreams/images/types.js'
-import type { UpstreamCtx } from '../upstreams/types.js'
+import type { ImageAdapter, ImageJob, ImageOutcome, ImageTaskSteps } from '../upstreams/images/types.js'
+import type { TokenUsage, UpstreamCtx } from '../upstreams/types.js'
 import type { CatalogModel } from '../../../shared/types.js'
-import { rasterOnly, type ImageOutcome } from './result.js'
+import { rasterOnly } from './result.js'
 
-type Attempt = { outcome: ImageOutcome; upstreamId: string } | { failure: UpstreamFailure }
+/** What an account made, and which account made it. */
+export interface ImagesMade {
+  outcome: ImageOutcome
+  upstreamId: string
+}
 
 async function call(http: Http, adapter: ImageAdapter, spec: HttpSpec, signal: AbortSignal): Promise<string> {
   const response = await http.send(spec, signal)
@@ -41,7 +46,7 @@ async function pollTask(http: Http, adapter: ImageAdapter, steps: ImageTaskSteps
 const TASK_LIMIT_MS = 10 * 60_000
 
 /** All of one account's calls, made in parallel: every one must succeed (spec §4.2, Gemini `n`). */
-async function attempt(http: Http, adapter: ImageAdapter, job: ImageJob, uctx: UpstreamCtx, signal: AbortSignal): Promise<Attempt> {
+async function attempt(http: Http, adapter: ImageAdapter, job: ImageJob, uctx: UpstreamCtx, signal: AbortSignal): Promise<Attempt<ImagesMade>> {
   const specs = adapter.toRequests(job, uctx)
   const calls = await Promise.allSettled(
     specs.map(async (spec) => {
@@ -53,25 +58,32 @@ async function attempt(http: Http, adapter: ImageAdapter, job: ImageJob, uctx: U
   if (failed) {
     const err = failed.reason
     if (err instanceof GatewayError) {
-      if (isFailoverStatus(err.status)) return { failure: { kind: 'status', status: err.status, error: err } }
+      if (isFailoverStatus(err.status)) return { done: false, failure: { kind: 'status', status: err.status, error: err } }
       throw err
     }
-    if (err instanceof SyntaxError) return { failure: { kind: 'malformed' } }
+    if (err instanceof SyntaxError) return { done: false, failure: { kind: 'malformed' } }
     const reason = transportFailure(err)
-    return { failure: { kind: 'transport', reason: reason === 'aborted' ? 'reset' : reason } }
+    return { done: false, failure: { kind: 'transport', reason: reason === 'aborted' ? 'reset' : reason } }
   }
   const outcomes = (calls as Array<PromiseFulfilledResult<ImageOutcome>>).map((c) => c.value)
   return {
-    upstreamId: uctx.upstream.id,
-    outcome: {
-      images: outcomes.flatMap((o) => o.images),
-      usage: outcomes.some((o) => o.usage)
-        ? outcomes.reduce((sum, o) => ({ inputTokens: sum.inputTokens + (o.usage?.inputTokens ?? 0), cachedInputTokens: (sum.cachedInputTokens ?? 0) + (o.usage?.cachedInputTokens ?? 0), outputTokens: sum.outputTokens + (o.usage?.outputTokens ?? 0) }), { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 })
-        : undefined,
-      tier: outcomes[0]?.tier,
+    done: true,
+    value: {
+      upstreamId: uctx.upstream.id,
+      outcome: {
+        images: outcomes.flatMap((o) => o.images),
+        usage: outcomes.some((o) => o.usage) ? outcomes.reduce(addUsage, { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 }) : undefined,
+        tier: outcomes[0]?.tier,
+      },
     },
   }
 }
+
+const addUsage = (sum: TokenUsage, o: ImageOutcome): TokenUsage => ({
+  inputTokens: sum.inputTokens + (o.usage?.inputTokens ?? 0),
+  cachedInputTokens: (sum.cachedInputTokens ?? 0) + (o.usage?.cachedInputTokens ?? 0),
+  outputTokens: sum.outputTokens + (o.usage?.outputTokens ?? 0),
+})
 
 /**
  * Makes the images on the group's accounts in failover order. Nothing reaches the client before the
@@ -83,14 +95,9 @@ export async function runImages(
   model: CatalogModel,
   job: (adapter: ImageAdapter) => Promise<ImageJob>,
   signal: AbortSignal,
-): Promise<{ outcome: ImageOutcome; upstreamId: string }> {
-  let failure: UpstreamFailure | undefined
-  for (const upstream of candidates) {
-    if (signal.aborted) break
+): Promise<ImagesMade> {
+  return failover(candidates, signal, async (upstream) => {
     const adapter = imageAdapterFor(upstream.vendor)!
-    const result = await attempt(http, adapter, await job(adapter), { upstream, model }, signal)
-    if ('outcome' in result) return result
-    failure = result.failure
-  }
-  throw exhausted(failure)
+    return attempt(http, adapter, await job(adapter), { upstream, model }, signal)
+  })
 }

@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../private-files.js'
 import type { Services } from '../services.js'
-import type { GeneratedImage } from './result.js'
+import type { GeneratedImage } from '../upstreams/images/types.js'
 
 const EXT: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp', 'image/gif': 'gif' }
 

@@ -6,7 +6,7 @@ export const KEEPALIVE_MS = 5_000
 
 /**
  * The gateway images SSE: a keepalive comment at once and then every KEEPALIVE_MS while the images are
- * made; the last `data:` event is the images JSON, then `data: [DONE]`. A failure is an `event: error`.
+ * made; the last `data:` event is the images JSON, then `data: [DONE]`. A failure is an `event: error` (renderError).
  * A client that leaves the keepalives unread is cut like any stalled reader (`drained`).
  */
 export function startImageStream(ctx: RequestContext, keepaliveMs = KEEPALIVE_MS) {
@@ -27,9 +27,7 @@ export function startImageStream(ctx: RequestContext, keepaliveMs = KEEPALIVE_MS
       stop()
       res.end(`data: ${JSON.stringify(body)}\n\ndata: [DONE]\n\n`)
     },
-    fail(errorBody: object): void {
-      stop()
-      res.end(`event: error\ndata: ${JSON.stringify(errorBody)}\n\n`)
-    },
+    /** Ends the keepalives; a failure's `event: error` is written by the one error renderer (respond.ts). */
+    stop,
   }
 }

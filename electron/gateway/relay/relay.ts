@@ -12,7 +12,8 @@ import type { Services } from '../services.js'
 import { adapterFor } from '../upstreams/index.js'
 import type { ChatStreamTranslator, RelayAdapter, RelayCapability, TokenUsage, UpstreamCtx } from '../upstreams/types.js'
 import { startCheckpoints, type StreamCheckpoints } from './checkpoint.js'
-import { exhausted, interrupted, isFailoverStatus, type UpstreamFailure } from './upstream-failure.js'
+import { failover, type Attempt } from './failover.js'
+import { interrupted, isFailoverStatus, type UpstreamFailure } from './upstream-failure.js'
 
 export interface RelayPlan {
   capability: RelayCapability
@@ -33,34 +34,27 @@ export interface RelayPlan {
   rawBody?: Buffer
 }
 
-type Attempt = { done: true } | { done: false; failure: UpstreamFailure }
-const DONE: Attempt = { done: true }
+const DONE: Attempt<void> = { done: true, value: undefined }
 
 /**
  * Sends a request to the group's accounts in failover order and relays the answer.
  * Failover happens until the first byte reaches the client; after that a break is an error event (spec §6).
  */
-export async function relay(ctx: RequestContext, services: Services, plan: RelayPlan): Promise<void> {
-  let failure: UpstreamFailure | undefined
-  for (const upstream of plan.candidates) {
-    if (ctx.abort.signal.aborted) return
-    const adapter = adapterFor(upstream.vendor)![plan.capability]!
-    const uctx: UpstreamCtx = { upstream, model: plan.model, clientHeaders: ctx.req.headers, rawBody: plan.rawBody }
-    ctx.outcome.upstreamId = upstream.id
-    const response = await callUpstream(ctx, services, adapter, uctx, plan.body)
-    if (!('statusCode' in response)) {
-      failure = response
-      continue
-    }
-    const attempt = plan.binaryUsage
-      ? await relayBinary(ctx, response, plan)
-      : plan.stream
-        ? await relayStream(ctx, services, response, adapter.streamTranslator({ includeUsage: plan.includeUsage === true }, uctx), plan)
-        : await relayJson(ctx, response, adapter, uctx, plan)
-    if (attempt.done) return
-    failure = attempt.failure
-  }
-  if (!ctx.abort.signal.aborted) throw exhausted(failure)
+export function relay(ctx: RequestContext, services: Services, plan: RelayPlan): Promise<void> {
+  return failover(plan.candidates, ctx.abort.signal, (upstream) => relayFrom(ctx, services, plan, upstream))
+}
+
+/** One account's try: the call, then the answer relayed as JSON, a stream or bytes. */
+async function relayFrom(ctx: RequestContext, services: Services, plan: RelayPlan, upstream: UpstreamAccount): Promise<Attempt<void>> {
+  const adapter = adapterFor(upstream.vendor)![plan.capability]!
+  const uctx: UpstreamCtx = { upstream, model: plan.model, clientHeaders: ctx.req.headers, rawBody: plan.rawBody }
+  ctx.outcome.upstreamId = upstream.id
+  const response = await callUpstream(ctx, services, adapter, uctx, plan.body)
+  if (!('statusCode' in response)) return { done: false, failure: response }
+  if (plan.binaryUsage) return relayBinary(ctx, response, plan)
+  return plan.stream
+    ? relayStream(ctx, services, response, adapter.streamTranslator({ includeUsage: plan.includeUsage === true }, uctx), plan)
+    : relayJson(ctx, response, adapter, uctx, plan)
 }
 
 /** Sends the call; answers with the response, a failure to fail over from, or throws the upstream's own client error. */
@@ -88,7 +82,7 @@ async function callUpstream(
   throw error
 }
 
-async function relayJson(ctx: RequestContext, response: UpstreamResponse, adapter: RelayAdapter, uctx: UpstreamCtx, plan: RelayPlan): Promise<Attempt> {
+async function relayJson(ctx: RequestContext, response: UpstreamResponse, adapter: RelayAdapter, uctx: UpstreamCtx, plan: RelayPlan): Promise<Attempt<void>> {
   let bytes: Uint8Array
   try {
     bytes = await response.body.bytes()
@@ -113,7 +107,7 @@ async function relayJson(ctx: RequestContext, response: UpstreamResponse, adapte
   return DONE
 }
 
-async function relayStream(ctx: RequestContext, services: Services, response: UpstreamResponse, translator: ChatStreamTranslator, plan: RelayPlan): Promise<Attempt> {
+async function relayStream(ctx: RequestContext, services: Services, response: UpstreamResponse, translator: ChatStreamTranslator, plan: RelayPlan): Promise<Attempt<void>> {
   const { res } = ctx
   let checkpoints: StreamCheckpoints | undefined
   let frames = ''
@@ -190,7 +184,7 @@ async function relayStream(ctx: RequestContext, services: Services, response: Up
 const MAX_HELD_CHARS = 1_000_000
 
 /** Gives up on an answer still arriving, as a failed attempt. */
-function abandon(response: UpstreamResponse, failure: UpstreamFailure): Attempt {
+function abandon(response: UpstreamResponse, failure: UpstreamFailure): Attempt<void> {
   response.body.destroy()
   return { done: false, failure }
 }
@@ -209,13 +203,13 @@ function errorEvent(ctx: RequestContext, translator: ChatStreamTranslator, error
 }
 
 /** A stream that failed before any content: failed over on 429/5xx and refused credentials, else the upstream's own error. */
-function failedBeforeContent(error: GatewayError): Attempt {
+function failedBeforeContent(error: GatewayError): Attempt<void> {
   if (isFailoverStatus(error.status)) return { done: false, failure: { kind: 'status', status: error.status, error } }
   throw error
 }
 
 /** Pipes a binary answer (audio) chunk by chunk with the upstream's content type. */
-async function relayBinary(ctx: RequestContext, response: UpstreamResponse, plan: RelayPlan): Promise<Attempt> {
+async function relayBinary(ctx: RequestContext, response: UpstreamResponse, plan: RelayPlan): Promise<Attempt<void>> {
   const { res } = ctx
   let started = false
   try {

@@ -1,19 +1,22 @@
 import { chatCompletionRequest } from '../../../shared/schemas/chat.js'
+import { admit, jsonAdmission } from '../admission.js'
 import type { RequestContext } from '../context.js'
 import { applyChatRules } from '../families/chat-rules.js'
 import { relay } from '../relay/relay.js'
 import type { Services } from '../services.js'
 import { promptText } from '../tokens.js'
 import { compileValidator } from '../validate.js'
-import { startRelay } from './relay-start.js'
 
-const validate = compileValidator(chatCompletionRequest)
+const ADMISSION = jsonAdmission({
+  validate: compileValidator(chatCompletionRequest),
+  endpoint: 'chat.completions',
+  capability: 'chat',
+  rules: (body, model, ctx) => applyChatRules(body, model, ctx.abort.signal),
+})
 
 /** POST /v1/chat/completions (spec §4.1). */
 export async function chatCompletions(ctx: RequestContext, services: Services): Promise<void> {
-  const { body, raw, parsed, model, candidates } = await startRelay(ctx, services, {
-    validate, endpoint: 'chat.completions', capability: 'chat', prepare: applyChatRules,
-  })
+  const { input: parsed, request: body, model, candidates } = await admit(ctx, services, ADMISSION)
   const stream = body.stream === true
   const streamOptions = (body.stream_options ?? {}) as Record<string, unknown>
   const includeUsage = streamOptions.include_usage === true
@@ -23,7 +26,7 @@ export async function chatCompletions(ctx: RequestContext, services: Services): 
     capability: 'chat',
     model,
     body: upstreamBody,
-    rawBody: upstreamBody === parsed ? raw : undefined,
+    rawBody: upstreamBody === parsed ? ctx.body : undefined,
     candidates,
     stream,
     includeUsage,

@@ -1,10 +1,10 @@
-import type { CatalogModel } from '../../../shared/types.js'
-import { costNano, ensureFunds } from '../billing.js'
+import { admit, balanceAndQuota, type AdmissionSpec } from '../admission.js'
+import { costNano } from '../billing.js'
 import { readJson } from '../body.js'
 import type { RequestContext } from '../context.js'
-import { asGatewayError, errorBody, gatewayError } from '../errors.js'
+import { gatewayError } from '../errors.js'
 import { checkImageRequest } from '../images/image-rules.js'
-import type { NormalizedImageRequest } from '../images/image-request.js'
+import type { ImageEndpoint, NormalizedImageRequest } from '../images/image-request.js'
 import { checkImageHeader, checkReferenceHeader, imageHead } from '../images/image-limits.js'
 import { fitMask } from '../images/mask.js'
 import { baseField, readMultipart, type UploadedFile } from '../images/multipart.js'
@@ -13,13 +13,10 @@ import { imageUsage, imagesBody } from '../images/result.js'
 import { runImages } from '../images/run-images.js'
 import { saveLinkedImages } from '../images/save-media.js'
 import { startImageStream } from '../images/sse.js'
-import { resolveModel, upstreamsFor } from '../model-access.js'
 import { sendJson } from '../respond.js'
 import type { Services } from '../services.js'
 import { startImageTask, taskView } from '../tasks/image-tasks.js'
 import type { ImageAdapter, ImageJob } from '../upstreams/images/types.js'
-
-type Endpoint = 'generations' | 'edits'
 
 interface ImageBody {
   body: Record<string, unknown>
@@ -29,7 +26,7 @@ interface ImageBody {
 }
 
 /** Edits take multipart/form-data (image / image[] files, mask) or JSON; generations take JSON. */
-async function readImageBody(ctx: RequestContext, endpoint: Endpoint): Promise<ImageBody> {
+async function readImageBody(ctx: RequestContext, endpoint: ImageEndpoint): Promise<ImageBody> {
   const type = String(ctx.req.headers['content-type'] ?? '')
   if (endpoint === 'edits' && /^multipart\/form-data/i.test(type)) {
     const { fields, files } = await readMultipart(ctx)
@@ -41,7 +38,7 @@ async function readImageBody(ctx: RequestContext, endpoint: Endpoint): Promise<I
       maskFile: files.find((f) => f.field === 'mask'),
     }
   }
-  return { body: readJson(ctx).value, multipart: false, imageFiles: [] }
+  return { body: readJson(ctx), multipart: false, imageFiles: [] }
 }
 
 /** Every image the request carries in its body (files, data: URLs) has a size its header claims within bounds. */
@@ -65,26 +62,38 @@ function jobBuilder(ctx: RequestContext, services: Services, req: NormalizedImag
   return (adapter: ImageAdapter): Promise<ImageJob> => (adapter.needsBytes ? (withBytes ??= build()) : Promise.resolve({ req, images: [] }))
 }
 
-async function handleImages(ctx: RequestContext, services: Services, endpoint: Endpoint): Promise<void> {
-  const group = ctx.group!
+/** The images endpoints' admission: the model named (400) before it is resolved, then the family's rules and the images' headers. */
+function imagesAdmission(endpoint: ImageEndpoint): AdmissionSpec<ImageBody, NormalizedImageRequest, void> {
+  return {
+    endpoint: endpoint === 'edits' ? 'images.edits' : 'images.generations',
+    capability: 'images',
+    read: (ctx) => readImageBody(ctx, endpoint),
+    validate: ({ body }) => (typeof body.model !== 'string' || body.model === '' ? gatewayError('invalid_request', 'missing_field', { field: 'model' }, { param: 'model' }) : undefined),
+    modelOf: ({ body }) => body.model,
+    rules: (input, model, ctx) => {
+      const group = ctx.group!
+      const req = checkImageRequest(input.body, model, {
+        endpoint,
+        async: /\brespond-async\b/i.test(String(ctx.req.headers.prefer ?? '')),
+        multipart: input.multipart,
+        imageFiles: input.imageFiles.length,
+        maskFile: input.maskFile !== undefined,
+        singleImageGroup: group.options.singleImage === true,
+        officialDirect: group.options.officialDirect === true,
+      })
+      checkInputImages(input, req)
+      return req
+    },
+    funds: balanceAndQuota,
+  }
+}
+
+const ADMISSION = { generations: imagesAdmission('generations'), edits: imagesAdmission('edits') }
+
+async function handleImages(ctx: RequestContext, services: Services, endpoint: ImageEndpoint): Promise<void> {
   // Spec §4.2: the Gemini official-direct group has no edits endpoint (references go in the generations body).
-  if (endpoint === 'edits' && group.options.officialDirect) throw gatewayError('route_not_found', 'route_not_in_group', { path: ctx.path })
-  const input = await readImageBody(ctx, endpoint)
-  if (typeof input.body.model !== 'string' || input.body.model === '') throw gatewayError('invalid_request', 'missing_field', { field: 'model' }, { param: 'model' })
-  const model: CatalogModel = resolveModel(services.registry, group, input.body.model, endpoint === 'edits' ? 'images.edits' : 'images.generations')
-  ctx.model = model
-  const req = checkImageRequest(input.body, model, {
-    endpoint,
-    async: /\brespond-async\b/i.test(String(ctx.req.headers.prefer ?? '')),
-    multipart: input.multipart,
-    imageFiles: input.imageFiles.length,
-    maskFile: input.maskFile !== undefined,
-    singleImageGroup: group.options.singleImage === true,
-    officialDirect: group.options.officialDirect === true,
-  })
-  checkInputImages(input, req)
-  const candidates = upstreamsFor(services.registry, group, model, 'images')
-  ensureFunds(services.registry, ctx.key!)
+  if (endpoint === 'edits' && ctx.group!.options.officialDirect) throw gatewayError('route_not_found', 'route_not_in_group', { path: ctx.path })
+  const { input, request: req, model, candidates } = await admit(ctx, services, ADMISSION[endpoint])
   const job = jobBuilder(ctx, services, req, input)
   const run = (signal: AbortSignal) => runImages(services.http, candidates, model, job, signal)
 
@@ -103,13 +112,9 @@ async function handleImages(ctx: RequestContext, services: Services, endpoint: E
     if (stream) stream.finish(body)
     else sendJson(ctx.res, 200, body)
     if (outcome.images.some((i) => i.url)) void saveLinkedImages(services, ctx.id, outcome.images, services.log)
-  } catch (err) {
-    if (!stream) throw err
-    const error = asGatewayError(err, ctx.id)
-    if (error.kind === 'internal_error') services.log(`[gatehouse] ${ctx.id} internal error: ${(err as Error)?.stack ?? String(err)}`)
-    ctx.outcome.status = error.status
-    ctx.outcome.errorCode = error.code
-    stream.fail(errorBody(error, 'chat', ctx.lang, ctx.redact))
+  } finally {
+    // A failure under way is the server's to log and render: an error event, the stream being open (respond.ts).
+    stream?.stop()
   }
 }
 

@@ -1,16 +1,16 @@
 import { interactionRequest } from '../../../shared/schemas/interactions.js'
+import { admit, jsonAdmission } from '../admission.js'
 import type { RequestContext } from '../context.js'
 import { relay } from '../relay/relay.js'
 import { responsesPromptText } from './responses.js'
 import type { Services } from '../services.js'
 import { compileValidator } from '../validate.js'
-import { startRelay } from './relay-start.js'
 
-const validate = compileValidator(interactionRequest)
+const ADMISSION = jsonAdmission({ validate: compileValidator(interactionRequest), endpoint: 'interactions', capability: 'interactions' })
 
 /** POST /v1beta/interactions: relayed to Gemini accounts for `gemini-interactions` models (spec §4.3). */
 export async function interactions(ctx: RequestContext, services: Services): Promise<void> {
-  const { body, model, candidates } = await startRelay(ctx, services, { validate, endpoint: 'interactions', capability: 'interactions' })
+  const { request: body, model, candidates } = await admit(ctx, services, ADMISSION)
   await relay(ctx, services, {
     capability: 'interactions',
     model,

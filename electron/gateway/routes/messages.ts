@@ -1,13 +1,14 @@
 import { countTokensRequest, messagesRequest } from '../../../shared/schemas/messages.js'
+import { admit, free, jsonAdmission } from '../admission.js'
 import type { RequestContext } from '../context.js'
 import { relay } from '../relay/relay.js'
 import type { Services } from '../services.js'
 import { promptText } from '../tokens.js'
 import { compileValidator } from '../validate.js'
-import { startRelay } from './relay-start.js'
 
-const validateMessages = compileValidator(messagesRequest)
-const validateCount = compileValidator(countTokensRequest)
+const MESSAGES = jsonAdmission({ validate: compileValidator(messagesRequest), endpoint: 'messages', capability: 'messages' })
+// Free, so no funds are needed.
+const COUNT_TOKENS = jsonAdmission({ validate: compileValidator(countTokensRequest), endpoint: 'messages', capability: 'countTokens', funds: free })
 
 /** The text of a Messages request: the system prompt and every text-bearing block. */
 export function messagesPromptText(body: Record<string, unknown>): string {
@@ -17,7 +18,7 @@ export function messagesPromptText(body: Record<string, unknown>): string {
 
 /** POST /v1/messages: Anthropic's wire format, relayed event by event (spec §4.3, §6). */
 export async function messages(ctx: RequestContext, services: Services): Promise<void> {
-  const { body, model, candidates } = await startRelay(ctx, services, { validate: validateMessages, endpoint: 'messages', capability: 'messages' })
+  const { request: body, model, candidates } = await admit(ctx, services, MESSAGES)
   await relay(ctx, services, {
     capability: 'messages',
     model,
@@ -31,8 +32,6 @@ export async function messages(ctx: RequestContext, services: Services): Promise
 
 /** POST /v1/messages/count_tokens: free, but it holds a concurrency slot like any call (spec §8). */
 export async function countTokens(ctx: RequestContext, services: Services): Promise<void> {
-  const { body, model, candidates } = await startRelay(ctx, services, {
-    validate: validateCount, endpoint: 'messages', capability: 'countTokens', billable: false,
-  })
+  const { request: body, model, candidates } = await admit(ctx, services, COUNT_TOKENS)
   await relay(ctx, services, { capability: 'countTokens', model, body, candidates, stream: false, billable: false, promptText: () => '' })
 }

@@ -1,12 +1,12 @@
 import { responsesRequest } from '../../../shared/schemas/responses.js'
+import { admit, jsonAdmission } from '../admission.js'
 import type { RequestContext } from '../context.js'
 import { dropUnknownServiceTier } from '../families/chat-rules.js'
 import { relay } from '../relay/relay.js'
 import type { Services } from '../services.js'
 import { compileValidator } from '../validate.js'
-import { startRelay } from './relay-start.js'
 
-const validate = compileValidator(responsesRequest)
+const ADMISSION = jsonAdmission({ validate: compileValidator(responsesRequest), endpoint: 'responses', capability: 'responses', rules: dropUnknownServiceTier })
 
 /** The text a Responses `input` carries: a string, or items whose content is text or text parts. */
 export function responsesPromptText(body: Record<string, unknown>): string {
@@ -27,9 +27,7 @@ export function responsesPromptText(body: Record<string, unknown>): string {
 
 /** POST /v1/responses: relayed to OpenAI-compatible accounts (spec §4.3). */
 export async function responses(ctx: RequestContext, services: Services): Promise<void> {
-  const { body, model, candidates } = await startRelay(ctx, services, {
-    validate, endpoint: 'responses', capability: 'responses', prepare: dropUnknownServiceTier,
-  })
+  const { request: body, model, candidates } = await admit(ctx, services, ADMISSION)
   await relay(ctx, services, {
     capability: 'responses',
     model,

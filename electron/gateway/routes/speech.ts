@@ -1,13 +1,12 @@
 import { speechRequest } from '../../../shared/schemas/speech.js'
 import type { CatalogModel } from '../../../shared/types.js'
+import { admit, jsonAdmission } from '../admission.js'
 import type { RequestContext } from '../context.js'
 import { gatewayError } from '../errors.js'
 import { relay } from '../relay/relay.js'
 import type { Services } from '../services.js'
 import { compileValidator } from '../validate.js'
-import { startRelay } from './relay-start.js'
 
-const validate = compileValidator(speechRequest)
 
 /** Spec-free limits of the model's catalog entry: input length and formats. */
 function checkSpeech(body: Record<string, unknown>, model: CatalogModel): Record<string, unknown> {
@@ -24,9 +23,11 @@ function checkSpeech(body: Record<string, unknown>, model: CatalogModel): Record
   return body
 }
 
+const ADMISSION = jsonAdmission({ validate: compileValidator(speechRequest), endpoint: 'audio.speech', capability: 'speech', rules: checkSpeech })
+
 /** POST /v1/audio/speech: audio streamed back as it arrives, billed per input character (spec §4.3). */
 export async function speech(ctx: RequestContext, services: Services): Promise<void> {
-  const { body, model, candidates } = await startRelay(ctx, services, { validate, endpoint: 'audio.speech', capability: 'speech', prepare: checkSpeech })
+  const { request: body, model, candidates } = await admit(ctx, services, ADMISSION)
   const input = body.input as string
   const characters = [...input].length
   await relay(ctx, services, {

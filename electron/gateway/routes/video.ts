@@ -1,45 +1,46 @@
 import { join } from 'node:path'
 import { nativeVideoRequest, videoGenerateRequest } from '../../../shared/schemas/video.js'
-import type { Endpoint } from '../../../shared/types.js'
-import { readJson } from '../body.js'
+import { admit, jsonAdmission } from '../admission.js'
 import type { RequestContext } from '../context.js'
 import { gatewayError } from '../errors.js'
 import { decodeSegment } from '../path-segment.js'
-import { resolveModel } from '../model-access.js'
 import { sendJson } from '../respond.js'
 import { fileSize, mediaHeaders, sendFile } from '../send-file.js'
 import type { Services } from '../services.js'
 import type { VideoTaskRow } from '../store/tasks.js'
 import { checkOrder, generateOrder, nativeOrder, type VideoOrder } from '../tasks/video-request.js'
-import { submitVideo } from '../tasks/video-submit.js'
+import { holdVideo, refusedShape, submitVideo, type VideoHold } from '../tasks/video-submit.js'
 import { nativeCreated, nativeTaskView, videoTaskView } from '../tasks/video-view.js'
 import { compileValidator } from '../validate.js'
 
-const validateGenerate = compileValidator(videoGenerateRequest)
-const validateNative = compileValidator(nativeVideoRequest)
-
 const REPLAYED = { 'idempotent-replayed': 'true' }
 
-/** Body → schema (400) → model in the group and on this endpoint (400/404) → the model's catalog rules (400). */
-async function readOrder(ctx: RequestContext, services: Services, endpoint: Endpoint): Promise<{ order: VideoOrder; model: ReturnType<typeof resolveModel> }> {
-  const { value: body } = readJson(ctx)
+/** A video endpoint's admission: schema, model, the catalog's rules, the vendor's refusals, then the reservation. */
+function videoAdmission(endpoint: 'video.generate' | 'video.native') {
   const native = endpoint === 'video.native'
-  const problem = (native ? validateNative : validateGenerate)(body)
-  if (problem) throw problem
-  const model = resolveModel(services.registry, ctx.group!, body.model, endpoint)
-  ctx.model = model
-  const order = native ? nativeOrder(body) : generateOrder(body)
-  checkOrder(order, model, native ? 'input' : 'images')
-  return { order, model }
+  return jsonAdmission<VideoOrder, VideoHold>({
+    endpoint,
+    capability: 'video',
+    validate: compileValidator(native ? nativeVideoRequest : videoGenerateRequest),
+    rules: (body, model) => {
+      const order = native ? nativeOrder(body) : generateOrder(body)
+      checkOrder(order, model, native ? 'input' : 'images')
+      return order
+    },
+    accounts: refusedShape,
+    funds: (ctx, services, order, model) => holdVideo(ctx, services, order, model, endpoint),
+  })
 }
+
+const GENERATE = videoAdmission('video.generate')
+const NATIVE = videoAdmission('video.native')
 
 /**
  * POST /v1/video/generate: 202 with the new task (its id, status_url and reservation); 200 with the earlier task
  * and `idempotent_replay: true` when the same key sent the same body within 10 minutes, or the same Idempotency-Key.
  */
 export async function videoGenerate(ctx: RequestContext, services: Services): Promise<void> {
-  const { order, model } = await readOrder(ctx, services, 'video.generate')
-  const { task, replay } = await submitVideo(ctx, services, model, order, 'video.generate')
+  const { task, replay } = await submitVideo(ctx, services, await admit(ctx, services, GENERATE))
   const view = { ...videoTaskView(task, services.store.media.byRequest(task.id), ctx.redact), idempotent_replay: replay }
   sendJson(ctx.res, replay ? 200 : 202, view, replay ? REPLAYED : {})
 }
@@ -73,8 +74,7 @@ export async function videoContent(ctx: RequestContext, services: Services, para
  * duplicate guard, poller and settlement as /v1/video/generate.
  */
 export async function nativeVideoSynthesis(ctx: RequestContext, services: Services): Promise<void> {
-  const { order, model } = await readOrder(ctx, services, 'video.native')
-  const { task, replay } = await submitVideo(ctx, services, model, order, 'video.native')
+  const { task, replay } = await submitVideo(ctx, services, await admit(ctx, services, NATIVE))
   sendJson(ctx.res, 200, nativeCreated(ctx.id, task), replay ? REPLAYED : {})
 }
 

@@ -1,11 +1,12 @@
 import type { CatalogModel } from '../../../shared/types.js'
+import type { Admitted } from '../admission.js'
 import type { RequestContext } from '../context.js'
 import { asGatewayError, GatewayError, gatewayError } from '../errors.js'
 import { transportFailure } from '../http.js'
-import { upstreamsFor } from '../model-access.js'
 import { nanoToUsd } from '../money.js'
 import type { UpstreamAccount } from '../registry.js'
-import { exhausted, isFailoverStatus, type UpstreamFailure } from '../relay/upstream-failure.js'
+import { failover, type Attempt } from '../relay/failover.js'
+import { isFailoverStatus } from '../relay/upstream-failure.js'
 import type { Services } from '../services.js'
 import type { VideoDedupe, VideoTaskRow } from '../store/tasks.js'
 import { videoAdapterFor, type VideoSubmission } from '../upstreams/video/index.js'
@@ -46,15 +47,14 @@ function idempotencyKeyOf(ctx: RequestContext): string | null {
   return value
 }
 
+/** What a video's admission holds: its reservation, or the earlier task an identical submission answers. */
+export type VideoHold = { kind: 'replay'; task: VideoTaskRow } | { kind: 'reserved'; row: VideoTaskRow }
+
 /**
- * Submits a video, in the order clients see errors: an account for the model (404), the vendor's own refusal of the
- * shape (400, from the adapter, before anything is held), then — in one store transaction — the duplicate guard or
- * the reservation (402 `insufficient_quota` when the balance cannot cover the largest possible cost), and only then
- * the vendor call, failing over like every relay. A submission that no vendor took releases its reservation.
+ * A video's funds step (spec §7 rule 5): the Idempotency-Key (400), then — in one store transaction — the duplicate
+ * guard or the reservation (402 `insufficient_quota` when the balance cannot cover the largest possible cost).
  */
-export async function submitVideo(ctx: RequestContext, services: Services, model: CatalogModel, order: VideoOrder, endpoint: string): Promise<Submitted> {
-  const candidates = upstreamsFor(services.registry, ctx.group!, model, 'video')
-  refusedShape(order.sub, candidates[0], model)
+export function holdVideo(ctx: RequestContext, services: Services, order: VideoOrder, model: CatalogModel, endpoint: string): VideoHold {
   const idempotencyKey = idempotencyKeyOf(ctx)
   const row = newVideoRow(ctx, model, order, endpoint, idempotencyKey, videoRuntime(services).options.submitTimeoutMs)
   const now = Date.now()
@@ -62,13 +62,24 @@ export async function submitVideo(ctx: RequestContext, services: Services, model
   services.store.ledger.flush() // the store's balance must include the charges still queued
   const reservation = services.store.tasks.video.reserve(row, dedupe)
   switch (reservation.kind) {
-    case 'existing': return { task: reservation.task, replay: true }
+    case 'existing': return { kind: 'replay', task: reservation.task }
     case 'conflict': throw gatewayError('idempotency_key_reused', 'idempotency_key_reused', { key: idempotencyKey ?? '', id: reservation.task.id }, { param: 'Idempotency-Key' })
     case 'insufficient': throw insufficient(reservation.limit, row.reserved_nano, reservation.availableNano)
   }
+  return { kind: 'reserved', row }
+}
+
+/**
+ * Submits an admitted video: the vendor call, failing over like every relay. A submission that no vendor took
+ * releases its reservation.
+ */
+export async function submitVideo(ctx: RequestContext, services: Services, admitted: Admitted<unknown, VideoOrder, VideoHold>): Promise<Submitted> {
+  const { funds: hold, candidates, model, request: order } = admitted
+  if (hold.kind === 'replay') return { task: hold.task, replay: true }
+  const { row } = hold
   syncAccount(services.store, services.registry)
   submissionsUnderWay.add(row.id)
-  let started: Awaited<ReturnType<typeof startUpstream>>
+  let started: VideoStarted
   try {
     // Not tied to the client's connection: once held, the submission completes, and a resubmission finds it.
     started = await startUpstream(services, candidates, model, order.sub, videoRuntime(services).options.submitTimeoutMs)
@@ -94,9 +105,10 @@ export async function submitVideo(ctx: RequestContext, services: Services, model
  * first-frame-only API) comes before anything is held. Built for the first account only: no I/O; an account problem
  * (a malformed Kling key) is left to the failover of the real call.
  */
-function refusedShape(sub: VideoSubmission, upstream: UpstreamAccount, model: CatalogModel): void {
+export function refusedShape(order: VideoOrder, candidates: UpstreamAccount[], model: CatalogModel): void {
+  const [upstream] = candidates
   try {
-    videoAdapterFor(upstream.vendor)!.toStart(sub, { upstream, model }, Math.floor(Date.now() / 1000))
+    videoAdapterFor(upstream.vendor)!.toStart(order.sub, { upstream, model }, Math.floor(Date.now() / 1000))
   } catch (err) {
     if (!(err instanceof GatewayError) || !isFailoverStatus(err.status)) throw err
   }
@@ -125,32 +137,37 @@ function newVideoRow(ctx: RequestContext, model: CatalogModel, order: VideoOrder
   }
 }
 
+interface VideoStarted {
+  upstreamId: string
+  vendorTaskId: string
+}
+
 /** The vendor create call, in failover order (connect errors, timeouts, 401/403/408/429/5xx move to the next account). */
-async function startUpstream(services: Services, candidates: UpstreamAccount[], model: CatalogModel, sub: VideoSubmission, timeoutMs: number): Promise<{ upstreamId: string; vendorTaskId: string }> {
-  let failure: UpstreamFailure | undefined
-  for (const upstream of candidates) {
-    const adapter = videoAdapterFor(upstream.vendor)!
-    const spec = adapter.toStart(sub, { upstream, model }, Math.floor(Date.now() / 1000))
-    let status: number
-    let text: string
-    try {
-      const res = await services.http.send(spec, AbortSignal.timeout(timeoutMs))
-      status = res.statusCode
-      text = await res.body.text()
-    } catch (err) {
-      const reason = transportFailure(err)
-      failure = { kind: 'transport', reason: reason === 'aborted' ? 'timeout' : reason }
-      continue
-    }
-    try {
-      if (status < 200 || status >= 300) throw adapter.fromError(status, text)
-      return { upstreamId: upstream.id, vendorTaskId: adapter.fromStart(parseJson(text), sub) }
-    } catch (err) {
-      if (!(err instanceof GatewayError) || !isFailoverStatus(err.status)) throw err
-      failure = { kind: 'status', status: err.status, error: err }
-    }
+function startUpstream(services: Services, candidates: UpstreamAccount[], model: CatalogModel, sub: VideoSubmission, timeoutMs: number): Promise<VideoStarted> {
+  return failover(candidates, undefined, (upstream) => startOn(services, upstream, model, sub, timeoutMs))
+}
+
+/** One account's create call: the vendor's task id, or why the next account is tried. */
+async function startOn(services: Services, upstream: UpstreamAccount, model: CatalogModel, sub: VideoSubmission, timeoutMs: number): Promise<Attempt<VideoStarted>> {
+  const adapter = videoAdapterFor(upstream.vendor)!
+  const spec = adapter.toStart(sub, { upstream, model }, Math.floor(Date.now() / 1000))
+  let status: number
+  let text: string
+  try {
+    const res = await services.http.send(spec, AbortSignal.timeout(timeoutMs))
+    status = res.statusCode
+    text = await res.body.text()
+  } catch (err) {
+    const reason = transportFailure(err)
+    return { done: false, failure: { kind: 'transport', reason: reason === 'aborted' ? 'timeout' : reason } }
   }
-  throw exhausted(failure)
+  try {
+    if (status < 200 || status >= 300) throw adapter.fromError(status, text)
+    return { done: true, value: { upstreamId: upstream.id, vendorTaskId: adapter.fromStart(parseJson(text), sub) } }
+  } catch (err) {
+    if (!(err instanceof GatewayError) || !isFailoverStatus(err.status)) throw err
+    return { done: false, failure: { kind: 'status', status: err.status, error: err } }
+  }
 }
 
 function parseJson(text: string): unknown {

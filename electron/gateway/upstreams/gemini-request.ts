@@ -1,4 +1,4 @@
-import { parseDataUrl, percentDecode } from '../data-url.js'
+import { dataUrlBytes, parseDataUrl } from '../data-url.js'
 import { gatewayError } from '../errors.js'
 import type { HttpSpec } from '../http.js'
 import { exceedsJsonDepth } from '../json-depth.js'
@@ -185,7 +185,7 @@ function dataUrl(url: unknown, param: string): { mimeType: string; data: string 
     return { mimeType: parsed.mimeType, data }
   }
   if (parsed.payload === '') throw invalid('the data URL is empty')
-  return { mimeType: parsed.mimeType, data: percentDecode(parsed.payload).toString('base64') }
+  return { mimeType: parsed.mimeType, data: dataUrlBytes(parsed).bytes.toString('base64') }
 }
 
 /** Adjacent turns of one role become one content: parallel tool results must sit in one user turn. */

@@ -1,21 +1,18 @@
 import type { Vendor } from '../../../../shared/types.js'
-import { grok } from './grok.js'
+import { ark } from './ark.js'
+import { dashscope } from './dashscope.js'
 import { kling } from './kling.js'
 import { minimax } from './minimax.js'
-import { seedance } from './seedance.js'
 import type { VideoAdapter } from './types.js'
-import { wan } from './wan.js'
+import { xai } from './xai.js'
 
 export type { VideoAdapter, VideoPoll, VideoState, VideoSubmission } from './types.js'
 
-/** One video adapter per vendor that serves video families (seedance, kling-video, hailuo, wan, grok-video). */
-const VIDEO_ADAPTERS: Partial<Record<Vendor, VideoAdapter>> = {
-  ark: seedance,
-  kling,
-  minimax,
-  dashscope: wan,
-  xai: grok,
-}
+/**
+ * One video adapter per vendor, in a file named by the vendor id: ark (seedance), kling (kling-video),
+ * minimax (hailuo), dashscope (wan), xai (grok-video).
+ */
+const VIDEO_ADAPTERS: Partial<Record<Vendor, VideoAdapter>> = { ark, kling, minimax, dashscope, xai }
 
 /** The video adapter of a vendor; undefined for vendors without video. */
 export function videoAdapterFor(vendor: Vendor): VideoAdapter | undefined {

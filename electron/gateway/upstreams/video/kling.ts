@@ -2,11 +2,12 @@ import { parseDataUrl } from '../../data-url.js'
 import type { GatewayError } from '../../errors.js'
 import type { UpstreamCtx } from '../types.js'
 import type { VideoAdapter, VideoPoll, VideoSubmission } from './types.js'
-import { klingAuth } from './kling-jwt.js'
+import { klingAuth } from '../kling-jwt.js'
+import { vendorError } from '../vendor-error.js'
 import {
   asObject, failedPoll, hostRoot, idOf, imagesOf, inFlight, jsonGet, jsonPost, malformed, num, onlyRoles, parseJson, str,
-  succeededPoll, unknownWord, unsupported, upstreamModel, vendorError, withExtra, type Json,
-} from './common.js'
+  succeededPoll, unknownWord, unsupported, upstreamModel, withExtra, type Json,
+} from './adapter-helpers.js'
 
 /**
  * Kling video: `POST /v1/videos/{text2video|image2video}`, poll `GET` the same path `/{task_id}`.

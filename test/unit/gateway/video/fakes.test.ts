@@ -1,7 +1,7 @@
 // The switches every fake video vendor shares (task-script.ts), driven through the Seedance adapter.
 import { errors } from 'undici'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { seedance } from '../../../../electron/gateway/upstreams/video/seedance.js'
+import { ark as seedance } from '../../../../electron/gateway/upstreams/video/ark.js'
 import { startFakeArk } from '../../../fakes/video/ark.js'
 import { parseStep, type FakeVideoServer } from '../../../fakes/video/task-script.js'
 import { ctxFor, runTask, send, submission } from './drive.js'

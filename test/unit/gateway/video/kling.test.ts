@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { kling } from '../../../../electron/gateway/upstreams/video/kling.js'
-import { signKlingJwt, splitKlingKey } from '../../../../electron/gateway/upstreams/video/kling-jwt.js'
+import { signKlingJwt, splitKlingKey } from '../../../../electron/gateway/upstreams/kling-jwt.js'
 import { startFakeKling } from '../../../fakes/video/kling.js'
 import { answer, FAKE_MP4, type FakeVideoServer } from '../../../fakes/video/task-script.js'
 import { bodyOf, ctxFor, rejects, runTask, send, statesOf, submission } from './drive.js'

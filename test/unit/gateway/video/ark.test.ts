@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { seedance } from '../../../../electron/gateway/upstreams/video/seedance.js'
+import { ark as seedance } from '../../../../electron/gateway/upstreams/video/ark.js'
 import { startFakeArk } from '../../../fakes/video/ark.js'
 import { FAKE_MP4, type FakeVideoServer } from '../../../fakes/video/task-script.js'
 import { bodyOf, ctxFor, rejects, runTask, statesOf, submission } from './drive.js'

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { grok } from '../../../../electron/gateway/upstreams/video/grok.js'
+import { xai as grok } from '../../../../electron/gateway/upstreams/video/xai.js'
 import { FAKE_MP4, type FakeVideoServer } from '../../../fakes/video/task-script.js'
 import { startFakeXai } from '../../../fakes/video/xai.js'
 import { bodyOf, ctxFor, rejects, runTask, statesOf, submission } from './drive.js'

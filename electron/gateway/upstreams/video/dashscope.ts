@@ -1,10 +1,11 @@
 import type { GatewayError } from '../../errors.js'
 import type { UpstreamCtx } from '../types.js'
 import type { VideoAdapter, VideoPoll, VideoSubmission } from './types.js'
+import { vendorError } from '../vendor-error.js'
 import {
   asObject, bearer, failedPoll, hostRoot, imagesOf, inFlight, jsonGet, jsonPost, malformed, num, onlyRoles, parseJson,
-  str, succeededPoll, unknownWord, unsupported, upperTier, upstreamModel, vendorError, type Json,
-} from './common.js'
+  str, succeededPoll, unknownWord, unsupported, upperTier, upstreamModel, type Json,
+} from './adapter-helpers.js'
 
 /**
  * DashScope Wan (and HappyHorse) native async API:
@@ -17,7 +18,7 @@ import {
  * | CANCELED → canceled | UNKNOWN → failed, code `task_not_found`: DashScope's word for an id that does not exist
  *   or has expired (ids live 24 h), so waiting longer cannot help |
  */
-export const wan: VideoAdapter = {
+export const dashscope: VideoAdapter = {
   toStart(sub, ctx) {
     const { input, parameters } = isHappyHorse(ctx) ? happyHorseBody(sub) : wanBody(sub)
     const body = { model: upstreamModel(ctx), ...withNativeExtra(sub.extra, input, parameters) }

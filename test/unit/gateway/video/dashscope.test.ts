@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { wan } from '../../../../electron/gateway/upstreams/video/wan.js'
+import { dashscope as wan } from '../../../../electron/gateway/upstreams/video/dashscope.js'
 import { startFakeDashScope } from '../../../fakes/video/dashscope.js'
 import { answer, FAKE_MP4, type FakeVideoServer } from '../../../fakes/video/task-script.js'
 import { bodyOf, ctxFor, rejects, runTask, send, statesOf, submission } from './drive.js'

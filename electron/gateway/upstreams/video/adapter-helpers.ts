@@ -1,7 +1,5 @@
-import { messagesErrorType } from '../../../../shared/error-codes.js'
 import { GatewayError } from '../../errors.js'
 import type { HttpSpec } from '../../http.js'
-import type { UpstreamCtx } from '../types.js'
 import type { VideoPoll, VideoSubmission } from './types.js'
 
 /** Helpers shared by the video adapters: body access, request building, error and status shapes. */
@@ -55,18 +53,6 @@ export const hostRoot = (baseUrl: string, suffix: RegExp): string => baseUrl.rep
 
 /** `720p` → `720P`, `2k` → `2K`: MiniMax and DashScope spell tiers upper-case on the wire. */
 export const upperTier = (resolution: string | undefined): string | undefined => resolution?.toUpperCase()
-
-/**
- * A vendor error as a GatewayError. The status is kept, so 429 and 5xx stay retryable and fail over;
- * the vendor's own code travels as the error code, its message as the text.
- */
-export function vendorError(status: number, code: string | undefined, message: string | undefined): GatewayError {
-  return new GatewayError(status >= 500 ? 'upstream_error' : 'invalid_request', { text: message || `upstream answered HTTP ${status}` }, {
-    status,
-    type: messagesErrorType(status),
-    upstreamCode: code,
-  })
-}
 
 /** An answer that cannot be read (no task id, not JSON): 502, like any broken upstream. */
 export const malformed = (detail: string): GatewayError =>

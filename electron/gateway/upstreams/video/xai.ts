@@ -1,8 +1,9 @@
 import type { VideoAdapter, VideoPoll } from './types.js'
+import { vendorError } from '../vendor-error.js'
 import {
   asObject, bearer, failedPoll, idOf, imagesOf, inFlight, jsonGet, jsonPost, malformed, num, onlyRoles, parseJson, str,
-  succeededPoll, unknownWord, upstreamModel, vendorError, withExtra,
-} from './common.js'
+  succeededPoll, unknownWord, upstreamModel, withExtra,
+} from './adapter-helpers.js'
 
 /**
  * xAI Grok Imagine video (deferred requests): `POST {baseUrl}/videos/generations` → `request_id`,
@@ -15,7 +16,7 @@ import {
  * | done → succeeded (video.url; withheld by moderation without a URL → failed `empty_output`) |
  * | failed → failed (error.code) | expired → failed, code `expired` (the result is no longer available) |
  */
-export const grok: VideoAdapter = {
+export const xai: VideoAdapter = {
   toStart(sub, ctx) {
     onlyRoles(sub, ['first_frame'], 'Grok')
     const [first] = imagesOf(sub, 'first_frame')

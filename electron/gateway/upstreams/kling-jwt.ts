@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto'
-import { GatewayError } from '../../errors.js'
+import { GatewayError } from '../errors.js'
 
 /**
  * Kling authenticates each call with a short-lived HS256 JWT minted from the account's AccessKey and SecretKey.

@@ -1,9 +1,10 @@
 import type { GatewayError } from '../../errors.js'
 import type { VideoAdapter, VideoPoll, VideoSubmission } from './types.js'
+import { vendorError } from '../vendor-error.js'
 import {
   asObject, bearer, failedPoll, inFlight, jsonGet, jsonPost, malformed, num, parseJson, str, succeededPoll,
-  unknownWord, upstreamModel, vendorError, withExtra, type Json,
-} from './common.js'
+  unknownWord, upstreamModel, withExtra, type Json,
+} from './adapter-helpers.js'
 
 /**
  * Volcengine Ark Seedance: `POST {baseUrl}/contents/generations/tasks`, poll `GET .../tasks/{id}`.
@@ -14,7 +15,7 @@ import {
  * | queued → queued | running → running | succeeded → succeeded (content.video_url) |
  * | failed → failed (error.code) | cancelled → canceled | expired → failed, code `expired` (ran past execution_expires_after) |
  */
-export const seedance: VideoAdapter = {
+export const ark: VideoAdapter = {
   toStart(sub, ctx) {
     const body = withExtra(sub.extra, {
       model: upstreamModel(ctx),

@@ -1,0 +1,41 @@
+import type { IncomingMessage } from 'node:http'
+
+/**
+ * One admin session. `id` rides in the cookie; `token` is what the page sends in a header; `mediaToken` is what
+ * `<img>`/`<video>` URLs carry in the query (they cannot send headers), and opens nothing but kept media.
+ */
+export interface AdminSessionEntry {
+  id: string
+  token: string
+  mediaToken: string
+  createdAt: number
+  lastUsedAt: number
+}
+
+/**
+ * Who may use the admin API: what the server and the admin routes ask of it. Kept apart from its implementation
+ * (admin/admin-auth.ts), so that the services every route gets do not depend on the admin API.
+ */
+export interface AdminAuth {
+  /** the admin token of this run (the desktop window gets it from the preload) */
+  readonly token: string
+  /** the live sessions */
+  readonly sessions: { readonly size: number }
+  /** A new one-time login code. */
+  newLoginCode(): string
+  /** Spends a login code; a new session when it was valid. */
+  redeem(code: string): AdminSessionEntry | undefined
+  openSession(): AdminSessionEntry
+  /** The request carries the admin token. */
+  hasToken(req: IncomingMessage): boolean
+  /** The signed-in session of the request (`media`: its media token in the query also proves it). Counts as a use. */
+  session(req: IncomingMessage, media?: boolean): AdminSessionEntry | undefined
+  /** Signed in: the admin token, or a session proven as `session()` says. */
+  allows(req: IncomingMessage, media?: boolean): boolean
+  /** Forgets the request's session (logout). */
+  close(req: IncomingMessage): void
+  /** The Set-Cookie value for a session. */
+  cookie(session: AdminSessionEntry): string
+  /** The Set-Cookie value that makes the browser drop the cookie. */
+  readonly clearedCookie: string
+}

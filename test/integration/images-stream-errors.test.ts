@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { startFakeOpenAIImages } from '../fakes/images/openai-images.js'
+import { startTestGateway, TEST_KEY, type TestGateway } from '../helpers/gateway.js'
+import { readSse } from '../helpers/sse.js'
+
+// The account's key, which a misbehaving upstream quotes back: it must never reach a client or a log line.
+const ACCOUNT_KEY = 'oa-account-secret-0123456789'
+
+let openaiFake: Awaited<ReturnType<typeof startFakeOpenAIImages>>
+let gw: TestGateway
+const logs: string[] = []
+
+beforeAll(async () => {
+  openaiFake = await startFakeOpenAIImages({ apiKey: ACCOUNT_KEY })
+  gw = await startTestGateway({
+    account: { balance: 100, concurrency: 5 },
+    models: [{ id: 'img-gpt', family: 'gpt-image', vendor: 'openai', pricing: { unit: 'image', price: 0.04 }, variant: '2.5', sizeTiers: [], maxN: 10, maxReferenceImages: 16 }] as never,
+    upstreams: [{ id: 'oa', vendor: 'openai', baseUrl: openaiFake.url, apiKey: ACCOUNT_KEY }],
+    groups: [{ id: 'main', protocol: 'chat', models: ['img-gpt'], upstreams: ['oa'] }],
+    keys: [{ key: TEST_KEY, group: 'main' }],
+  }, undefined, { log: (line) => logs.push(line) })
+})
+afterAll(async () => {
+  await gw.stop()
+  await openaiFake.close()
+})
+beforeEach(() => {
+  openaiFake.reset()
+  logs.length = 0
+})
+
+/** The stream's events, once its keepalive came first (the 200 was sent before the error). */
+async function streamed(res: Response) {
+  expect(res.status).toBe(200)
+  const text = await res.clone().text()
+  expect(text.startsWith(': keepalive\n\n')).toBe(true)
+  const events = await readSse(res)
+  gw.services.store.ledger.flush()
+  return { events, row: gw.services.store.ledger.get(res.headers.get('x-request-id')!)! }
+}
+
+describe('errors of the images SSE', () => {
+  it("an upstream's refusal is an error event in the chat envelope, its secrets removed", async () => {
+    openaiFake.setScenario({ kind: 'status', status: 400, body: { error: { message: `Your key ${ACCOUNT_KEY} may not draw foxes.`, type: 'invalid_request_error', param: 'prompt', code: 'content_policy' } } })
+    const res = await gw.post('/v1/images/generations', { model: 'img-gpt', prompt: 'a fox', stream: true })
+    const { events, row } = await streamed(res)
+    expect(events.map((e) => e.event)).toEqual(['error'])
+    expect(JSON.parse(events[0].data)).toEqual({ error: { message: 'Your key [redacted] may not draw foxes.', type: 'invalid_request_error', param: 'prompt', code: 'content_policy' } })
+    expect(row).toMatchObject({ status: 400, error_code: 'content_policy', cost_nano: 0 })
+    expect(logs.join('\n')).not.toContain(ACCOUNT_KEY)
+  })
+
+  it("an internal failure after the images were made is an error event naming the request, and is logged through the gateway's log", async () => {
+    const model = gw.services.registry.catalog.get('img-gpt')!
+    const pricing = model.pricing
+    // Pricing fails once the upstream has answered, after the stream started: a fault of the gateway itself.
+    Object.defineProperty(model, 'pricing', {
+      configurable: true,
+      get: () => {
+        if (openaiFake.calls.length > 0) throw new Error(`price list unreadable near ${ACCOUNT_KEY}`)
+        return pricing
+      },
+    })
+    try {
+      const res = await gw.post('/v1/images/generations', { model: 'img-gpt', prompt: 'a fox', stream: true })
+      const requestId = res.headers.get('x-request-id')!
+        const { events, row } = await streamed(res)
+      expect(events.map((e) => e.event)).toEqual(['error'])
+      expect(JSON.parse(events[0].data)).toEqual({ error: { message: `The gateway hit an internal error; the request id is ${requestId}.`, type: 'api_error', param: null, code: 'internal_error' } })
+      expect(row).toMatchObject({ status: 500, error_code: 'internal_error' })
+      const logged = logs.filter((line) => line.startsWith(`[gatehouse] ${requestId} internal error: Error: price list unreadable near [redacted]`))
+      expect(logged).toHaveLength(1)
+      expect(logs.join('\n')).not.toContain(ACCOUNT_KEY)
+    } finally {
+      Object.defineProperty(model, 'pricing', { configurable: true, writable: true, value: pricing })
+    }
+  })
+})
