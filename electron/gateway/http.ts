@@ -142,6 +142,51 @@ async function readCapped(res: UpstreamResponse, maxBytes: number): Promise<Buff
   return Buffer.concat(chunks, size)
 }
 
+/**
+ * Largest upstream answer read whole: JSON with inline images (ten 4K PNGs in base64) stays far below it; past it
+ * (or past a declared length above it) the answer is refused as malformed rather than held in memory.
+ */
+export const MAX_ANSWER_BYTES = 256 * 1024 * 1024
+/** Error bodies are read for their message only. */
+export const MAX_ERROR_BYTES = 1024 * 1024
+
+/** An upstream answer larger than the gateway reads whole. */
+export class AnswerTooLarge extends Error {
+  constructor(limit: number) {
+    super(`the upstream answer is larger than ${limit} bytes`)
+  }
+}
+
+/** Reads an upstream answer whole, at most `maxBytes` of it (AnswerTooLarge past that; the rest is not read). */
+export async function readAnswer(response: UpstreamResponse, maxBytes = MAX_ANSWER_BYTES): Promise<Buffer> {
+  if (Number(response.headers['content-length'] ?? 0) > maxBytes) {
+    abandonBody(response)
+    throw new AnswerTooLarge(maxBytes)
+  }
+  const chunks: Buffer[] = []
+  let size = 0
+  for await (const chunk of response.body as AsyncIterable<Buffer>) {
+    size += chunk.length
+    if (size > maxBytes) {
+      abandonBody(response)
+      throw new AnswerTooLarge(maxBytes)
+    }
+    chunks.push(chunk)
+  }
+  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size)
+}
+
+/** Stops reading an answer: the connection is dropped, and the abort it reports is expected, not an error. */
+export function abandonBody(response: UpstreamResponse): void {
+  response.body.on('error', () => {})
+  response.body.destroy()
+}
+
+/** An error answer's text, cut at MAX_ERROR_BYTES: only its message matters. */
+export async function readErrorText(response: UpstreamResponse): Promise<string> {
+  return readAnswer(response, MAX_ERROR_BYTES).then((b) => b.toString('utf8'), () => '')
+}
+
 /** A reference link that could not be used; the message completes "the image at <url> …". */
 export class DownloadError extends Error {}
 

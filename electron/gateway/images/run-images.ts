@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { GatewayError, gatewayError } from '../errors.js'
-import { transportFailure, type Http, type HttpSpec } from '../http.js'
+import { AnswerTooLarge, readAnswer, readErrorText, transportFailure, type Http, type HttpSpec } from '../http.js'
+import { exceedsJsonDepth } from '../json-depth.js'
 import type { UpstreamAccount } from '../registry.js'
 import { failover, type Attempt } from '../relay/failover.js'
 import { isFailoverStatus } from '../relay/upstream-failure.js'
@@ -10,6 +11,9 @@ import type { TokenUsage, UpstreamCtx } from '../upstreams/types.js'
 import type { CatalogModel } from '../../../shared/types.js'
 import { rasterOnly } from './result.js'
 
+/** An answer nested deeper than any image answer needs. */
+class AnswerTooDeep extends Error {}
+
 /** What an account made, and which account made it. */
 export interface ImagesMade {
   outcome: ImageOutcome
@@ -18,8 +22,10 @@ export interface ImagesMade {
 
 async function call(http: Http, adapter: ImageAdapter, spec: HttpSpec, signal: AbortSignal): Promise<string> {
   const response = await http.send(spec, signal)
-  const text = await response.body.text()
-  if (response.statusCode >= 400) throw adapter.fromError(response.statusCode, text)
+  if (response.statusCode >= 400) throw adapter.fromError(response.statusCode, await readErrorText(response))
+  const text = (await readAnswer(response)).toString('utf8')
+  // Nesting no answer needs is refused before anything walks it.
+  if (exceedsJsonDepth(text)) throw new AnswerTooDeep()
   return text
 }
 
@@ -61,7 +67,7 @@ async function attempt(http: Http, adapter: ImageAdapter, job: ImageJob, uctx: U
       if (isFailoverStatus(err.status)) return { done: false, failure: { kind: 'status', status: err.status, error: err } }
       throw err
     }
-    if (err instanceof SyntaxError) return { done: false, failure: { kind: 'malformed' } }
+    if (err instanceof SyntaxError || err instanceof AnswerTooLarge || err instanceof AnswerTooDeep) return { done: false, failure: { kind: 'malformed' } }
     const reason = transportFailure(err)
     return { done: false, failure: { kind: 'transport', reason: reason === 'aborted' ? 'reset' : reason } }
   }

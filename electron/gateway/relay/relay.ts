@@ -4,7 +4,7 @@ import { billableUsage } from '../billed-usage.js'
 import { costNano } from '../billing.js'
 import type { RequestContext } from '../context.js'
 import { GatewayError } from '../errors.js'
-import { transportFailure, type UpstreamResponse } from '../http.js'
+import { abandonBody, AnswerTooLarge, readAnswer, readErrorText, transportFailure, type UpstreamResponse } from '../http.js'
 import { exceedsJsonDepth } from '../json-depth.js'
 import type { UpstreamAccount } from '../registry.js'
 import { drained, sendJson, SSE_HEADERS, sseErrorFrame } from '../respond.js'
@@ -75,7 +75,7 @@ async function callUpstream(
     return { kind: 'transport', reason: reason === 'aborted' ? 'reset' : reason }
   }
   if (response.statusCode < 400) return response
-  const text = await response.body.text().catch(() => '')
+  const text = await readErrorText(response)
   // The adapter's status decides: a vendor may say "your account key is bad" with a 400.
   const error = adapter.fromError(response.statusCode, text)
   if (isFailoverStatus(error.status)) return { kind: 'status', status: error.status, error }
@@ -85,8 +85,9 @@ async function callUpstream(
 async function relayJson(ctx: RequestContext, response: UpstreamResponse, adapter: RelayAdapter, uctx: UpstreamCtx, plan: RelayPlan): Promise<Attempt<void>> {
   let bytes: Uint8Array
   try {
-    bytes = await response.body.bytes()
+    bytes = await readAnswer(response)
   } catch (err) {
+    if (err instanceof AnswerTooLarge) return { done: false, failure: { kind: 'malformed' } }
     const reason = transportFailure(err)
     return reason === 'aborted' ? DONE : { done: false, failure: { kind: 'transport', reason } }
   }
@@ -185,7 +186,7 @@ const MAX_HELD_CHARS = 1_000_000
 
 /** Gives up on an answer still arriving, as a failed attempt. */
 function abandon(response: UpstreamResponse, failure: UpstreamFailure): Attempt<void> {
-  response.body.destroy()
+  abandonBody(response)
   return { done: false, failure }
 }
 

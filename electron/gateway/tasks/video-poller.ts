@@ -1,4 +1,5 @@
 import { GatewayError } from '../errors.js'
+import { readAnswer } from '../http.js'
 import type { Services } from '../services.js'
 import type { VideoTaskRow } from '../store/tasks.js'
 import type { UpstreamCtx } from '../upstreams/types.js'
@@ -27,7 +28,7 @@ const unknownReason = (err: unknown): string => (err instanceof Error ? err.mess
 async function fetchPoll(services: Services, adapter: VideoAdapter, uctx: UpstreamCtx, vendorTaskId: string, opts: VideoPollOptions, signal: AbortSignal): Promise<VideoPoll> {
   const call = async (spec: ReturnType<VideoAdapter['toPoll']>): Promise<unknown> => {
     const res = await services.http.send(spec, AbortSignal.any([signal, AbortSignal.timeout(opts.timeoutMs)]))
-    const text = await res.body.text()
+    const text = (await readAnswer(res)).toString('utf8')
     if (res.statusCode < 200 || res.statusCode >= 300) throw adapter.fromError(res.statusCode, text)
     return text === '' ? undefined : JSON.parse(text)
   }

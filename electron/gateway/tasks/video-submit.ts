@@ -2,7 +2,7 @@ import type { CatalogModel } from '../../../shared/types.js'
 import type { Admitted } from '../admission.js'
 import type { RequestContext } from '../context.js'
 import { asGatewayError, GatewayError, gatewayError } from '../errors.js'
-import { transportFailure } from '../http.js'
+import { MAX_ANSWER_BYTES, MAX_ERROR_BYTES, readAnswer, transportFailure } from '../http.js'
 import { nanoToUsd } from '../money.js'
 import type { UpstreamAccount } from '../registry.js'
 import { failover, type Attempt } from '../relay/failover.js'
@@ -156,7 +156,7 @@ async function startOn(services: Services, upstream: UpstreamAccount, model: Cat
   try {
     const res = await services.http.send(spec, AbortSignal.timeout(timeoutMs))
     status = res.statusCode
-    text = await res.body.text()
+    text = (await readAnswer(res, status < 200 || status >= 300 ? MAX_ERROR_BYTES : MAX_ANSWER_BYTES)).toString('utf8')
   } catch (err) {
     const reason = transportFailure(err)
     return { done: false, failure: { kind: 'transport', reason: reason === 'aborted' ? 'timeout' : reason } }

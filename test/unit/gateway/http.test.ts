@@ -1,6 +1,6 @@
 import { createServer } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createHttp, DEFAULT_TIMEOUTS, transportFailure } from '../../../electron/gateway/http.js'
+import { AnswerTooLarge, createHttp, DEFAULT_TIMEOUTS, MAX_ANSWER_BYTES, MAX_ERROR_BYTES, readAnswer, readErrorText, transportFailure } from '../../../electron/gateway/http.js'
 import { listenLocal } from '../../fakes/listen-local.js'
 
 describe('transportFailure', () => {
@@ -46,5 +46,42 @@ describe('download (links)', () => {
 
   it('only http(s)', async () => {
     expect(await outcome('file:///etc/passwd')).toBe('DownloadError: is not an http(s) link')
+  })
+})
+
+describe('readAnswer (upstream answers read whole, bounded)', () => {
+  let origin: string
+  let close: () => Promise<void>
+  const http = createHttp(DEFAULT_TIMEOUTS)
+  const served: string[] = []
+  beforeAll(async () => {
+    const server = createServer((req, res) => {
+      served.push(req.url ?? '')
+      if (req.url === '/declared') return void res.writeHead(200, { 'content-length': 5000 }).end(Buffer.alloc(5000, 0x61))
+      // Chunked, no length: 10 pieces of 500 bytes.
+      res.writeHead(200)
+      for (let i = 0; i < 10; i++) res.write(Buffer.alloc(500, 0x62))
+      res.end()
+    })
+    ;({ origin, close } = await listenLocal(server))
+  })
+  afterAll(async () => {
+    await http.close(1_000)
+    await close()
+  })
+  const get = (path: string) => http.send({ method: 'GET', url: `${origin}${path}`, headers: {} }, AbortSignal.timeout(5_000))
+
+  it('an answer within the limit is read whole', async () => {
+    expect((await readAnswer(await get('/chunked'), 5000)).length).toBe(5000)
+  })
+  it('a declared length over the limit is refused before reading', async () => {
+    await expect(readAnswer(await get('/declared'), 4999)).rejects.toThrow(new AnswerTooLarge(4999))
+  })
+  it('a chunked answer is cut as soon as it passes the limit', async () => {
+    await expect(readAnswer(await get('/chunked'), 1200)).rejects.toThrow('the upstream answer is larger than 1200 bytes')
+  })
+  it('error texts are cut at MAX_ERROR_BYTES and never throw', async () => {
+    expect(MAX_ERROR_BYTES).toBeLessThan(MAX_ANSWER_BYTES)
+    expect(await readErrorText(await get('/chunked'))).toBe('b'.repeat(5000))
   })
 })
