@@ -7,7 +7,7 @@ export const API_VERSION = '2026-09-25'
 
 const ERROR_STATUSES: Record<string, string> = {
   '400': 'Invalid parameters',
-  '401': 'Missing, invalid, disabled or expired key (`missing_api_key`, `invalid_api_key`, `api_key_expired`)',
+  '401': 'Missing, invalid, disabled or expired key (`missing_api_key`, `invalid_api_key`, `api_key_expired`); an Authorization header with a bare key or a scheme other than Bearer is `missing_api_key`',
   '402': 'Balance or key quota used up (`insufficient_quota`)',
   '403': 'Host or browser origin not allowed',
   '404': 'Model not in the key\'s group (`model_not_found`), or path not in the group (`route_not_found`)',
@@ -91,7 +91,7 @@ export function buildOpenApi(routes: Route[]): object {
     security: [{ bearerAuth: [] }],
     paths,
     components: {
-      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'A gateway key (`sk-...`); `x-api-key` is accepted too, except on /v1/usage. On /admin/v1 paths: the admin token of this run (the desktop app hands it to its window), or instead the session cookie together with the session token in the `x-gatehouse-session` header (sessions end after 30 idle minutes or 12 hours).' } },
+      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'A gateway key (`sk-...`) as `Authorization: Bearer sk-...`; `x-api-key` is accepted too, except on /v1/usage. An Authorization header with a bare key or another scheme is refused (401 `missing_api_key`), never read as a key. On /admin/v1 paths: the admin token of this run (the desktop app hands it to its window), or instead the session cookie together with the session token in the `x-gatehouse-session` header (sessions end after 30 idle minutes or 12 hours).' } },
       schemas: { Error: errorObject, MessagesError: messagesErrorObject },
     },
   }
