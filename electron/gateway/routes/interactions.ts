@@ -10,11 +10,12 @@ const validate = compileValidator(interactionRequest)
 
 /** POST /v1beta/interactions: relayed to Gemini accounts for `gemini-interactions` models (spec §4.3). */
 export async function interactions(ctx: RequestContext, services: Services): Promise<void> {
-  const { body, model, candidates } = await startRelay(ctx, services, { validate, endpoint: 'interactions', capability: 'interactions' })
+  const { body, raw, model, candidates } = await startRelay(ctx, services, { validate, endpoint: 'interactions', capability: 'interactions' })
   await relay(ctx, services, {
     capability: 'interactions',
     model,
     body,
+    rawBody: raw,
     candidates,
     stream: body.stream === true,
     billable: true,

@@ -30,6 +30,7 @@ async function readOrder(ctx: RequestContext, services: Services, endpoint: Endp
   ctx.model = model
   const order = native ? nativeOrder(body) : generateOrder(body)
   checkOrder(order, model, native ? 'input' : 'images')
+  order.sub.original = { path: ctx.path, contentType: 'application/json', body: ctx.body }
   return { order, model }
 }
 

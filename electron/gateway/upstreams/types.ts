@@ -31,6 +31,16 @@ export interface UpstreamCtx {
   rawBody?: Buffer
 }
 
+/**
+ * The client's request as it arrived (path without query, content type, body bytes): an upstream of this same
+ * interface (vendor `gateway`) takes it unchanged.
+ */
+export interface OriginalRequest {
+  path: string
+  contentType: string
+  body: Buffer
+}
+
 /** Translates one upstream stream into client frames, tracking what billing needs. */
 export interface ChatStreamTranslator {
   /** Client frames (complete `data: ...\n\n` strings) for one upstream event. */

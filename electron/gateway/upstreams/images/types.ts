@@ -2,7 +2,7 @@ import type { GatewayError } from '../../errors.js'
 import type { HttpSpec } from '../../http.js'
 import type { ImageOutcome } from '../../images/result.js'
 import type { NormalizedImageRequest } from '../../images/image-request.js'
-import type { UpstreamCtx } from '../types.js'
+import type { OriginalRequest, UpstreamCtx } from '../types.js'
 
 /** A reference image or mask as bytes: multipart file parts, decoded data URLs and downloaded links. */
 export interface ImageBytes {
@@ -23,6 +23,8 @@ export interface ImageJob {
   images: ImageBytes[]
   /** the mask, already fitted to the first reference image (PNG with alpha) */
   mask?: Buffer
+  /** the client's request unchanged, for adapters that forward it as it came (vendor `gateway`) */
+  original?: OriginalRequest
 }
 
 /** Vendors whose image API is a task: create, then poll until the images exist. */

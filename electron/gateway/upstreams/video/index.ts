@@ -1,4 +1,5 @@
 import type { Vendor } from '../../../../shared/types.js'
+import { gatewayVideo } from './gateway.js'
 import { grok } from './grok.js'
 import { kling } from './kling.js'
 import { minimax } from './minimax.js'
@@ -15,6 +16,7 @@ const VIDEO_ADAPTERS: Partial<Record<Vendor, VideoAdapter>> = {
   minimax,
   dashscope: wan,
   xai: grok,
+  gateway: gatewayVideo,
 }
 
 /** The video adapter of a vendor; undefined for vendors without video. */
