@@ -1,5 +1,5 @@
-// Fake OpenAI upstream for integration tests. Wire shapes follow docs/vendors/openai.md; `streamUsage` switches
-// to where other OpenAI-compatible vendors put usage in a stream (docs/vendors/README.md, zhipu-glm.md, xai.md).
+// Fake OpenAI upstream for integration tests. Wire shapes follow ../../docs/vendors/openai.md; `streamUsage` switches
+// to where other OpenAI-compatible vendors put usage in a stream (../../docs/vendors/README.md, zhipu-glm.md, xai.md).
 import http from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';

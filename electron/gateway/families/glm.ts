@@ -1,7 +1,7 @@
 /**
  * Request rules of the GLM families (spec §4.1 rows "GLM-5.3-style text model" and
  * "GLM-5.3-Flash-style model"); all limits come from the catalog entry.
- * @see ../../../../shared/vendors/zhipu-glm.md
+ * @see ../../../docs/vendors/zhipu-glm.md
  */
 import { gatewayError } from '../errors.js'
 import type { ChatRule } from './chat-rules.js'

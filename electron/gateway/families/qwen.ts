@@ -1,7 +1,7 @@
 /**
  * Request rules of the Qwen family (spec §4.1 row "Qwen-style group"); limits come from the catalog
  * entry (`input`, `limits.maxOutputTokens`, `limits.maxInputTokens`).
- * @see ../../../../shared/vendors/dashscope.md §2
+ * @see ../../../docs/vendors/dashscope.md §2
  */
 import type { CatalogModel } from '../../../shared/types.js'
 import { gatewayError } from '../errors.js'

@@ -2,7 +2,7 @@
  * Request rules of the Gemini-style image models (spec §4.2 "Gemini-style image models"). Tiers
  * (imageSizes), per-tier n caps (maxNByTier), aspect ratios and maxReferenceImages come from the
  * catalog; the tier ladder, defaults and the official-direct 20 MiB cap are family rules (GEMINI_IMAGE).
- * @see ../../../../shared/vendors/gemini.md (generationConfig.imageConfig)
+ * @see ../../../docs/vendors/gemini.md (generationConfig.imageConfig)
  */
 import { catalogStrings, GEMINI_IMAGE } from '../../../shared/schemas/images.js'
 import type { CatalogModel } from '../../../shared/types.js'

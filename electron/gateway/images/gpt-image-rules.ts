@@ -2,7 +2,7 @@
  * Request rules of the GPT-style image models (spec §4.2 "GPT-style models (shared fields)"). Model
  * data (size tiers of the variant, output formats, maxN, maxReferenceImages) comes from the catalog;
  * the size geometry and value lists are the spec's family rules (GPT_IMAGE).
- * @see ../../../../shared/vendors/openai.md §3
+ * @see ../../../docs/vendors/openai.md §3
  */
 import { catalogStrings, GPT_IMAGE } from '../../../shared/schemas/images.js'
 import type { CatalogModel } from '../../../shared/types.js'

@@ -6,7 +6,7 @@
  * the source image(s) as URL or data URI; the field name is unverified, so `image` and `images`
  * (which wins, as for Gemini) are both read; at most the catalog's maxReferenceImages.
  * xAI documents no mask: one answers 400 instead of an unmasked edit.
- * @see ../../../../shared/vendors/xai.md §2
+ * @see ../../../docs/vendors/xai.md §2
  */
 import { catalogStrings, GROK_IMAGE } from '../../../shared/schemas/images.js'
 import type { ImageRule } from './image-request.js'

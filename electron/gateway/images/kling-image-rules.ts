@@ -4,7 +4,7 @@
  * aspect_ratio and resolution from the catalog; image_reference subject|face; image_fidelity and
  * human_fidelity 0..1. Reference count per model: catalog maxReferenceImages (kling-v2-1: 1).
  * Kling has no mask and no edits endpoint (catalog endpoints: generations only).
- * @see ../../../../shared/vendors/kling.md
+ * @see ../../../docs/vendors/kling.md
  */
 import { KLING_IMAGE } from '../../../shared/schemas/images.js'
 import type { ImageRule } from './image-request.js'

@@ -3,7 +3,7 @@
  * range, ratio range, output formats, optimisation modes, maxN and maxReferenceImages come from the
  * catalog; the Data URL cap and the url-only response format are family rules (SEEDREAM).
  * Field names the spec leaves unshown are Ark's: output_format, optimize_prompt_options, image, watermark.
- * @see ../../../../shared/vendors/volcengine-ark.md §1
+ * @see ../../../docs/vendors/volcengine-ark.md §1
  */
 import { catalogStrings, pixelSizeRuleOf, SEEDREAM } from '../../../shared/schemas/images.js'
 import type { CatalogModel } from '../../../shared/types.js'

@@ -8,7 +8,7 @@ import type { ChatAdapter, ChatStreamTranslator, SseEvent, TokenUsage } from './
 /**
  * OpenAI's chat-completions wire protocol, spoken by OpenAI and by the OpenAI-compatible
  * endpoints of xAI, Zhipu, Ark, DashScope and other gateways of this interface.
- * @see ../../../../shared/vendors/openai.md
+ * @see ../../../docs/vendors/openai.md
  */
 export function openAICompatibleChat(chatPath: string): ChatAdapter {
   return {

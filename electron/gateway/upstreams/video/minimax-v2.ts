@@ -9,7 +9,7 @@ import {
 /**
  * MiniMax's v2 video contract (H3 / Hailuo-03 class models): a content array like Ark's, and a query answer that
  * carries the video URL itself (no file step).
- * @see /work/shared/vendors/minimax.md "Newer v2 contract"; platform.minimax.io api-reference video-generation-v2-query
+ * @see ../../../../docs/vendors/minimax.md "Newer v2 contract"; platform.minimax.io api-reference video-generation-v2-query
  *
  * Status words (`task.status`):
  * | queued → queued | running → running | succeeded → succeeded (content.url) | failed → failed (error.code) |

@@ -11,7 +11,7 @@ import {
  * MiniMax Hailuo v1: `POST /v1/video_generation`, poll `GET /v1/query/video_generation?task_id=`, then
  * `GET /v1/files/retrieve?file_id=` for the download URL. H-series models use the v2 contract (minimax-v2.ts).
  * Every body carries `base_resp: {status_code, status_msg}`; a non-zero code is an error even with HTTP 200.
- * @see /work/shared/vendors/minimax.md
+ * @see ../../../../docs/vendors/minimax.md
  *
  * Status words (v1 `status`):
  * | Preparing → queued | Queueing → queued | Processing → running | Success → succeeded (file_id; no URL yet) |
