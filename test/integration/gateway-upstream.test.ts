@@ -125,6 +125,8 @@ describe('video through a gateway account', () => {
     expect(res.status).toBe(202)
     const { task_id: id } = (await res.json()) as { task_id: string }
     expect([lastCall().path, lastCall().headers.authorization, lastCall().raw.toString()]).toEqual(['/v1/video/generate', `Bearer ${UPSTREAM_KEY}`, raw])
+    // its own Idempotency-Key: the upstream's duplicate guard never hands it a task made for another of our keys
+    expect(lastCall().headers['idempotency-key']).toBe(res.headers.get('x-request-id'))
     const upstreamId = [...upstream.tasks.keys()][0]
     const task = await until(() => getJson(`/v1/video/tasks/${id}`), (t) => t.status === 'succeeded' && t.result?.videos?.[0]?.content_url !== undefined)
     expect(task.usage.seconds).toBe(FAKE_GATEWAY_SECONDS)

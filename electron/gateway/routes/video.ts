@@ -30,7 +30,9 @@ async function readOrder(ctx: RequestContext, services: Services, endpoint: Endp
   ctx.model = model
   const order = native ? nativeOrder(body) : generateOrder(body)
   checkOrder(order, model, native ? 'input' : 'images')
-  order.sub.original = { path: ctx.path, contentType: 'application/json', body: ctx.body }
+  // For an upstream gateway: its duplicate guard must not answer one of our tasks with another key's earlier one
+  // (every submission goes with the same account key), so each goes with an Idempotency-Key of its own.
+  order.sub.original = { path: ctx.path, contentType: 'application/json', body: ctx.body, headers: { 'idempotency-key': ctx.id } }
   return { order, model }
 }
 

@@ -15,7 +15,7 @@ export function forwardOriginal(upstream: UpstreamAccount, original: OriginalReq
   return {
     method: 'POST',
     url: `${upstream.baseUrl}${original.path}`,
-    headers: { authorization: `Bearer ${upstream.apiKey}`, 'content-type': original.contentType, accept: 'application/json, text/event-stream' },
+    headers: { ...original.headers, authorization: `Bearer ${upstream.apiKey}`, 'content-type': original.contentType, accept: 'application/json, text/event-stream' },
     body: original.body,
   }
 }

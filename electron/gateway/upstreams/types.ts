@@ -39,6 +39,8 @@ export interface OriginalRequest {
   path: string
   contentType: string
   body: Buffer
+  /** headers to send with it (an Idempotency-Key of the gateway's own) */
+  headers?: Record<string, string>
 }
 
 /** Translates one upstream stream into client frames, tracking what billing needs. */
