@@ -34,6 +34,10 @@ export const MESSAGES = {
     en: 'GET /v1/usage accepts only "Authorization: Bearer sk-..."',
     zh: 'GET /v1/usage 只接受 "Authorization: Bearer sk-..."',
   },
+  authorization_not_bearer: {
+    en: 'The Authorization header must use the Bearer scheme: send "Authorization: Bearer sk-...".',
+    zh: 'Authorization 请求头必须使用 Bearer 方案：请发送 "Authorization: Bearer sk-..."。',
+  },
   query_key_refused: {
     en: 'API keys in the URL (?key=) are not accepted; send "Authorization: Bearer sk-..." instead.',
     zh: '不接受 URL 中的 API 密钥（?key=），请改用 "Authorization: Bearer sk-..."。',

@@ -2,13 +2,20 @@ import type { IncomingMessage } from 'node:http'
 import { gatewayError } from './errors.js'
 import type { ApiKey, Registry } from './registry.js'
 
-/** Spec §5: `Authorization: Bearer` or `x-api-key`; vendor headers and `?key=` are not accepted. */
+const BEARER = /^Bearer(?:\s+(\S+))?\s*$/i
+
+/**
+ * Spec §5: `Authorization: Bearer` or `x-api-key`; vendor headers and `?key=` are not accepted.
+ * Only the Bearer scheme carries a key in Authorization: a bare key or another scheme is refused (401
+ * `missing_api_key`, saying to use Bearer), never read as a key.
+ */
 export function presentedKey(req: IncomingMessage, bearerOnly: boolean): string | undefined {
   const auth = req.headers.authorization?.trim()
   if (auth) {
-    const match = /^Bearer(?:\s+(\S+))?\s*$/i.exec(auth)
-    // `Bearer` with no token is no key at all; anything else is taken as the key presented.
-    return match ? match[1] : auth
+    const match = BEARER.exec(auth)
+    if (!match) throw gatewayError('missing_api_key', 'authorization_not_bearer')
+    // `Bearer` with no token is no key at all.
+    return match[1]
   }
   if (bearerOnly) return undefined
   const header = req.headers['x-api-key']

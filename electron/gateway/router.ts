@@ -19,6 +19,10 @@ export interface RouteDoc {
   success?: '201' | '204' | '303'
   /** the error statuses that apply, when not the public API's list */
   errors?: string[]
+  /** error statuses of this route besides the list that applies (status → cause), in the route's error shape */
+  moreErrors?: Record<string, string>
+  /** other answers: more success statuses (202 accepted, 206 partial content) or HTML error pages */
+  responses?: Record<string, { description: string; schema?: object; contentType?: string }>
 }
 
 export interface Route {

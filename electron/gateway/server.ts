@@ -75,7 +75,7 @@ export function createGatewayServer(services: Services, routes: Route[], opts: S
   function authorize(ctx: RequestContext, r: Route, path: string): void {
     ctx.key = authenticate(ctx.req, services.registry, { bearerOnly: r.auth === 'bearer' })
     ctx.group = services.registry.groups.get(ctx.key.groupId)
-    // Spec §5.4: a key works only on its group's protocol paths.
+    // Spec §5 rule 4: a key works only on its group's protocol paths.
     if (!ctx.group || (r.groupProtocol !== undefined && ctx.group.protocol !== r.groupProtocol)) {
       throw gatewayError('route_not_found', 'route_not_in_group', { path })
     }

@@ -2,6 +2,7 @@
  * JSON Schemas (2020-12) of the chat-completions protocol. The same objects validate requests
  * at the gateway's boundary and are published in /openapi.json.
  */
+import { reportedCount } from './common.js'
 
 const nullable = <T extends object>(schema: T) => ({ anyOf: [schema, { type: 'null' }] })
 
@@ -100,9 +101,9 @@ export const chatCompletionRequest = {
 const usage = {
   type: 'object',
   properties: {
-    prompt_tokens: { type: 'integer' },
-    completion_tokens: { type: 'integer' },
-    total_tokens: { type: 'integer' },
+    prompt_tokens: reportedCount,
+    completion_tokens: reportedCount,
+    total_tokens: reportedCount,
     prompt_tokens_details: { type: 'object' },
     completion_tokens_details: { type: 'object' },
   },

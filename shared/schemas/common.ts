@@ -28,6 +28,13 @@ export const messagesErrorObject = {
   },
 } as const
 
+/**
+ * A token count in a relayed answer: the upstream's own figure, sent on unchanged. A well-behaved upstream sends a
+ * whole number; a misbehaving one may send anything, which the client sees as sent (billing uses the gateway's own
+ * count then: billed-usage.ts).
+ */
+export const reportedCount = { description: 'whole number of tokens as the upstream reported it, relayed unchanged' } as const
+
 /** GET /v1/models entry: OpenAI's model object plus the gateway's type and family. */
 export const modelEntry = {
   type: 'object',

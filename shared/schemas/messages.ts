@@ -1,4 +1,5 @@
 /** JSON Schemas (2020-12) of the messages protocol: validated at the boundary, published in /openapi.json. */
+import { reportedCount } from './common.js'
 
 const message = {
   type: 'object',
@@ -53,10 +54,10 @@ export const messageObject = {
     usage: {
       type: 'object',
       properties: {
-        input_tokens: { type: 'integer' },
-        output_tokens: { type: 'integer' },
-        cache_creation_input_tokens: { type: ['integer', 'null'] },
-        cache_read_input_tokens: { type: ['integer', 'null'] },
+        input_tokens: reportedCount,
+        output_tokens: reportedCount,
+        cache_creation_input_tokens: reportedCount,
+        cache_read_input_tokens: reportedCount,
       },
     },
   },

@@ -1,4 +1,4 @@
-// Fake Anthropic (Claude Messages API) upstream for tests. Wire shapes follow /work/shared/vendors/anthropic.md.
+// Fake Anthropic (Claude Messages API) upstream for tests. Wire shapes follow ../../docs/vendors/anthropic.md.
 // Error wordings that real API responses show verbatim: "x-api-key header is required", "max_tokens: Field required",
 // and "anthropic-version: header is required" (which the real API answers with 400 invalid_request_error, not 401).
 import http from 'node:http';

@@ -1,5 +1,5 @@
 // Fake Google Gemini (generativelanguage v1beta) upstream for tests. Wire shapes follow
-// /work/shared/vendors/gemini.md and its fake-server checklist; the thought-signature rule follows
+// ../../docs/vendors/gemini.md and its fake-server checklist; the thought-signature rule follows
 // https://ai.google.dev/gemini-api/docs/thought-signatures (Gemini 3: 400 when the first functionCall
 // part of a step in the current turn has no signature).
 import http from 'node:http';

@@ -1,4 +1,5 @@
-// Fake OpenAI upstream for integration tests. Wire shapes follow /work/shared/vendors/openai.md.
+// Fake OpenAI upstream for integration tests. Wire shapes follow ../../docs/vendors/openai.md; `streamUsage` switches
+// to where other OpenAI-compatible vendors put usage in a stream (../../docs/vendors/README.md, zhipu-glm.md, xai.md).
 import http from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -32,7 +33,16 @@ export interface FakeOpenAI {
 
 type Res = http.ServerResponse;
 interface Usage { prompt_tokens: number; completion_tokens: number }
-interface ChatCtx { res: Res; model: string; stream: boolean; includeUsage: boolean; promptTokens: number; signal: AbortSignal }
+/**
+ * Where a stream carries usage:
+ * - `openai` (also DashScope compatible mode, Ark): only with include_usage, `"usage":null` on every chunk and one
+ *   extra final chunk with `choices: []` and the totals;
+ * - `glm` (Zhipu): always, on the last chunk together with `finish_reason`; chunks have no `object` field;
+ * - `xai` (Grok, reported in BerriAI/litellm#17136): with include_usage, on the finish chunk, followed by a final
+ *   chunk with `choices: []` and no usage.
+ */
+export type StreamUsageStyle = 'openai' | 'glm' | 'xai';
+interface ChatCtx { res: Res; model: string; stream: boolean; includeUsage: boolean; promptTokens: number; signal: AbortSignal; streamUsage: StreamUsageStyle }
 
 const DEFAULT_TEXT = 'Hello from the fake upstream.';
 const MODELS = ['gpt-4.1', 'gpt-4.1-mini', 'gpt-4o-mini', 'o4-mini'];
@@ -124,14 +134,21 @@ function completion(ctx: ChatCtx, message: object, finish: string, usage: Usage)
   };
 }
 
-/** SSE frames for a streamed chat answer: role/first delta, content deltas, finish, optional usage chunk, [DONE]. */
+/** SSE frames for a streamed chat answer: role/first delta, content deltas, finish, usage where the vendor puts it, [DONE]. */
 function chatFrames(ctx: ChatCtx, deltas: object[], finish: string, usage: Usage): string[] {
-  const base = { id: newId('chatcmpl-'), object: 'chat.completion.chunk', created: now(), model: ctx.model, service_tier: 'default', system_fingerprint: FINGERPRINT };
-  const usageNull = ctx.includeUsage ? { usage: null } : {};
+  const id = newId('chatcmpl-');
+  const base = ctx.streamUsage === 'glm'
+    ? { id, created: now(), model: ctx.model }
+    : { id, object: 'chat.completion.chunk', created: now(), model: ctx.model, service_tier: 'default', system_fingerprint: FINGERPRINT };
+  const usageNull = ctx.includeUsage && ctx.streamUsage === 'openai' ? { usage: null } : {};
   const chunk = (delta: object, finish_reason: string | null = null) =>
     ({ ...base, choices: [{ index: 0, delta, logprobs: null, finish_reason }], ...usageNull });
-  const payloads: object[] = [...deltas.map((d) => chunk(d)), chunk({}, finish)];
-  if (ctx.includeUsage) payloads.push({ ...base, choices: [], usage: chatUsage(usage) });
+  const payloads: object[] = deltas.map((d) => chunk(d));
+  const finishOnly = chunk({}, finish);
+  if (ctx.streamUsage === 'glm') payloads.push({ ...finishOnly, usage: chatUsage(usage) });
+  else if (ctx.streamUsage === 'xai' && ctx.includeUsage) payloads.push({ ...finishOnly, usage: chatUsage(usage) }, { ...base, choices: [] });
+  else payloads.push(finishOnly);
+  if (ctx.streamUsage === 'openai' && ctx.includeUsage) payloads.push({ ...base, choices: [], usage: chatUsage(usage) });
   return [...payloads.map((p) => `data: ${JSON.stringify(p)}\n\n`), 'data: [DONE]\n\n'];
 }
 
@@ -252,7 +269,9 @@ function parseJson(raw: string): { ok: true; value: any } | { ok: false } {
 
 const modelEntry = (id: string) => ({ id, object: 'model', created: 1744316542, owned_by: 'system' });
 
-export async function startFakeOpenAI(opts: { apiKey?: string } = {}): Promise<FakeOpenAI> {
+/** `chatPath`: where chat completions are served (DashScope's compatible mode is `/compatible-mode/v1/chat/completions`). */
+export async function startFakeOpenAI(opts: { apiKey?: string; streamUsage?: StreamUsageStyle; chatPath?: string } = {}): Promise<FakeOpenAI> {
+  const chatPath = opts.chatPath ?? '/v1/chat/completions';
   const OK: Scenario = { kind: 'ok' };
   let scenario: Scenario = OK;
   const queue: Scenario[] = [];
@@ -273,7 +292,7 @@ export async function startFakeOpenAI(opts: { apiKey?: string } = {}): Promise<F
     if (route === 'GET /v1/models') return sendJson(res, 200, { object: 'list', data: MODELS.map(modelEntry) });
     if (req.method === 'GET' && path.startsWith('/v1/models/')) return sendJson(res, 200, modelEntry(decodeURIComponent(path.slice(11))));
     if (route === 'POST /v1/audio/speech') return sendAudio(res);
-    if (route !== 'POST /v1/chat/completions' && route !== 'POST /v1/responses') {
+    if (route !== `POST ${chatPath}` && route !== 'POST /v1/responses') {
       return sendJson(res, 404, errorBody(`Invalid URL (${req.method} ${path})`, 'invalid_request_error'));
     }
     if (!parsed.ok) {
@@ -287,7 +306,7 @@ export async function startFakeOpenAI(opts: { apiKey?: string } = {}): Promise<F
     }
     const ctx: ChatCtx = {
       res, model: String(body.model), stream: body.stream === true, includeUsage: body.stream === true && body.stream_options?.include_usage === true,
-      promptTokens: approxTokens(textChars(body.messages)), signal: aborter.signal,
+      promptTokens: approxTokens(textChars(body.messages)), signal: aborter.signal, streamUsage: opts.streamUsage ?? 'openai',
     };
     return handleChat(ctx, queue.shift() ?? scenario);
   }

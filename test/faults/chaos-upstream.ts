@@ -1,6 +1,6 @@
 // A misbehaving upstream for the fault suite: one node:http server on 127.0.0.1 that speaks OpenAI chat completions
 // (JSON and SSE), Anthropic messages (JSON and SSE) and OpenAI images JSON, and misbehaves as scripted, call by call.
-// Wire shapes follow /work/shared/vendors/openai.md and anthropic.md; the fakes in test/fakes/ are the healthy twins.
+// Wire shapes follow ../../docs/vendors/openai.md and anthropic.md; the fakes in test/fakes/ are the healthy twins.
 import http from 'node:http'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { listenLocal } from '../fakes/listen-local.js'

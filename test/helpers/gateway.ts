@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { GatewayConfig } from '../../electron/gateway/config/load-config.js'
 import { startGateway, type GatewayOptions, type RunningGateway } from '../../electron/gateway/gateway.js'
+import { fetchConforming } from './openapi-conformance.js'
 
 export const TEST_KEY = 'sk-test-0123456789abcdef'
 
@@ -56,12 +57,13 @@ export async function startTestGateway(config: GatewayConfig, dataDir = tempData
       await gateway.close(1_000)
       dataDir.remove()
     },
+    // Every answer is checked against /openapi.json: a documented status, and a body that fits its schema.
     post: (path, body, headers = {}) =>
-      fetch(`${gateway.url}${path}`, {
+      fetchConforming(`${gateway.url}${path}`, {
         method: 'POST',
         headers: { ...auth, 'content-type': 'application/json', ...headers },
         body: typeof body === 'string' ? body : JSON.stringify(body),
       }),
-    get: (path, headers = {}) => fetch(`${gateway.url}${path}`, { headers: { ...auth, ...headers } }),
+    get: (path, headers = {}) => fetchConforming(`${gateway.url}${path}`, { headers: { ...auth, ...headers } }),
   }
 }

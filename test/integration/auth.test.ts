@@ -2,6 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js'
+import { ROUTES } from '../../electron/gateway/routes/index.js'
 import { chatConfig, startTestGateway, tempDataDir, TEST_KEY, type TestGateway } from '../helpers/gateway.js'
 
 let fake: FakeOpenAI
@@ -76,6 +77,27 @@ describe('authentication (spec §5)', () => {
     const usage = (await res.json()) as { balance: number; key: { quota: null; used: number; group: string } }
     expect(typeof usage.balance).toBe('number')
     expect(usage.key.group).toBe('main')
+  })
+  it('Authorization carries a key only with the Bearer scheme: a bare key or another scheme is 401 missing_api_key on every endpoint', async () => {
+    const message = 'The Authorization header must use the Bearer scheme: send "Authorization: Bearer sk-...".'
+    fake.reset()
+    const keyed = ROUTES.filter((r) => r.auth !== 'none' && !r.path.toString().includes('admin'))
+    expect(keyed.length).toBeGreaterThan(10)
+    for (const route of keyed) {
+      const path = route.docPath?.replace(/\{[^}]+\}/g, 'x') ?? String(route.path)
+      for (const authorization of [TEST_KEY, `Basic ${TEST_KEY}`, `Token ${TEST_KEY}`, `Bearer${TEST_KEY}`]) {
+        const res = await fetch(`${gw.url}${path}`, { method: route.method, headers: { authorization, 'x-api-key': TEST_KEY, 'content-type': 'application/json' }, body: route.method === 'POST' ? '{}' : undefined })
+        const json = (await res.json()) as { error?: { code?: string; type?: string; message?: string }; code?: string; message?: string }
+        // each protocol's envelope: chat `{error:{code,message}}`, messages `{error:{type,message}}` (no code), DashScope `{code,message}`
+        const got = route.protocol === 'dashscope' ? [json.code, json.message] : route.protocol === 'messages' ? [json.error?.type, json.error?.message] : [json.error?.code, json.error?.message]
+        const code = route.protocol === 'messages' ? 'authentication_error' : 'missing_api_key'
+        expect([route.method, path, res.status, got]).toEqual([route.method, path, 401, [code, message]])
+      }
+    }
+    expect(fake.calls).toHaveLength(0)
+  })
+  it('the Bearer scheme is matched case-insensitively, as RFC 9110 auth schemes are', async () => {
+    expect((await call({ authorization: `bearer ${TEST_KEY}` })).status).toBe(200)
   })
   it('no request reaches the upstream without a valid key', async () => {
     fake.reset()

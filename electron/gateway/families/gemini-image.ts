@@ -4,7 +4,7 @@
  * catalog; the tier ladder, defaults and the official-direct 20 MiB cap are family rules (GEMINI_IMAGE).
  * "Catalog" data here is the model's effective data: the family defaults at the end of this file under
  * its catalog or config row (families/index.ts).
- * @see ../../../../shared/vendors/gemini.md (generationConfig.imageConfig)
+ * @see ../../../docs/vendors/gemini.md (generationConfig.imageConfig)
  */
 import { catalogStrings, GEMINI_IMAGE } from '../../../shared/schemas/images.js'
 import type { CatalogModel } from '../../../shared/types.js'

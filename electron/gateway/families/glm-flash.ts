@@ -1,6 +1,6 @@
 /**
  * The GLM Flash family (spec §4.1 row "GLM-5.3-Flash-style model"): its defaults and request rules.
- * @see ../../../../shared/vendors/zhipu-glm.md
+ * @see ../../../docs/vendors/zhipu-glm.md
  */
 import { gatewayError } from '../errors.js'
 import type { ChatRule } from './chat-rules.js'

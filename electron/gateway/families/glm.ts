@@ -1,7 +1,7 @@
 /**
  * The GLM text family (spec §4.1 row "GLM-5.3-style text model"): its defaults and request rules.
  * Every limit is read from the model's effective data (these defaults under its catalog/config row).
- * @see ../../../../shared/vendors/zhipu-glm.md
+ * @see ../../../docs/vendors/zhipu-glm.md
  */
 import { gatewayError } from '../errors.js'
 import type { ChatRule } from './chat-rules.js'

@@ -4,7 +4,7 @@
  * the size geometry and value lists are the spec's family rules (GPT_IMAGE).
  * "Catalog" data here is the model's effective data: the family defaults at the end of this file under
  * its catalog or config row (families/index.ts).
- * @see ../../../../shared/vendors/openai.md §3
+ * @see ../../../docs/vendors/openai.md §3
  */
 import { catalogStrings, GPT_IMAGE } from '../../../shared/schemas/images.js'
 import type { CatalogModel } from '../../../shared/types.js'

@@ -8,7 +8,7 @@
  * xAI documents no mask: one answers 400 instead of an unmasked edit.
  * "Catalog" data here is the model's effective data: the family defaults at the end of this file under
  * its catalog or config row (families/index.ts).
- * @see ../../../../shared/vendors/xai.md §2
+ * @see ../../../docs/vendors/xai.md §2
  */
 import { catalogStrings, GROK_IMAGE } from '../../../shared/schemas/images.js'
 import type { ImageRule } from '../images/image-request.js'

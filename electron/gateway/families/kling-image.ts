@@ -6,7 +6,7 @@
  * Kling has no mask and no edits endpoint (catalog endpoints: generations only).
  * "Catalog" data here is the model's effective data: the family defaults at the end of this file under
  * its catalog or config row (families/index.ts).
- * @see ../../../../shared/vendors/kling.md
+ * @see ../../../docs/vendors/kling.md
  */
 import { KLING_IMAGE } from '../../../shared/schemas/images.js'
 import type { ImageRule } from '../images/image-request.js'

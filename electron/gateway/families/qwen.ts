@@ -1,7 +1,7 @@
 /**
  * The Qwen family (spec §4.1 row "Qwen-style group"): its defaults and request rules; limits come from
  * the model's effective data (`input`, `limits.maxOutputTokens`, `limits.maxInputTokens`).
- * @see ../../../../shared/vendors/dashscope.md §2
+ * @see ../../../docs/vendors/dashscope.md §2
  */
 import { gatewayError } from '../errors.js'
 import type { ChatRule, MaybeAsyncChatRule } from './chat-rules.js'

@@ -5,7 +5,7 @@
  * Field names the spec leaves unshown are Ark's: output_format, optimize_prompt_options, image, watermark.
  * "Catalog" data here is the model's effective data: the family defaults at the end of this file under
  * its catalog or config row (families/index.ts).
- * @see ../../../../shared/vendors/volcengine-ark.md §1
+ * @see ../../../docs/vendors/volcengine-ark.md §1
  */
 import { catalogStrings, pixelSizeRuleOf, SEEDREAM } from '../../../shared/schemas/images.js'
 import type { CatalogModel } from '../../../shared/types.js'

@@ -2,7 +2,7 @@
  * `aspect_ratio`, `resolution` and `size` of the Kling and Grok image models, whose vendors take a
  * ratio and a resolution (1k/2k) instead of a pixel size. Allowed values come from the catalog
  * (aspectRatios, resolutions); an OpenAI-style `size` is mapped onto them as for Gemini.
- * @see ../../../../shared/vendors/kling.md "Images", ../../../../shared/vendors/xai.md §2
+ * @see ../../../docs/vendors/kling.md "Images", ../../../docs/vendors/xai.md §2
  */
 import { catalogStrings } from '../../../shared/schemas/images.js'
 import type { CatalogModel } from '../../../shared/types.js'

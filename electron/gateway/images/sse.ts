@@ -1,7 +1,7 @@
 import type { RequestContext } from '../context.js'
 import { drained, SSE_HEADERS } from '../respond.js'
 
-/** How often the gateway images SSE says it is still working (spec §4.2, §6.3). */
+/** How often the gateway images SSE says it is still working (spec §4.2, §6 rule 3). */
 export const KEEPALIVE_MS = 5_000
 
 /**

@@ -30,17 +30,22 @@ const P = '/admin/v1'
 export const ADMIN_ROUTES: Route[] = [
   {
     method: 'GET', path: '/', endpoint: 'app', protocol: 'chat', auth: 'none', concurrency: false, ledger: false, handle: serveRenderer,
-    doc: { tag: 'App', summary: 'The Gatehouse app (HTML)', description: 'The built renderer, with a strict Content-Security-Policy. 503 when it is not built.', response: { type: 'string' }, responseContentType: 'text/html', errors: ['403'] },
+    doc: { tag: 'App', summary: 'The Gatehouse app (HTML)', description: 'The built renderer, with a strict Content-Security-Policy. 503 when it is not built.', response: { type: 'string' }, responseContentType: 'text/html', errors: ['403'],
+      responses: { '503': { description: 'The app is not built (an HTML page saying so)', schema: { type: 'string' }, contentType: 'text/html' } } },
   },
   {
     method: 'GET', path: /^\/assets\/([^/]+)$/, docPath: '/assets/{file}', endpoint: 'app.assets', protocol: 'chat', auth: 'none', concurrency: false, ledger: false, handle: serveRenderer,
-    doc: { tag: 'App', summary: "The app's scripts and styles", response: { type: 'string' }, responseContentType: 'application/octet-stream', errors: ['403'] },
+    doc: {
+      tag: 'App', summary: "The app's scripts and styles", response: { type: 'string' }, responseContentType: 'application/octet-stream', errors: ['403'],
+      responses: { '404': { description: 'No such file (an HTML page)', schema: { type: 'string' }, contentType: 'text/html' } },
+    },
   },
   {
     method: 'GET', path: '/admin/login', endpoint: 'admin.login', protocol: 'chat', auth: 'none', concurrency: false, ledger: false, handle: login,
     doc: {
       tag: TAG, summary: 'One-time sign-in address', description: 'Printed by the headless gateway at start. A valid code sets the session cookie (HttpOnly, SameSite=Strict) and redirects to `/#session=<session token>` (a fragment never reaches a server; the page keeps the token and sends it as `x-gatehouse-session`); a used or unknown code answers 401 (HTML).',
       query: [{ name: 'code', required: true, description: 'the one-time code' }], response: { type: 'string' }, success: '303', errors: ['403'],
+      responses: { '401': { description: 'The code was used already, or is unknown (an HTML page)', schema: { type: 'string' }, contentType: 'text/html' } },
     },
   },
   adminRoute('GET', `${P}/session`, 'session.get', getSession, { summary: 'The signed-in session', description: 'With the session: its media token for kept-media URLs.', response: schema.adminSession }),
@@ -54,7 +59,7 @@ export const ADMIN_ROUTES: Route[] = [
   adminRoute('POST', `${P}/groups`, 'groups.create', createGroup, { summary: 'Create a group', request: { schema: schema.groupCreate }, response: schema.groupSummary, success: '201' }),
   adminRoute('PATCH', `${P}/groups/{group}`, 'groups.update', updateGroup, { summary: 'Change a group', description: 'The protocol cannot change.', request: { schema: schema.groupPatch }, response: schema.groupSummary }),
   adminRoute('DELETE', `${P}/groups/{group}`, 'groups.delete', deleteGroup, { summary: 'Delete a group', description: '409 while keys (other than the app\'s own) use it.', response: {}, success: '204' }),
-  adminRoute('POST', `${P}/groups/{group}/app-key`, 'groups.app_key', appKey, { summary: "The app's own key for the group", description: 'Made on first use (201), then the same key (200). The app calls /v1 with it like any client.', response: schema.appKey }),
+  adminRoute('POST', `${P}/groups/{group}/app-key`, 'groups.app_key', appKey, { summary: "The app's own key for the group", description: 'Made on first use (201), then the same key (200). The app calls /v1 with it like any client.', response: schema.appKey, responses: { '201': { description: 'Created on this first use', schema: schema.appKey } } }),
   adminRoute('GET', `${P}/upstreams`, 'upstreams.list', listUpstreams, { summary: 'List upstream accounts (secrets masked)', response: list(schema.upstreamSummary) }),
   adminRoute('POST', `${P}/upstreams`, 'upstreams.create', createUpstream, { summary: 'Add an upstream account', description: 'The secret is sealed at rest and never sent back.', request: { schema: schema.upstreamCreate }, response: schema.upstreamSummary, success: '201' }),
   adminRoute('PATCH', `${P}/upstreams/{upstream}`, 'upstreams.update', updateUpstream, { summary: 'Change an upstream account', description: 'Without apiKey the stored secret stays.', request: { schema: schema.upstreamPatch }, response: schema.upstreamSummary }),
@@ -100,6 +105,7 @@ export const ADMIN_ROUTES: Route[] = [
     description: '`<img>` and `<video>` cannot send headers: besides the usual credentials, the session cookie with the session\'s media token in the query is accepted here (and only here).',
     query: [{ name: 'media_token', required: false, description: 'the session\'s media token (GET /admin/v1/session)' }],
     response: { type: 'string', format: 'binary' }, responseContentType: 'application/octet-stream',
+    responses: { '206': { description: 'Partial content (a Range request)', schema: { type: 'string', format: 'binary' }, contentType: 'application/octet-stream' }, '416': { description: 'The Range is not satisfiable; no body' } },
   }, { mediaToken: true }),
   adminRoute('GET', `${P}/settings`, 'settings.get', getSettings, { summary: 'Port and language', response: schema.settingsBody }),
   adminRoute('PUT', `${P}/settings`, 'settings.put', putSettings, { summary: 'Save port and language', description: 'The port applies at the next start.', request: { schema: schema.settingsBody }, response: schema.settingsBody }),

@@ -59,7 +59,8 @@ function jobBuilder(ctx: RequestContext, services: Services, req: NormalizedImag
     if (images.length === 0) throw gatewayError('invalid_request', 'missing_field', { field: 'image' }, { param: 'image' })
     return { req, images, mask: (await fitMask(Buffer.concat(maskImage.chunks), images[0], ctx.abort.signal)).png }
   }
-  return (adapter: ImageAdapter): Promise<ImageJob> => (adapter.needsBytes ? (withBytes ??= build()) : Promise.resolve({ req, images: [] }))
+  const original = { path: ctx.path, contentType: String(ctx.req.headers['content-type'] ?? 'application/json'), body: ctx.body }
+  return (adapter: ImageAdapter): Promise<ImageJob> => (adapter.needsBytes ? (withBytes ??= build()) : Promise.resolve({ req, images: [], original }))
 }
 
 /** The images endpoints' admission: the model named (400) before it is resolved, then the family's rules and the images' headers. */

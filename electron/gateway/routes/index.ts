@@ -85,6 +85,7 @@ export const ROUTES: Route[] = [
       tag: 'Images', summary: 'Generate images',
       description: 'Spec §4.2. Every rule is checked before any upstream call (400, not billed); each model\'s own body schema is at /spec/models/index.json. `Prefer: respond-async` answers 202 with a task for GPT-style and Gemini-style models. `stream: true` answers the gateway images SSE: keepalive comments, then one `data:` event with the images JSON, then `data: [DONE]`.',
       request: { schema: imageGenerationRequest }, response: imagesResponse,
+      responses: { '202': { description: 'Accepted (`Prefer: respond-async`): the task; poll its status_url', schema: taskAccepted } },
       stream: { schema: imagesResponse, description: 'keepalive comments while the images are made; the last data event is the images JSON; then [DONE]' },
     },
   },
@@ -95,6 +96,7 @@ export const ROUTES: Route[] = [
       tag: 'Images', summary: 'Edit images',
       description: 'multipart/form-data (`image` or `image[]` files, repeated, and `mask`) or JSON with http(s) or data URLs. The mask is scaled to the first reference image and sent as a PNG with alpha.',
       request: { schema: imageEditRequest, contentType: 'multipart/form-data' }, response: imagesResponse,
+      responses: { '202': { description: 'Accepted (`Prefer: respond-async`): the task; poll its status_url', schema: taskAccepted } },
     },
   },
   {
@@ -115,6 +117,8 @@ export const ROUTES: Route[] = [
         + '**Money**: the submission reserves the task\'s largest possible cost (price at the requested resolution, or the dearest when none is asked, × the requested duration, or the model\'s longest clip); 402 `insufficient_quota` when the balance less every reservation cannot cover it, before any vendor call. Success bills the seconds the vendor reports producing (never more than reserved) and releases the reservation; failure and cancellation release it unbilled. Settlement and release happen once, also across restarts. '
         + '**Duplicates (spec §7 rule 5)**: the same key sending the same body within 10 minutes gets the earlier task back (HTTP 200, `idempotent_replay: true`, header `Idempotent-Replayed: true`) instead of a second billed task, unless that task failed. With an `Idempotency-Key` header (1–255 printable ASCII) only the key decides, for 24 hours: the same key answers its task; the same key with a different body is 422 `idempotency_key_reused`.',
       request: { schema: videoGenerateRequest }, response: videoTaskObject,
+      responses: { '202': { description: 'Accepted: the new task (200 answers an earlier task again, with `idempotent_replay: true`)', schema: videoTaskObject } },
+      moreErrors: { '422': 'The Idempotency-Key came before with another body (`idempotency_key_reused`)' },
     },
   },
   {
@@ -134,6 +138,7 @@ export const ROUTES: Route[] = [
       description: 'A succeeded task\'s video, downloaded into the data dir so it still plays after the vendor\'s link expired. `?index=n` for the n-th video (default 0). Honours `Range` (206). 404 `video_content_not_available` until the download finished.',
       query: [{ name: 'index', required: false, description: 'which video of the task (default 0)' }],
       response: videoContentSchema, responseContentType: 'video/mp4',
+      responses: { '206': { description: 'Partial content (a Range request)', schema: videoContentSchema, contentType: 'video/mp4' }, '416': { description: 'The Range is not satisfiable; no body' } },
     },
   },
   {
@@ -143,6 +148,7 @@ export const ROUTES: Route[] = [
       tag: 'Video', summary: 'Submit a Wan video (DashScope native)',
       description: 'DashScope\'s native body (`model`, `input`, `parameters`) for Wan- and HappyHorse-style models, mounted at the domain root; `X-DashScope-Async` may be sent and is not required. Answers DashScope\'s `{request_id, output: {task_id, task_status}}` with HTTP 200; poll `GET /api/v1/tasks/{task_id}`. Same reservation, duplicate guard, poller and settlement as POST /v1/video/generate. Errors are DashScope-shaped: `{request_id, code, message}` with the gateway\'s codes.',
       request: { schema: nativeVideoRequest }, response: nativeTaskAnswer,
+      moreErrors: { '422': 'The Idempotency-Key came before with another body (`idempotency_key_reused`)' },
     },
   },
   {

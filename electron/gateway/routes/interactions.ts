@@ -15,6 +15,8 @@ export async function interactions(ctx: RequestContext, services: Services): Pro
     capability: 'interactions',
     model,
     body,
+    // The body goes out as the client's own bytes (an upstream gateway gets exactly what was sent).
+    rawBody: ctx.body,
     candidates,
     stream: body.stream === true,
     billable: true,

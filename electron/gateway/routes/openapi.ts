@@ -1,4 +1,5 @@
 import { errorObject, messagesErrorObject } from '../../../shared/schemas/common.js'
+import { nativeErrorObject } from '../../../shared/schemas/video.js'
 import type { RequestContext } from '../context.js'
 import { sendJson } from '../respond.js'
 import type { Route, RouteDoc } from '../router.js'
@@ -7,13 +8,14 @@ export const API_VERSION = '2026-09-25'
 
 const ERROR_STATUSES: Record<string, string> = {
   '400': 'Invalid parameters',
-  '401': 'Missing, invalid, disabled or expired key (`missing_api_key`, `invalid_api_key`, `api_key_expired`)',
+  '401': 'Missing, invalid, disabled or expired key (`missing_api_key`, `invalid_api_key`, `api_key_expired`); an Authorization header with a bare key or a scheme other than Bearer is `missing_api_key`',
   '402': 'Balance or key quota used up (`insufficient_quota`)',
   '403': 'Host or browser origin not allowed',
   '404': 'Model not in the key\'s group (`model_not_found`), or path not in the group (`route_not_found`)',
   '408': 'The request body stalled or took too long to arrive (`request_timeout`; config timeouts.bodyIdleMs, timeouts.bodyMs)',
   '413': 'Body over 60 MB (`request_too_large`)',
   '429': 'Account or key concurrency cap (`user_concurrency_limit`, `apikey_concurrency_limit`); honour Retry-After',
+  '500': 'Internal error (`internal_error`); no stack trace is shown',
   '502': 'Model unavailable after failover',
   '503': 'Model overloaded on every account',
   '504': 'Upstream timed out',
@@ -27,9 +29,13 @@ const ADMIN_STATUSES: Record<string, string> = {
   '409': 'Already exists, or still in use (`conflict`)',
   '408': 'The request body stalled or took too long to arrive (`request_timeout`; config timeouts.bodyIdleMs, timeouts.bodyMs)',
   '413': 'Body over 60 MB (`request_too_large`)',
+  '500': 'Internal error (`internal_error`); no stack trace is shown',
 }
 
 const BODY_STATUSES = new Set(['408', '413'])
+
+/** Each protocol's error envelope (respond.ts renders them): chat, messages, DashScope's native one. */
+const ERROR_SCHEMAS: Partial<Record<Route['protocol'], string>> = { messages: 'MessagesError', dashscope: 'NativeError' }
 
 /** `/v1/models/{model}` declares its `model` path parameter. */
 const pathParameters = (path: string) =>
@@ -37,18 +43,21 @@ const pathParameters = (path: string) =>
 
 function operation(route: Route) {
   const { doc } = route
-  const errorSchema = { $ref: route.protocol === 'messages' ? '#/components/schemas/MessagesError' : '#/components/schemas/Error' }
+  const errorSchema = { $ref: `#/components/schemas/${ERROR_SCHEMAS[route.protocol] ?? 'Error'}` }
   const ok: Record<string, unknown> = { [doc.responseContentType ?? 'application/json']: { schema: doc.response } }
   // Each SSE `data:` payload's schema rides in an extension: OpenAPI 3.1 has no keyword for it.
   if (doc.stream) ok['text/event-stream'] = { schema: { type: 'string', description: doc.stream.description }, 'x-sse-data': doc.stream.schema }
   const statuses = route.auth === 'admin' ? ADMIN_STATUSES : ERROR_STATUSES
   const errors = Object.fromEntries(
     Object.entries(statuses)
-      .filter(([status]) => (doc.errors ? doc.errors.includes(status) : route.auth !== 'none' || status === '403'))
+      .filter(([status]) => (doc.errors ? doc.errors.includes(status) : route.auth !== 'none' || status === '403' || status === '500'))
       // Only a request with a body can be too large or too slow to arrive.
       .filter(([status]) => doc.request !== undefined || !BODY_STATUSES.has(status))
+      .concat(Object.entries(doc.moreErrors ?? {}))
       .map(([status, description]) => [status, { description, content: { 'application/json': { schema: errorSchema } } }]),
   )
+  const others = Object.fromEntries(Object.entries(doc.responses ?? {}).map(([status, r]) =>
+    [status, { description: r.description, ...(r.schema ? { content: { [r.contentType ?? 'application/json']: { schema: r.schema } } } : {}) }]))
   const parameters = [
     ...pathParameters(route.docPath ?? String(route.path)),
     ...(doc.query ?? []).map((q) => ({ name: q.name, in: 'query', required: q.required, description: q.description, schema: { type: 'string' } })),
@@ -62,7 +71,7 @@ function operation(route: Route) {
     ...(route.auth === 'none' ? { security: [{}, { bearerAuth: [] }] } : {}),
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(doc.request ? { requestBody: { required: true, content: { [doc.request.contentType ?? 'application/json']: { schema: doc.request.schema } } } } : {}),
-    responses: { ...success(doc.success, ok), ...errors },
+    responses: { ...success(doc.success, ok), ...others, ...errors },
   }
 }
 
@@ -91,8 +100,8 @@ export function buildOpenApi(routes: Route[]): object {
     security: [{ bearerAuth: [] }],
     paths,
     components: {
-      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'A gateway key (`sk-...`); `x-api-key` is accepted too, except on /v1/usage. On /admin/v1 paths: the admin token of this run (the desktop app hands it to its window), or instead the session cookie together with the session token in the `x-gatehouse-session` header (sessions end after 30 idle minutes or 12 hours).' } },
-      schemas: { Error: errorObject, MessagesError: messagesErrorObject },
+      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'A gateway key (`sk-...`) as `Authorization: Bearer sk-...`; `x-api-key` is accepted too, except on /v1/usage. An Authorization header with a bare key or another scheme is refused (401 `missing_api_key`), never read as a key. On /admin/v1 paths: the admin token of this run (the desktop app hands it to its window), or instead the session cookie together with the session token in the `x-gatehouse-session` header (sessions end after 30 idle minutes or 12 hours).' } },
+      schemas: { Error: errorObject, MessagesError: messagesErrorObject, NativeError: nativeErrorObject },
     },
   }
 }

@@ -3,7 +3,7 @@ import { nanoToUsd } from '../money.js'
 import { sendJson } from '../respond.js'
 import type { Services } from '../services.js'
 
-/** GET /v1/usage: the account balance and the calling key's quota (Bearer only, spec §5.3). */
+/** GET /v1/usage: the account balance and the calling key's quota (Bearer only, spec §5 rule 3). */
 export async function usage(ctx: RequestContext, { registry, limiter }: Services): Promise<void> {
   const key = ctx.key!
   const { account } = registry

@@ -162,5 +162,6 @@ export function canonicalJson(value: unknown): string {
 
 /** sha256 of the endpoint and the normalized submission: two bodies that ask for the same video hash alike. */
 export function submissionHash(endpoint: string, order: VideoOrder): string {
-  return createHash('sha256').update(endpoint).update('\u0000').update(canonicalJson({ ...order.sub, tier: order.resolution })).digest('hex')
+  const { original: _bytes, ...sub } = order.sub // the request as sent: two spellings of one video hash alike
+  return createHash('sha256').update(endpoint).update('\u0000').update(canonicalJson({ ...sub, tier: order.resolution })).digest('hex')
 }

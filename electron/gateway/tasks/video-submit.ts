@@ -77,6 +77,9 @@ export async function submitVideo(ctx: RequestContext, services: Services, admit
   const { funds: hold, candidates, model, request: order } = admitted
   if (hold.kind === 'replay') return { task: hold.task, replay: true }
   const { row } = hold
+  // For an upstream gateway, which gets the request as sent: its duplicate guard must not answer one of our tasks
+  // with another key's earlier one (every submission goes with the same account key), so each has its own Idempotency-Key.
+  order.sub.original = { path: ctx.path, contentType: 'application/json', body: ctx.body, headers: { 'idempotency-key': ctx.id } }
   syncAccount(services.store, services.registry)
   submissionsUnderWay.add(row.id)
   let started: VideoStarted

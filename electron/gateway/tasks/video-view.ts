@@ -57,7 +57,7 @@ const nativeTime = (ms: number): string => new Date(ms).toISOString().replace('T
 /**
  * A task as DashScope's native `GET /api/v1/tasks/{task_id}` answers it, built from the stored task; `task_id` is
  * the gateway's. A task the key does not own (or that does not exist) is `UNKNOWN` with HTTP 200, as DashScope does.
- * @see /work/shared/vendors/dashscope.md §1
+ * @see ../../../docs/vendors/dashscope.md §1
  */
 export function nativeTaskView(requestId: string, task: VideoTaskRow | undefined, taskId: string, redact: (text: string) => string): Record<string, unknown> {
   if (!task) return { request_id: requestId, output: { task_id: taskId, task_status: 'UNKNOWN' } }

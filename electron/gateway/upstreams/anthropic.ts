@@ -75,7 +75,7 @@ function carriesContent(data: StreamEventData): boolean {
 
 /**
  * Anthropic's Messages protocol, relayed event by event.
- * @see ../../../../shared/vendors/anthropic.md
+ * @see ../../../docs/vendors/anthropic.md
  */
 export const anthropicMessages: RelayAdapter = {
   toRequest: (body, ctx) => messagesPost('/v1/messages', body, ctx),

@@ -18,7 +18,7 @@ import type { ChatAdapter } from './types.js'
  * - Role `tool`: a `functionResponse` part when its tool_call_id matches an earlier assistant tool call
  *   (Gemini needs that to continue a tool loop), otherwise user text (gemini-request.ts).
  * - A blocked prompt, and an error event inside a stream, throw a GatewayError (400 for a blocked prompt).
- * @see ../../../../shared/vendors/gemini.md
+ * @see ../../../docs/vendors/gemini.md
  */
 export const geminiChat: ChatAdapter = {
   toRequest: toGeminiRequest,

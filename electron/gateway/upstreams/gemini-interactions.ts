@@ -40,7 +40,7 @@ const ANSWER_ENDS = new Set(['interaction.completed', 'interaction.complete'])
 /**
  * Gemini's Interactions API (`/v1beta/interactions`), relayed as is: data-only SSE events carrying
  * `event_type`, the final usage in `interaction.completed`.
- * @see ../../../../shared/vendors/gemini.md "Interactions API"
+ * @see ../../../docs/vendors/gemini.md "Interactions API"
  */
 export const geminiInteractions: RelayAdapter = {
   toRequest: (body, { upstream }) => ({

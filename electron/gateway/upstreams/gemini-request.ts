@@ -10,7 +10,7 @@ import { upstreamModel } from './model-id.js'
 /**
  * An OpenAI chat-completions body (already validated by shared/schemas/chat.ts) as a Gemini
  * `generateContent` request, following the Gemini row of spec §4.1.
- * @see ../../../../shared/vendors/gemini.md
+ * @see ../../../docs/vendors/gemini.md
  */
 
 export interface GeminiPart {

@@ -1,6 +1,7 @@
 import type { Vendor } from '../../../shared/types.js'
 import { anthropicCountTokens, anthropicMessages } from './anthropic.js'
 import { geminiChat } from './gemini-chat.js'
+import { gatewayInteractions } from './gateway-upstream.js'
 import { geminiInteractions } from './gemini-interactions.js'
 import { openAICompatibleChat } from './openai-compatible.js'
 import { openAIResponses } from './openai-responses.js'
@@ -26,6 +27,7 @@ const ADAPTERS: Partial<Record<Vendor, VendorAdapter>> = {
     speech: openAISpeech('/v1/audio/speech'),
     messages: anthropicMessages,
     countTokens: anthropicCountTokens,
+    interactions: gatewayInteractions,
   },
 }
 

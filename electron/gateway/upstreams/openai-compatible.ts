@@ -8,7 +8,7 @@ import type { ChatAdapter, ChatStreamTranslator, SseEvent, TokenUsage } from './
 /**
  * OpenAI's chat-completions wire protocol, spoken by OpenAI and by the OpenAI-compatible
  * endpoints of xAI, Zhipu, Ark, DashScope and other gateways of this interface.
- * @see ../../../../shared/vendors/openai.md
+ * @see ../../../docs/vendors/openai.md
  */
 export function openAICompatibleChat(chatPath: string): ChatAdapter {
   return {
@@ -62,9 +62,16 @@ interface OpenAIChunk {
 const carriesContent = (choice: { delta?: OpenAIDelta; finish_reason?: string | null }): boolean =>
   Boolean(choice.finish_reason || choice.delta?.content || choice.delta?.reasoning_content || choice.delta?.refusal || choice.delta?.tool_calls?.length)
 
-/** Relays chunks unchanged; drops the usage-only chunk when the client did not ask for it (spec §4.1). */
+/**
+ * Relays chunks unchanged, except usage (spec §4.1, §6 rule 2): vendors put it in different places (OpenAI,
+ * DashScope and Ark: one final chunk with `choices: []`; GLM: on the last content chunk, always; xAI: on the
+ * finish chunk, then an empty final chunk). Usage is taken off content chunks and, when the client asked for
+ * it, sent as one final `{"choices":[],"usage":{…}}` chunk just before `data: [DONE]`.
+ * @see ../../../docs/vendors/README.md (streaming table), ../../../docs/vendors/zhipu-glm.md, ../../../docs/vendors/xai.md
+ */
 function openAIStreamRelay(includeUsage: boolean): ChatStreamTranslator {
   let usage: TokenUsage | undefined
+  let usageFrame: string | undefined
   let done = false
   let content = false
   let error: GatewayError | undefined
@@ -73,23 +80,33 @@ function openAIStreamRelay(includeUsage: boolean): ChatStreamTranslator {
     push(event: SseEvent): string[] {
       if (event.data === '[DONE]') {
         done = true
-        return ['data: [DONE]\n\n']
+        return includeUsage && usageFrame !== undefined ? [usageFrame, 'data: [DONE]\n\n'] : ['data: [DONE]\n\n']
       }
       const chunk = parseJson(event.data) as (OpenAIChunk & { error?: unknown }) | undefined
       if (chunk === undefined || chunk === null || typeof chunk !== 'object') return []
       // An error payload is how an OpenAI-compatible stream ends in failure: relayed, and the end of it.
-      if (chunk.error !== undefined || event.event === 'error') {
+      const failed = chunk.error !== undefined || event.event === 'error'
+      if (failed) {
         done = true
         error ??= fromOpenAIError(streamErrorStatus(chunk.error), event.data)
       }
-      if (chunk.usage) usage = fromOpenAIUsage(chunk.usage) ?? usage
       const choices = Array.isArray(chunk.choices) ? chunk.choices : []
       for (const choice of choices) {
         collectDelta(choice.delta, produced)
         content ||= carriesContent(choice)
       }
+      if (chunk.usage) {
+        usage = fromOpenAIUsage(chunk.usage) ?? usage
+        usageFrame = `data: ${choices.length === 0 ? event.data : JSON.stringify({ ...chunk, choices: [] })}\n\n`
+      }
+      // A chunk without choices carries usage or nothing (xAI's closing one): the usage goes out just before
+      // [DONE], once, and only to clients that asked.
+      if (choices.length === 0 && !failed) return []
+      if (chunk.usage) {
+        const { usage: _riding, ...withoutUsage } = chunk
+        return [`data: ${JSON.stringify(withoutUsage)}\n\n`]
+      }
       if (includeUsage) return [`data: ${event.data}\n\n`]
-      if (choices.length === 0 && chunk.usage) return []
       // Asked for usage only for billing: without include_usage, OpenAI's chunks carry no usage field.
       return [`data: ${event.data.replace(',"usage":null', '')}\n\n`]
     },

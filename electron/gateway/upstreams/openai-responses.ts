@@ -45,7 +45,7 @@ function responsesError(data: ResponsesEvent): GatewayError {
 
 /**
  * OpenAI's Responses protocol, relayed as is.
- * @see ../../../../shared/vendors/openai.md §2
+ * @see ../../../docs/vendors/openai.md §2
  */
 export function openAIResponses(path: string): RelayAdapter {
   return {

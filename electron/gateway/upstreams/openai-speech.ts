@@ -3,7 +3,7 @@ import type { RelayAdapter } from './types.js'
 
 /**
  * OpenAI's speech endpoint: JSON in, audio bytes out (the relay pipes them; the JSON hooks are unused).
- * @see ../../../../shared/vendors/openai.md §4
+ * @see ../../../docs/vendors/openai.md §4
  */
 export function openAISpeech(path: string): RelayAdapter {
   return {

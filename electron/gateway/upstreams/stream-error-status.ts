@@ -1,6 +1,6 @@
 /**
  * HTTP statuses of the error types and codes vendors put in the error events of their streams, which carry no
- * status of their own: Anthropic's error types (shared/vendors/anthropic.md), OpenAI's types and codes.
+ * status of their own: Anthropic's error types (../../../docs/vendors/anthropic.md), OpenAI's types and codes.
  */
 const STATUS_BY_NAME: Record<string, number> = {
   invalid_request_error: 400,

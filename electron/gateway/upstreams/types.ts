@@ -31,6 +31,18 @@ export interface UpstreamCtx {
   rawBody?: Buffer
 }
 
+/**
+ * The client's request as it arrived (path without query, content type, body bytes): an upstream of this same
+ * interface (vendor `gateway`) takes it unchanged.
+ */
+export interface OriginalRequest {
+  path: string
+  contentType: string
+  body: Buffer
+  /** headers to send with it (an Idempotency-Key of the gateway's own) */
+  headers?: Record<string, string>
+}
+
 /** Translates one upstream stream into client frames, tracking what billing needs. */
 export interface ChatStreamTranslator {
   /** Client frames (complete `data: ...\n\n` strings) for one upstream event. */

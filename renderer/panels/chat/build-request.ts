@@ -14,7 +14,7 @@ export const DEFAULT_MESSAGES_MAX_TOKENS = 4096
 /**
  * Thinking budgets for the messages protocol, the same steps the gateway uses for Gemini's
  * reasoning_effort (spec §4.1: medium 8192, high 24576); low is the vendor's minimum.
- * @see ../../../../shared/vendors/anthropic.md (`thinking.budget_tokens` ≥ 1024 and < max_tokens)
+ * @see ../../../docs/vendors/anthropic.md (`thinking.budget_tokens` ≥ 1024 and < max_tokens)
  */
 export const THINKING_BUDGET: Partial<Record<Effort, number>> = { low: 1024, medium: 8192, high: 24576 }
 const MIN_THINKING_BUDGET = 1024
@@ -45,7 +45,7 @@ function toChatMessage(m: UserMessage | AssistantMessage): Record<string, unknow
   return { role: 'user', content: parts }
 }
 
-/** POST /v1/chat/completions, streamed with the usage chunk (spec §4.1, §6.2). */
+/** POST /v1/chat/completions, streamed with the usage chunk (spec §4.1, §6 rule 2). */
 export function toChatCompletionsRequest(conv: Conversation, family?: string): AnswerRequest {
   const body: Record<string, unknown> = {
     model: conv.model,

@@ -57,7 +57,7 @@ export async function streamAnswer(
     return { answer, state: 'error', requestId, error: toMessageError(err) }
   }
   if (answer.error) return { answer, state: 'error', requestId, error: answer.error }
-  // A body that ends without the protocol's end marker was cut off (spec §6.1: partial output cannot resume).
+  // A body that ends without the protocol's end marker was cut off (spec §6 rule 1: partial output cannot resume).
   if (!answer.done) return { answer, state: 'error', requestId, error: { status: null, code: STREAM_ENDED_EARLY, message: '' } }
   return { answer, state: 'done', requestId, error: null }
 }

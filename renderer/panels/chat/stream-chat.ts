@@ -58,9 +58,9 @@ function applyToolCalls(a: StreamedAnswer, deltas: ChatToolCallDelta[]): Streame
 
 /**
  * Folds one chat-completions stream event into the answer: content, reasoning_content and tool_calls
- * deltas, the finish reason, the usage-only chunk (spec §6.2), `[DONE]`, and an error payload or
- * `event: error` after the stream started (spec §6.1).
- * @see ../../../../shared/vendors/openai.md
+ * deltas, the finish reason, the usage-only chunk (spec §6 rule 2), `[DONE]`, and an error payload or
+ * `event: error` after the stream started (spec §6 rule 1).
+ * @see ../../../docs/vendors/openai.md
  */
 export function reduceChatEvent(a: StreamedAnswer, ev: SseEvent): StreamedAnswer {
   if (ev.data.trim() === '[DONE]') return { ...a, done: true }

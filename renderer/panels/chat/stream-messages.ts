@@ -84,8 +84,8 @@ function applyDelta(a: StreamedAnswer, index: number, delta: NonNullable<Message
 /**
  * Folds one messages-protocol stream event into the answer: message_start and message_delta usage,
  * text, thinking and tool_use blocks with their deltas, the stop reason, message_stop, and
- * `event: error` (spec §6.1). Ping and unknown events are skipped, as the vendor's versioning asks.
- * @see ../../../../shared/vendors/anthropic.md
+ * `event: error` (spec §6 rule 1). Ping and unknown events are skipped, as the vendor's versioning asks.
+ * @see ../../../docs/vendors/anthropic.md
  */
 export function reduceMessagesEvent(a: StreamedAnswer, ev: SseEvent): StreamedAnswer {
   const data = parseJson(ev.data) as MessagesEvent | undefined

@@ -64,7 +64,7 @@ export const pollDelay = (attempt: number): number => Math.min(5000, Math.round(
 export type StreamState = { body?: unknown; error?: ApiError; done: boolean }
 
 /**
- * The gateway images SSE (spec §4.2, §6.3): keepalive comments (never events), the images JSON as the
+ * The gateway images SSE (spec §4.2, §6 rule 3): keepalive comments (never events), the images JSON as the
  * last `data:` event, then `[DONE]`; a failure is `event: error` with the error body.
  */
 export function reduceImageStream(state: StreamState, event: { event?: string; data: string }): StreamState {

@@ -1,5 +1,5 @@
 // Fake Volcengine Ark Seedream upstream: POST /api/v3/images/generations (Bearer), sync JSON or SSE (`stream: true`).
-// Wire shapes: /work/shared/vendors/volcengine-ark.md §1 and §3. Result links point at GET /files/<id>.jpeg|png on
+// Wire shapes: ../../../docs/vendors/volcengine-ark.md §1 and §3. Result links point at GET /files/<id>.jpeg|png on
 // this fake, signed (a mangled query answers 403, as TOS does); usage.output_tokens = W*H/256 per generated image.
 // Size tiers map to 1K=1024², 2K=2048², 3K=3072², 4K=4096²; explicit WxH must have 921600..16777216 pixels and a
 // ratio within 1/16..16 (4.0-family limits; newer models are stricter - not modelled).

@@ -1,5 +1,5 @@
 // Fake Gemini image-output upstream: POST /v1beta/models/{model}:generateContent answering `inlineData` parts.
-// Wire shapes: /work/shared/vendors/gemini.md. Checked with search: imageSize values 1K/2K/4K (js-genai ImageConfig;
+// Wire shapes: ../../../docs/vendors/gemini.md. Checked with search: imageSize values 1K/2K/4K (js-genai ImageConfig;
 // "uppercase K required" per third-party docs, so lowercase is rejected here), the 1K pixel sizes per aspect ratio,
 // 1290 output tokens per gemini-2.5-flash-image image, and for Pro-class image models 1120 tokens at 1K/2K, 2000 at 4K
 // and 560 tokens per input image (Vertex model page). The 258 input-image tokens for other models is a fake figure.

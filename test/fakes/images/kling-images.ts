@@ -3,7 +3,7 @@
 // then `succeed` with `task_result.images[{index, url}]` (urls served by this fake) or `failed`.
 // Auth: HS256 JWT from AccessKey/SecretKey (iss = AK, exp, nbf), verified here: codes 1001 (no header),
 // 1002 (malformed / not HS256 / no exp), 1000 (bad signature or iss), 1003 (nbf in the future), 1004 (expired).
-// Wire shapes: /work/shared/vendors/kling.md; the error table (incl. 1103=403, 1202/1203=404) was checked against
+// Wire shapes: ../../../docs/vendors/kling.md; the error table (incl. 1103=403, 1202/1203=404) was checked against
 // a copy of the official "General Information" page; message wordings are the fake's own.
 import type http from 'node:http';
 import { createHmac, timingSafeEqual } from 'node:crypto';

@@ -1,5 +1,5 @@
 // Fake OpenAI Images upstream (POST /v1/images/generations JSON, POST /v1/images/edits multipart).
-// Wire shapes: /work/shared/vendors/openai.md §3 and openai-node 6.x `resources/images.ts` (stream events,
+// Wire shapes: ../../../docs/vendors/openai.md §3 and openai-node 6.x `resources/images.ts` (stream events,
 // `image[]` array encoding). Token figures: output tokens per image scale with area from the documented
 // 1024x1024 figures (low 272, medium 1056, high 4160); input image tokens (388 per image) are a fake figure.
 // Not vendor-verified: the mask-error wording, and whether a `data: [DONE]` ends image streams (opt-in here).

@@ -1,6 +1,6 @@
 // Fake xAI Grok Imagine upstream: POST /v1/images/generations (Bearer) answering JPEGs as `url` (default; served
 // by this fake under /xai-imgen/) or `b64_json`, with `mime_type`, `revised_prompt` and usage.cost_in_usd_ticks.
-// Wire shapes: /work/shared/vendors/xai.md (flat {code, error} error bodies; a bad key is 400, not 401).
+// Wire shapes: ../../../docs/vendors/xai.md (flat {code, error} error bodies; a bad key is 400, not 401).
 // Checked with search: `size`/`style` are rejected with "Argument not supported: <name>" (a proxy's docs quoting
 // xAI; the notes left it open); $0.02 per grok-imagine-image image = 200000000 ticks.
 import type http from 'node:http';

@@ -1,5 +1,5 @@
 // Fake Volcengine Ark Seedance upstream (content-generation tasks). Wire shapes follow
-// /work/shared/vendors/volcengine-ark.md §2-3; base URL is `${url}/api/v3` like the real SDK's.
+// ../../../docs/vendors/volcengine-ark.md §2-3; base URL is `${url}/api/v3` like the real SDK's.
 import {
   answer, bearerOf, splitPath, startFakeVideoServer, type FakeCall, type FakeTask, type FakeVideoOptions,
   type FakeVideoServer, type Kit, type Reply, type Step,

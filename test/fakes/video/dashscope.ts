@@ -1,4 +1,4 @@
-// Fake DashScope native video upstream (Wan / HappyHorse). Wire shapes follow /work/shared/vendors/dashscope.md §1:
+// Fake DashScope native video upstream (Wan / HappyHorse). Wire shapes follow ../../../docs/vendors/dashscope.md §1:
 // create needs `X-DashScope-Async: enable`, answers {output:{task_id,task_status:"PENDING"},request_id}; polls at
 // /api/v1/tasks/{id} walk PENDING → RUNNING → SUCCEEDED|FAILED; unknown ids answer UNKNOWN with HTTP 200.
 import {

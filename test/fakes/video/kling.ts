@@ -1,4 +1,4 @@
-// Fake Kling video upstream. Wire shapes follow /work/shared/vendors/kling.md: HS256 JWT auth checked against the
+// Fake Kling video upstream. Wire shapes follow ../../../docs/vendors/kling.md: HS256 JWT auth checked against the
 // secret key (iss, exp, nbf), the {code,message,request_id,data} envelope everywhere, text2video / image2video
 // families (a task is only found under the family it was created in), millisecond timestamps, string durations.
 import { createHmac, timingSafeEqual } from 'node:crypto'

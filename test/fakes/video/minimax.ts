@@ -1,4 +1,4 @@
-// Fake MiniMax Hailuo upstream. Wire shapes follow /work/shared/vendors/minimax.md: `base_resp` in every body,
+// Fake MiniMax Hailuo upstream. Wire shapes follow ../../../docs/vendors/minimax.md: `base_resp` in every body,
 // business errors with HTTP 200 and a non-zero status_code, v1 create → query (Preparing/Queueing/Processing/
 // Success/Fail, file_id only on success) → /v1/files/retrieve for the download URL; plus the v2 contract
 // (content array, `task` object with the URL) used by the H-series models.

@@ -1,4 +1,4 @@
-// Fake xAI Grok Imagine video upstream. Wire shapes follow /work/shared/vendors/xai.md §3-4: create returns only
+// Fake xAI Grok Imagine video upstream. Wire shapes follow ../../../docs/vendors/xai.md §3-4: create returns only
 // `request_id`; polls answer `pending` until `done` (video.url, duration) or `failed` (error object) / `expired`,
 // all with HTTP 200; errors are flat `{code: "<gRPC status text>", error: "<message>"}`, and a bad key is a 400.
 // Base URL is `${url}/v1` like the real SDK's.

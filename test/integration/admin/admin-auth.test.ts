@@ -74,13 +74,13 @@ describe('admin API sign-in', () => {
   it('is described in /openapi.json with its statuses and path parameters', async () => {
     const doc = (await (await fetch(`${gw.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, any>> }
     const create = doc.paths['/admin/v1/keys'].post
-    expect(Object.keys(create.responses)).toEqual(['201', '400', '401', '403', '404', '408', '409', '413'])
+    expect(Object.keys(create.responses)).toEqual(['201', '400', '401', '403', '404', '408', '409', '413', '500'])
     expect(create.requestBody.content['application/json'].schema.required).toEqual(['group'])
     expect(doc.paths['/admin/v1/keys/{key}'].delete.parameters).toEqual([{ name: 'key', in: 'path', required: true, schema: { type: 'string' } }])
     expect(Object.keys(doc.paths['/admin/v1/keys/{key}'].delete.responses)[0]).toBe('204')
     expect(doc.paths['/v1/models/{model}'].get.parameters[0]).toMatchObject({ name: 'model', in: 'path', required: true })
     expect(Object.keys(doc.paths['/admin/v1/session'])).toEqual(['get', 'post', 'delete'])
-    expect(Object.keys(doc.paths['/admin/v1/session'].delete.responses)).toEqual(['204', '400', '401', '403', '404', '409'])
+    expect(Object.keys(doc.paths['/admin/v1/session'].delete.responses)).toEqual(['204', '400', '401', '403', '404', '409', '500'])
     expect(doc.paths['/admin/v1/session'].post.responses['200'].content['application/json'].schema.required).toContain('sessionToken')
     expect(doc.paths['/admin/v1/media/{media}'].get.parameters).toContainEqual(expect.objectContaining({ name: 'media_token', in: 'query', required: false }))
   })

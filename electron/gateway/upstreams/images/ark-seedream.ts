@@ -6,7 +6,7 @@ import { upstreamModel } from '../model-id.js'
 /**
  * Volcengine Ark Seedream: synchronous, answers signed links valid 24 h (spec §4.2: url output only,
  * one image per request). References go as given: Ark takes links and data URLs alike.
- * @see ../../../../../shared/vendors/volcengine-ark.md §1
+ * @see ../../../../docs/vendors/volcengine-ark.md §1
  */
 export const arkSeedream: ImageAdapter = {
   needsBytes: false,

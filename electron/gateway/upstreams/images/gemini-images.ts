@@ -34,7 +34,7 @@ function oneCall(job: ImageJob, ctx: UpstreamCtx): HttpSpec {
  * Gemini image models through `generateContent` with image output: one image per call, so `n` images
  * are `n` calls made in parallel (spec §4.2: all or nothing). A refusal or a text-only answer is a 400
  * quoting the model's text; an answer with neither image nor text is a 502.
- * @see ../../../../../shared/vendors/gemini.md
+ * @see ../../../../docs/vendors/gemini.md
  */
 export const geminiImages: ImageAdapter = {
   needsBytes: true,

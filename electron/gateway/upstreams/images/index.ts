@@ -1,5 +1,6 @@
 import type { Vendor } from '../../../../shared/types.js'
 import { arkSeedream } from './ark-seedream.js'
+import { gatewayImages } from './gateway-images.js'
 import { geminiImages } from './gemini-images.js'
 import { klingImages } from './kling-images.js'
 import { openAIImages } from './openai-images.js'
@@ -12,6 +13,7 @@ const IMAGE_ADAPTERS: Partial<Record<Vendor, ImageAdapter>> = {
   ark: arkSeedream,
   xai: xaiImages,
   kling: klingImages,
+  gateway: gatewayImages,
 }
 
 /** The image API of a vendor, if it has one the gateway speaks. */

@@ -29,7 +29,7 @@ const klingReference = (ref: string): string => parseDataUrl(ref)?.payload ?? re
 /**
  * Kling image generation: an async task at the vendor (create, then poll `task_status` until `succeed`),
  * authenticated with a JWT signed from the account's `ACCESS_KEY:SECRET_KEY`.
- * @see ../../../../../shared/vendors/kling.md "Images"
+ * @see ../../../../docs/vendors/kling.md "Images"
  */
 export const klingImages: ImageAdapter = {
   needsBytes: false,

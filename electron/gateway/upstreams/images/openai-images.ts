@@ -36,7 +36,7 @@ function editParts(job: ImageJob, ctx: UpstreamCtx): MultipartPart[] {
 
 /**
  * OpenAI's GPT image models: generations as JSON, edits as multipart; answers `b64_json`.
- * @see ../../../../../shared/vendors/openai.md §3
+ * @see ../../../../docs/vendors/openai.md §3
  */
 export const openAIImages: ImageAdapter = {
   needsBytes: true,

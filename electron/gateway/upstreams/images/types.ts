@@ -2,7 +2,7 @@
 import type { CatalogModel } from '../../../../shared/types.js'
 import type { GatewayError } from '../../errors.js'
 import type { HttpSpec } from '../../http.js'
-import type { TokenUsage, UpstreamCtx } from '../types.js'
+import type { OriginalRequest, TokenUsage, UpstreamCtx } from '../types.js'
 
 export type ImageEndpoint = 'generations' | 'edits'
 
@@ -82,6 +82,8 @@ export interface ImageJob {
   images: ImageBytes[]
   /** the mask, already fitted to the first reference image (PNG with alpha) */
   mask?: Buffer
+  /** the client's request unchanged, for adapters that forward it as it came (vendor `gateway`) */
+  original?: OriginalRequest
 }
 
 /** Vendors whose image API is a task: create, then poll until the images exist. */

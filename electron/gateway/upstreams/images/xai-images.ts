@@ -4,7 +4,7 @@ import type { ImageAdapter } from './types.js'
 import { compact } from './compact.js'
 import { upstreamModel } from '../model-id.js'
 
-/** xAI's flat `{"code","error"}` body (a bad key is a 400 there). @see ../../../../../shared/vendors/xai.md */
+/** xAI's flat `{"code","error"}` body (a bad key is a 400 there). @see ../../../../docs/vendors/xai.md */
 export function fromXaiError(status: number, text: string): GatewayError {
   const body = parseJson(text) as { code?: string; error?: string | { message?: string } } | undefined
   const message = typeof body?.error === 'string' ? body.error : body?.error?.message ?? `upstream answered HTTP ${status}`
@@ -15,7 +15,7 @@ export function fromXaiError(status: number, text: string): GatewayError {
 /**
  * Grok Imagine images: JSON generations (and JSON edits, not multipart), `b64_json` asked for so the
  * gateway answers like the other families.
- * @see ../../../../../shared/vendors/xai.md §2
+ * @see ../../../../docs/vendors/xai.md §2
  */
 export const xaiImages: ImageAdapter = {
   needsBytes: false,

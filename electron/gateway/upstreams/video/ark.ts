@@ -9,7 +9,7 @@ import {
 /**
  * Volcengine Ark Seedance: `POST {baseUrl}/contents/generations/tasks`, poll `GET .../tasks/{id}`.
  * The account's base URL is the SDK's (`https://ark.cn-beijing.volces.com/api/v3`).
- * @see /work/shared/vendors/volcengine-ark.md §2
+ * @see ../../../../docs/vendors/volcengine-ark.md §2
  *
  * Status words (Ark `status`):
  * | queued → queued | running → running | succeeded → succeeded (content.video_url) |

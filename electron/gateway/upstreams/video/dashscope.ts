@@ -11,7 +11,7 @@ import {
  * DashScope Wan (and HappyHorse) native async API:
  * `POST /api/v1/services/aigc/video-generation/video-synthesis` with `X-DashScope-Async: enable`, poll `GET /api/v1/tasks/{id}`.
  * The account's base URL is the host root (`https://dashscope.aliyuncs.com`), as for the compatible-mode chat adapter.
- * @see /work/shared/vendors/dashscope.md §1
+ * @see ../../../../docs/vendors/dashscope.md §1
  *
  * Status words (`output.task_status`):
  * | PENDING → queued | RUNNING → running | SUCCEEDED → succeeded (output.video_url) | FAILED → failed (output.code) |

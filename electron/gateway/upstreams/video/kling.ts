@@ -13,7 +13,7 @@ import {
  * Kling video: `POST /v1/videos/{text2video|image2video}`, poll `GET` the same path `/{task_id}`.
  * Every answer is the envelope `{code, message, request_id, data}` with `code` 0 for success.
  * The task id handed to callers is `<family>/<vendor id>`, because the poll must use the create call's family.
- * @see /work/shared/vendors/kling.md "Video", "Errors"
+ * @see ../../../../docs/vendors/kling.md "Video", "Errors"
  *
  * Status words (`data.task_status`):
  * | submitted → queued | processing → running | succeed → succeeded (task_result.videos[].url) | failed → failed |

@@ -12,7 +12,7 @@ import {
  * MiniMax Hailuo v1: `POST /v1/video_generation`, poll `GET /v1/query/video_generation?task_id=`, then
  * `GET /v1/files/retrieve?file_id=` for the download URL. H-series models use the v2 contract (below).
  * Every body carries `base_resp: {status_code, status_msg}`; a non-zero code is an error even with HTTP 200.
- * @see /work/shared/vendors/minimax.md
+ * @see ../../../../docs/vendors/minimax.md
  *
  * Status words (v1 `status`):
  * | Preparing → queued | Queueing → queued | Processing → running | Success → succeeded (file_id; no URL yet) |
@@ -137,7 +137,7 @@ export const minimaxCodeError = (code: number, message: string | undefined): Gat
 /**
  * MiniMax's v2 video contract (H3 / Hailuo-03 class models): a content array like Ark's, and a query answer that
  * carries the video URL itself (no file step).
- * @see /work/shared/vendors/minimax.md "Newer v2 contract"; platform.minimax.io api-reference video-generation-v2-query
+ * @see ../../../../docs/vendors/minimax.md "Newer v2 contract"; platform.minimax.io api-reference video-generation-v2-query
  *
  * Status words (`task.status`):
  * | queued → queued | running → running | succeeded → succeeded (content.url) | failed → failed (error.code) |

@@ -1,6 +1,6 @@
 import type { GatewayError } from '../../errors.js'
 import type { HttpSpec } from '../../http.js'
-import type { UpstreamCtx } from '../types.js'
+import type { OriginalRequest, UpstreamCtx } from '../types.js'
 
 /** One video submission, the same for every family (the gateway's POST /v1/video/generate body, validated). */
 export interface VideoSubmission {
@@ -12,6 +12,7 @@ export interface VideoSubmission {
   aspect_ratio?: string         // e.g. '16:9'
   seed?: number
   extra: Record<string, unknown> // unknown fields, forwarded to the vendor body unchanged
+  original?: OriginalRequest     // the client's request, for an upstream gateway that takes it unchanged
 }
 export type VideoState = 'queued' | 'running' | 'succeeded' | 'failed' | 'canceled'
 export type VideoPoll =

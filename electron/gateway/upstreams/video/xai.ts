@@ -9,7 +9,7 @@ import {
  * xAI Grok Imagine video (deferred requests): `POST {baseUrl}/videos/generations` → `request_id`,
  * poll `GET {baseUrl}/videos/{request_id}`. The account's base URL is the SDK's (`https://api.x.ai/v1`).
  * Both outcomes of a finished job come with HTTP 200; `status` tells them apart.
- * @see /work/shared/vendors/xai.md §3
+ * @see ../../../../docs/vendors/xai.md §3
  *
  * Status words (`status`):
  * | pending → running (xAI's one in-flight word) | queued → queued | processing → running |

@@ -1,0 +1,51 @@
+import { gatewayError } from '../../errors.js'
+import type { ImageOutcome } from './types.js'
+import { forwardOriginal, fromGatewayError } from '../gateway-upstream.js'
+import { parseJson } from '../openai-compatible.js'
+import { streamErrorStatus } from '../stream-error-status.js'
+import type { ImageAdapter } from './types.js'
+
+interface ImagesAnswer {
+  data?: Array<{ b64_json?: string; url?: string; mime_type?: string; revised_prompt?: string }>
+  usage?: { input_tokens?: number; output_tokens?: number }
+  error?: unknown
+}
+
+/**
+ * The answer's JSON. With `stream: true` in the body the upstream gateway answers its images SSE: keepalive comments,
+ * then one `data:` event holding the images JSON (or the error envelope), then `data: [DONE]`.
+ */
+function answerJson(text: string): ImagesAnswer | undefined {
+  if (!/^\s*(:|data:|event:)/.test(text)) return parseJson(text) as ImagesAnswer | undefined
+  const events = text.split(/\r?\n\r?\n/).map((e) => e.split(/\r?\n/).filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).join('\n'))
+  const last = events.filter((d) => d !== '' && d !== '[DONE]').pop()
+  return last === undefined ? undefined : (parseJson(last) as ImagesAnswer | undefined)
+}
+
+/**
+ * Images on another gateway of this interface (vendor `gateway`): the client's request (JSON, or multipart with
+ * its files) goes unchanged to the same path; the answer is this interface's images JSON (spec §2.3). The images
+ * and their token usage are taken from it and billed as for any vendor.
+ */
+export const gatewayImages: ImageAdapter = {
+  needsBytes: false,
+  toRequests(job, { upstream }) {
+    if (job.original === undefined) throw gatewayError('internal_error', 'internal_error')
+    return [forwardOriginal(upstream, job.original)]
+  },
+  fromResponse(text, job): ImageOutcome {
+    const body = answerJson(text)
+    // An error event in the images SSE carries no HTTP status: its type names one.
+    if (body?.error !== undefined) throw fromGatewayError(streamErrorStatus(body.error), JSON.stringify(body))
+    if (!body || !Array.isArray(body.data)) throw new SyntaxError('no data in the images answer')
+    const usage = body.usage && typeof body.usage.input_tokens === 'number'
+      ? { inputTokens: body.usage.input_tokens, cachedInputTokens: 0, outputTokens: body.usage.output_tokens ?? 0, raw: body.usage }
+      : undefined
+    return {
+      images: body.data.map((d) => ({ b64: d.b64_json, url: d.url, mimeType: d.mime_type ?? 'image/png', revisedPrompt: d.revised_prompt })),
+      usage,
+      tier: job.req.tier,
+    }
+  },
+  fromError: fromGatewayError,
+}

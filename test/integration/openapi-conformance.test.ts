@@ -1,0 +1,222 @@
+// Every operation of /openapi.json, called for real: each answer's status must be documented for its operation
+// and its body must validate against the documented schema (test/helpers/openapi-conformance.ts). The integration
+// tests' own requests through the test helpers' post/get are checked the same way.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ROUTES } from '../../electron/gateway/routes/index.js'
+import { startFakeAnthropic, type FakeAnthropic } from '../fakes/anthropic.js'
+import { startFakeGateway, type FakeGateway } from '../fakes/gateway.js'
+import { makePng } from '../fakes/images/image-bytes.js'
+import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js'
+import { startTestGateway, TEST_KEY, type TestGateway } from '../helpers/gateway.js'
+import { assertConforms, operationOf } from '../helpers/openapi-conformance.js'
+
+const MESSAGES_KEY = 'sk-messages-conformance-0123'
+const BROKE_KEY = 'sk-broke-conformance-0123456'
+const UPSTREAM_KEY = 'sk-upstream-conformance-0123'
+const SEEDANCE = 'doubao-seedance-2-0-260128'
+const WAN = 'wan2.7-t2v'
+const NATIVE = '/api/v1/services/aigc/video-generation/video-synthesis'
+
+let openai: FakeOpenAI
+let anthropic: FakeAnthropic
+let hosted: FakeGateway
+let gw: TestGateway
+/** "METHOD /doc/path status" of every answer checked */
+const seen = new Set<string>()
+
+beforeAll(async () => {
+  ;[openai, anthropic, hosted] = await Promise.all([startFakeOpenAI(), startFakeAnthropic(), startFakeGateway({ apiKey: UPSTREAM_KEY })])
+  gw = await startTestGateway({
+    account: { balance: 50 },
+    models: [
+      { id: 'test-gpt', family: 'gpt', vendor: 'openai', pricing: { unit: 'token', input: 1, output: 2 } },
+      { id: 'test-tts', family: 'tts', vendor: 'openai', pricing: { unit: 'character', price: 15 } },
+      { id: 'test-claude', family: 'claude', vendor: 'anthropic', pricing: { unit: 'token', input: 1, output: 2 } },
+    ],
+    upstreams: [
+      { id: 'oa', vendor: 'openai', baseUrl: openai.url, apiKey: 'k-oa', models: ['test-gpt', 'test-tts'] },
+      { id: 'an', vendor: 'anthropic', baseUrl: anthropic.url, apiKey: 'k-an' },
+      { id: 'hosted', vendor: 'gateway', baseUrl: hosted.url, apiKey: UPSTREAM_KEY, models: ['gpt-image-2', SEEDANCE, WAN, 'gemini-omni-1.2-flash'] },
+    ],
+    groups: [
+      { id: 'main', protocol: 'chat', models: ['test-gpt', 'test-tts', 'gpt-image-2', SEEDANCE, WAN, 'gemini-omni-1.2-flash'], upstreams: ['oa', 'hosted'] },
+      { id: 'msgs', protocol: 'messages', models: ['test-claude'], upstreams: ['an'] },
+    ],
+    keys: [{ key: TEST_KEY, group: 'main' }, { key: MESSAGES_KEY, group: 'msgs' }, { key: BROKE_KEY, group: 'main', quota: 0 }],
+  } as never, undefined, { videoPoll: { intervalMs: 15, maxIntervalMs: 40, timeoutMs: 1_000 } })
+})
+afterAll(async () => {
+  await gw.stop()
+  await Promise.all([openai.close(), anthropic.close(), hosted.close()])
+})
+
+const json = { 'content-type': 'application/json' }
+const bearer = (key: string) => ({ authorization: `Bearer ${key}` })
+
+/** Calls the gateway, checks the answer against the document, and returns it with its status. */
+async function call(method: string, path: string, init: { headers?: Record<string, string>; body?: unknown } = {}): Promise<Response> {
+  const body = init.body === undefined || typeof init.body === 'string' || Buffer.isBuffer(init.body) ? init.body : JSON.stringify(init.body)
+  const res = await fetch(`${gw.url}${path}`, { method, headers: init.headers, body: body as BodyInit | undefined, redirect: 'manual' })
+  await assertConforms(method, `${gw.url}${path}`, res)
+  const op = operationOf(method, path)
+  if (op) seen.add(`${method} ${op.path} ${res.status}`)
+  return res
+}
+async function expectStatus(status: number, method: string, path: string, init: { headers?: Record<string, string>; body?: unknown } = {}) {
+  const res = await call(method, path, init)
+  expect(`${method} ${path} → ${res.status}`).toBe(`${method} ${path} → ${status}`)
+  return res
+}
+
+const chat = { model: 'test-gpt', messages: [{ role: 'user', content: 'hi' }] }
+
+describe('the public API answers as documented', () => {
+  it('chat, responses, speech, models, usage and the public documents', async () => {
+    const key = { ...json, ...bearer(TEST_KEY) }
+    await expectStatus(200, 'POST', '/v1/chat/completions', { headers: key, body: chat })
+    await expectStatus(400, 'POST', '/v1/chat/completions', { headers: key, body: { model: 'test-gpt' } })
+    await expectStatus(400, 'POST', '/v1/chat/completions', { headers: key, body: '{"model":' })
+    await expectStatus(401, 'POST', '/v1/chat/completions', { headers: json, body: chat })
+    await expectStatus(402, 'POST', '/v1/chat/completions', { headers: { ...json, ...bearer(BROKE_KEY) }, body: chat })
+    await expectStatus(404, 'POST', '/v1/chat/completions', { headers: key, body: { ...chat, model: 'no-such-model' } })
+    openai.once({ kind: 'status', status: 500 })
+    await expectStatus(502, 'POST', '/v1/chat/completions', { headers: key, body: chat })
+    await expectStatus(200, 'POST', '/v1/responses', { headers: key, body: { model: 'test-gpt', input: 'hi' } })
+    await expectStatus(400, 'POST', '/v1/responses', { headers: key, body: { input: 'hi' } })
+    await expectStatus(200, 'POST', '/v1/audio/speech', { headers: key, body: { model: 'test-tts', input: 'hello', voice: 'alloy' } })
+    await expectStatus(400, 'POST', '/v1/audio/speech', { headers: key, body: { model: 'test-tts', input: 'hello' } })
+    await expectStatus(200, 'GET', '/v1/models', { headers: bearer(TEST_KEY) })
+    await expectStatus(200, 'GET', '/v1/models/test-gpt', { headers: bearer(TEST_KEY) })
+    await expectStatus(404, 'GET', '/v1/models/no-such-model', { headers: bearer(TEST_KEY) })
+    await expectStatus(200, 'GET', '/v1/usage', { headers: bearer(TEST_KEY) })
+    await expectStatus(401, 'GET', '/v1/usage', { headers: { 'x-api-key': TEST_KEY } })
+    await expectStatus(200, 'GET', '/api/v1/models/pricing')
+    await expectStatus(200, 'GET', '/spec/models/index.json')
+    await expectStatus(200, 'GET', '/openapi.json')
+    await expectStatus(403, 'GET', '/openapi.json', { headers: { origin: 'https://evil.example' } })
+  })
+
+  it('messages and count_tokens, with the messages envelope', async () => {
+    const key = { ...json, ...bearer(MESSAGES_KEY) }
+    const message = { model: 'test-claude', max_tokens: 64, messages: [{ role: 'user', content: 'hi' }] }
+    await expectStatus(200, 'POST', '/v1/messages', { headers: key, body: message })
+    await expectStatus(400, 'POST', '/v1/messages', { headers: key, body: { model: 'test-claude' } })
+    await expectStatus(404, 'POST', '/v1/messages', { headers: { ...json, ...bearer(TEST_KEY) }, body: message })
+    await expectStatus(200, 'POST', '/v1/messages/count_tokens', { headers: key, body: { model: 'test-claude', messages: message.messages } })
+    await expectStatus(401, 'POST', '/v1/messages/count_tokens', { headers: json, body: {} })
+  })
+
+  it('interactions, images (sync, async, multipart) and their task', async () => {
+    const key = { ...json, ...bearer(TEST_KEY) }
+    await expectStatus(200, 'POST', '/v1beta/interactions', { headers: key, body: { model: 'gemini-omni-1.2-flash', input: 'hi' } })
+    await expectStatus(400, 'POST', '/v1beta/interactions', { headers: key, body: { input: 'hi' } })
+    await expectStatus(200, 'POST', '/v1/images/generations', { headers: key, body: { model: 'gpt-image-2', prompt: 'a square' } })
+    await expectStatus(400, 'POST', '/v1/images/generations', { headers: key, body: { model: 'gpt-image-2' } })
+    const accepted = await expectStatus(202, 'POST', '/v1/images/generations', { headers: { ...key, prefer: 'respond-async' }, body: { model: 'gpt-image-2', prompt: 'a square' } })
+    const { status_url: statusUrl } = (await accepted.json()) as { status_url: string }
+    await expectStatus(200, 'GET', statusUrl, { headers: bearer(TEST_KEY) })
+    await expectStatus(404, 'GET', '/v1/images/tasks?task_id=task_nope', { headers: bearer(TEST_KEY) })
+    await expectStatus(400, 'GET', '/v1/images/tasks', { headers: bearer(TEST_KEY) })
+    const form = new FormData()
+    form.append('model', 'gpt-image-2')
+    form.append('prompt', 'make it blue')
+    form.append('image[]', new Blob([new Uint8Array(makePng(16, 16))], { type: 'image/png' }), 'a.png')
+    const edit = await fetch(`${gw.url}/v1/images/edits`, { method: 'POST', headers: bearer(TEST_KEY), body: form })
+    await assertConforms('POST', '/v1/images/edits', edit)
+    seen.add(`POST /v1/images/edits ${edit.status}`)
+    expect(edit.status).toBe(200)
+    await expectStatus(400, 'POST', '/v1/images/edits', { headers: key, body: { model: 'gpt-image-2', prompt: 'x' } })
+  })
+
+  it('video on both paths, its task, its content, and the native error envelope', async () => {
+    const key = { ...json, ...bearer(TEST_KEY) }
+    const body = { model: SEEDANCE, prompt: 'a kite', duration: 5, resolution: '720p' }
+    const created = await expectStatus(202, 'POST', '/v1/video/generate', { headers: { ...key, 'idempotency-key': 'conf-1' }, body })
+    await expectStatus(200, 'POST', '/v1/video/generate', { headers: { ...key, 'idempotency-key': 'conf-1' }, body })
+    await expectStatus(422, 'POST', '/v1/video/generate', { headers: { ...key, 'idempotency-key': 'conf-1' }, body: { ...body, duration: 6 } })
+    await expectStatus(400, 'POST', '/v1/video/generate', { headers: key, body: { model: SEEDANCE } })
+    const { task_id: id } = (await created.json()) as { task_id: string }
+    await expectStatus(404, 'GET', `/v1/video/tasks/${id}/content`, { headers: bearer(TEST_KEY) })
+    const deadline = Date.now() + 5_000
+    let task: { result?: { videos: Array<{ content_url?: string }> } } = {}
+    while (task.result?.videos[0]?.content_url === undefined && Date.now() < deadline) {
+      task = (await (await expectStatus(200, 'GET', `/v1/video/tasks/${id}`, { headers: bearer(TEST_KEY) })).json()) as typeof task
+      await new Promise((r) => setTimeout(r, 20))
+    }
+    await expectStatus(200, 'GET', `/v1/video/tasks/${id}/content`, { headers: bearer(TEST_KEY) })
+    await expectStatus(206, 'GET', `/v1/video/tasks/${id}/content`, { headers: { ...bearer(TEST_KEY), range: 'bytes=0-3' } })
+    await expectStatus(416, 'GET', `/v1/video/tasks/${id}/content`, { headers: { ...bearer(TEST_KEY), range: 'bytes=999999-' } })
+    await expectStatus(404, 'GET', '/v1/video/tasks/task_nope', { headers: bearer(TEST_KEY) })
+
+    const native = await expectStatus(200, 'POST', NATIVE, { headers: key, body: { model: WAN, input: { prompt: 'a kite' }, parameters: { duration: 5 } } })
+    const { output } = (await native.json()) as { output: { task_id: string } }
+    await expectStatus(200, 'GET', `/api/v1/tasks/${output.task_id}`, { headers: bearer(TEST_KEY) })
+    await expectStatus(400, 'POST', NATIVE, { headers: key, body: { model: WAN } })
+    await expectStatus(401, 'POST', NATIVE, { headers: json, body: {} })
+    await expectStatus(401, 'GET', '/api/v1/tasks/x', {})
+    await expectStatus(404, 'POST', NATIVE, { headers: key, body: { model: 'no-such-model', input: { prompt: 'x' } } })
+  })
+})
+
+describe('the admin API and the app answer as documented', () => {
+  it('every admin operation, signed in and not', async () => {
+    const admin = { ...json, ...bearer(gw.adminToken) }
+    await expectStatus(401, 'GET', '/admin/v1/groups')
+    await expectStatus(200, 'GET', '/admin/v1/session', { headers: admin })
+    const opened = await expectStatus(200, 'POST', '/admin/v1/session', { headers: admin })
+    const session = { cookie: opened.headers.get('set-cookie')!.split(';')[0], 'x-gatehouse-session': ((await opened.json()) as { sessionToken: string }).sessionToken }
+    await expectStatus(204, 'DELETE', '/admin/v1/session', { headers: session })
+    await expectStatus(200, 'GET', '/admin/v1/groups', { headers: admin })
+    await expectStatus(201, 'POST', '/admin/v1/groups', { headers: admin, body: { id: 'extra', name: 'Extra', protocol: 'chat', models: ['test-gpt'], upstreams: ['oa'] } })
+    await expectStatus(409, 'POST', '/admin/v1/groups', { headers: admin, body: { id: 'extra', name: 'Extra', protocol: 'chat', models: ['test-gpt'], upstreams: ['oa'] } })
+    await expectStatus(400, 'POST', '/admin/v1/groups', { headers: admin, body: { id: 'bad' } })
+    await expectStatus(200, 'PATCH', '/admin/v1/groups/extra', { headers: admin, body: { name: 'Extra 2' } })
+    const appKey = await call('POST', '/admin/v1/groups/extra/app-key', { headers: admin })
+    expect(appKey.status).toBe(201)
+    await expectStatus(200, 'POST', '/admin/v1/groups/extra/app-key', { headers: admin })
+    await expectStatus(404, 'PATCH', '/admin/v1/groups/nope', { headers: admin, body: { name: 'x' } })
+    await expectStatus(200, 'GET', '/admin/v1/upstreams', { headers: admin })
+    await expectStatus(201, 'POST', '/admin/v1/upstreams', { headers: admin, body: { id: 'spare', vendor: 'openai', baseUrl: openai.url, apiKey: 'k-spare' } })
+    await expectStatus(200, 'PATCH', '/admin/v1/upstreams/spare', { headers: admin, body: { priority: 2 } })
+    await expectStatus(204, 'DELETE', '/admin/v1/upstreams/spare', { headers: admin })
+    await expectStatus(200, 'GET', '/admin/v1/keys', { headers: admin })
+    const created = await expectStatus(201, 'POST', '/admin/v1/keys', { headers: admin, body: { group: 'extra', name: 'temp' } })
+    const keyId = ((await created.json()) as { id: string }).id
+    await expectStatus(200, 'PATCH', `/admin/v1/keys/${keyId}`, { headers: admin, body: { name: 'renamed' } })
+    await expectStatus(204, 'DELETE', `/admin/v1/keys/${keyId}`, { headers: admin })
+    await expectStatus(200, 'GET', '/admin/v1/account', { headers: admin })
+    await expectStatus(200, 'PATCH', '/admin/v1/account', { headers: admin, body: { concurrency: 5 } })
+    await expectStatus(200, 'GET', '/admin/v1/requests', { headers: admin })
+    await expectStatus(400, 'GET', '/admin/v1/requests?limit=0', { headers: admin })
+    await expectStatus(200, 'GET', '/admin/v1/tasks', { headers: admin })
+    await expectStatus(200, 'GET', '/admin/v1/settings', { headers: admin })
+    await expectStatus(200, 'PUT', '/admin/v1/settings', { headers: admin, body: { port: 8787, language: 'en' } })
+    await expectStatus(404, 'GET', '/admin/v1/state/chat', { headers: admin })
+    await expectStatus(204, 'PUT', '/admin/v1/state/chat', { headers: admin, body: { value: { conversations: [] } } })
+    await expectStatus(200, 'GET', '/admin/v1/state/chat', { headers: admin })
+    const request = gw.services.store.ledger.recent(null, 1)[0].id
+    const uploaded = await expectStatus(201, 'POST', `/admin/v1/media?request=${request}`, { headers: { ...bearer(gw.adminToken), 'content-type': 'image/png' }, body: makePng(8, 8) })
+    const mediaId = ((await uploaded.json()) as { id: string }).id
+    await expectStatus(200, 'GET', `/admin/v1/media?request=${request}`, { headers: admin })
+    await expectStatus(400, 'GET', '/admin/v1/media', { headers: admin })
+    await expectStatus(200, 'GET', `/admin/v1/media/${mediaId}`, { headers: admin })
+    await expectStatus(206, 'GET', `/admin/v1/media/${mediaId}`, { headers: { ...admin, range: 'bytes=0-3' } })
+    await expectStatus(404, 'GET', '/admin/v1/media/nope', { headers: admin })
+    await expectStatus(204, 'DELETE', '/admin/v1/groups/extra', { headers: admin })
+    await expectStatus(404, 'DELETE', '/admin/v1/groups/extra', { headers: admin })
+  })
+
+  it('the app, its files and the one-time sign-in address, including their HTML error pages', async () => {
+    const app = await call('GET', '/')
+    expect([200, 503]).toContain(app.status)
+    await expectStatus(404, 'GET', '/assets/no-such-file.js')
+    await expectStatus(303, 'GET', new URL(gw.loginUrl()).pathname + new URL(gw.loginUrl()).search)
+    await expectStatus(401, 'GET', '/admin/login?code=made-up')
+  })
+})
+
+it('every documented operation was called', () => {
+  const called = new Set([...seen].map((s) => s.split(' ').slice(0, 2).join(' ')))
+  const missing = ROUTES.map((r) => `${r.method} ${r.docPath ?? String(r.path)}`).filter((op) => !called.has(op))
+  expect(missing).toEqual([])
+})
