@@ -3,7 +3,7 @@ import { GatewayError } from '../errors.js'
 
 /**
  * Kling authenticates each call with a short-lived HS256 JWT minted from the account's AccessKey and SecretKey.
- * @see ../../../../docs/vendors/kling.md "Auth"
+ * @see ../../../docs/vendors/kling.md "Auth"
  */
 
 const b64url = (data: string | Buffer): string => Buffer.from(data).toString('base64url')
