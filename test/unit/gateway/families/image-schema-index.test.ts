@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { createCatalog, loadBuiltinModels } from '../../../../electron/gateway/catalog/catalog.js'
-import { imageSchemaIndex } from '../../../../shared/schemas/images.js'
+import { imageSchemaIndex } from '../../../../electron/gateway/families/image-schemas.js'
 import type { CatalogModel } from '../../../../shared/types.js'
 
 type Index = { models: Record<string, unknown> }
