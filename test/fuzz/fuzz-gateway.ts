@@ -3,7 +3,7 @@ import { startGateway, type RunningGateway } from '../../electron/gateway/gatewa
 import { ROUTES } from '../../electron/gateway/routes/index.js'
 import type { Catalog } from '../../electron/gateway/catalog/catalog.js'
 import type { Route } from '../../electron/gateway/router.js'
-import { imageModelSchema } from '../../shared/schemas/images.js'
+import { imageModelSchema } from '../../electron/gateway/families/image-schemas.js'
 import { startFakeAnthropic } from '../fakes/anthropic.js'
 import { startFakeGemini } from '../fakes/gemini.js'
 import { makePng } from '../fakes/images/image-bytes.js'

@@ -4,8 +4,9 @@
  * A model's effective data is its row deep-merged over `defaults` (families/index.ts), so a model
  * declared with only an id, a family, a vendor and a price gets the whole family's rules.
  */
+import type { ImageBodySchema } from '../../../shared/schemas/images.js'
 import type { CatalogModel, Endpoint, Family, ModelType } from '../../../shared/types.js'
-import type { ImageRule } from '../images/image-request.js'
+import type { ImageEndpoint, ImageRule } from '../images/image-request.js'
 import type { MaybeAsyncChatRule } from './chat-rules.js'
 
 /** How the gateway can answer a request, in the order a client should prefer (the app uses the first it can). */
@@ -26,4 +27,6 @@ export interface FamilyModule {
   chatRules?: readonly MaybeAsyncChatRule[]
   /** Image families: the request check of spec §4.2. */
   imageRule?: ImageRule
+  /** Image families: the fields of a model's request-body schema on an endpoint, as `imageRule` checks them (published in /spec/models/index.json). */
+  imageSchema?: (model: CatalogModel, endpoint: ImageEndpoint) => ImageBodySchema
 }

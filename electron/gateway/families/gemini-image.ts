@@ -2,11 +2,15 @@
  * Request rules of the Gemini-style image models (spec §4.2 "Gemini-style image models"). Tiers
  * (imageSizes), per-tier n caps (maxNByTier), aspect ratios and maxReferenceImages come from the
  * catalog; the tier ladder, defaults and the official-direct 20 MiB cap are family rules (GEMINI_IMAGE).
+ * The same rules are published as each model's request-body schema (`imageSchema`, GET /spec/models/index.json).
  * "Catalog" data here is the model's effective data: the family defaults at the end of this file under
  * its catalog or config row (families/index.ts).
  * @see ../../../docs/vendors/gemini.md (generationConfig.imageConfig)
  */
-import { catalogStrings, GEMINI_IMAGE } from '../../../shared/schemas/images.js'
+import {
+  catalogStrings, enumOrNull, GEMINI_IMAGE, nonEmptyPrompt, nSchema, preferredReferences, references, sizeSchema,
+  type BodyProperties, type ImageBodySchema, type JsonSchema,
+} from '../../../shared/schemas/images.js'
 import type { CatalogModel } from '../../../shared/types.js'
 import type { ImageRule } from '../images/image-request.js'
 import { invalid, isAbsent, isObj, omit, readN, readPrompt, readStream, refuseMask, show, type Obj } from '../images/image-fields.js'
@@ -102,6 +106,53 @@ export const checkGeminiImage: ImageRule = (body, model, opts) => {
   }
 }
 
+const within = (key: string, inner: JsonSchema): JsonSchema => ({ type: 'object', required: [key], properties: { [key]: inner } })
+const at = (path: readonly string[], inner: JsonSchema): JsonSchema => path.reduceRight((acc, key) => within(key, acc), inner)
+const IMAGE_SIZE_PATHS = CONFIG_PATHS.map((path) => [...path, 'image_size'])
+
+/** The effective image_size (first of its three equivalent forms sent, top level first) is `tier`; any tier when omitted. */
+function imageSizeIs(tier?: string): JsonSchema {
+  const value = tier === undefined ? { type: 'string' } : { const: tier }
+  return {
+    anyOf: IMAGE_SIZE_PATHS.map((path, i) => ({
+      allOf: [at(path, value), ...IMAGE_SIZE_PATHS.slice(0, i).map((earlier) => ({ not: at(earlier, { type: 'string' }) }))],
+    })),
+  }
+}
+
+/** The request-body schema of a Gemini-style model (the same on both endpoints): the fields checkGeminiImage reads, with its bounds. */
+export function geminiImageSchema(model: CatalogModel): ImageBodySchema {
+  const sizes = catalogStrings(model, 'imageSizes')
+  // Tiers the model lacks: refused in size, unless image_size is sent (it wins, so size's tier is ignored).
+  const missing = GEMINI_IMAGE.tiers.filter((t) => !sizes.includes(t))
+  const config = {
+    image_size: enumOrNull(sizes, { default: GEMINI_IMAGE.defaultTier, description: 'output tier; wins over the tier derived from size' }),
+    aspect_ratio: enumOrNull(catalogStrings(model, 'aspectRatios'), { default: GEMINI_IMAGE.defaultRatio, description: 'wins over size' }),
+  }
+  const imageConfig = { type: 'object', properties: { image_config: { type: 'object', properties: config } } }
+  const byTier = Object.entries((model.maxNByTier ?? {}) as Record<string, number>)
+  // The cap of a tier named in image_size or size; a tier derived from <W>x<H> is beyond plain JSON Schema.
+  const tierCaps = byTier.map(([tier, max]) => ({
+    if: { anyOf: [imageSizeIs(tier), { allOf: [{ not: imageSizeIs() }, within('size', { const: tier })] }] },
+    then: { properties: { n: { type: ['integer', 'null'], maximum: max } } },
+  }))
+  const properties: BodyProperties = {
+    prompt: nonEmptyPrompt(),
+    n: nSchema(model, 1, byTier.length ? `; by output tier at most ${byTier.map(([t, m]) => `${m} at ${t}`).join(', ')}` : ''),
+    ...config,
+    size: sizeSchema(['auto', ...GEMINI_IMAGE.tiers], undefined, `auto, a tier (${sizes.join(', ')}), or <W>x<H> at any ratio (closest of aspect_ratio's values; tier from the long edge, lowered to ${sizes.at(-1) ?? '1K'})`),
+    google: imageConfig,
+    extra_body: { type: 'object', properties: { google: imageConfig } },
+    image: references(model, false),
+    images: preferredReferences(model),
+    mask: false,
+    background: { not: { const: 'transparent' }, description: 'transparent is not supported' },
+    stream: { enum: [false, null], description: 'streaming is not supported' },
+  }
+  const missingTier = missing.length ? [{ if: { not: imageSizeIs() }, then: { properties: { size: { not: { enum: missing } } } } }] : []
+  return { required: ['prompt'], properties, allOf: [...tierCaps, ...missingTier] }
+}
+
 /** Gemini-style defaults (spec §4.2): the official ratios, tiers 1K/2K/4K with their n caps, up to 14 references. */
 export const geminiImageFamily: FamilyModule = {
   name: 'gemini-image',
@@ -118,4 +169,5 @@ export const geminiImageFamily: FamilyModule = {
     delivery: ['async', 'sync'],
   },
   imageRule: checkGeminiImage,
+  imageSchema: geminiImageSchema,
 }

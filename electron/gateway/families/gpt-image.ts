@@ -2,13 +2,17 @@
  * Request rules of the GPT-style image models (spec §4.2 "GPT-style models (shared fields)"). Model
  * data (size tiers of the variant, output formats, maxN, maxReferenceImages) comes from the catalog;
  * the size geometry and value lists are the spec's family rules (GPT_IMAGE).
+ * The same rules are published as each model's request-body schema (`imageSchema`, GET /spec/models/index.json).
  * "Catalog" data here is the model's effective data: the family defaults at the end of this file under
  * its catalog or config row (families/index.ts).
  * @see ../../../docs/vendors/openai.md §3
  */
-import { catalogStrings, GPT_IMAGE } from '../../../shared/schemas/images.js'
+import {
+  catalogStrings, enumOrNull, GPT_IMAGE, nonEmptyPrompt, nSchema, REFERENCE_PATTERN, references, sizeSchema,
+  type BodyProperties, type ImageBodySchema, type JsonSchema,
+} from '../../../shared/schemas/images.js'
 import type { CatalogModel } from '../../../shared/types.js'
-import type { ImageCheckOptions, ImageRule } from '../images/image-request.js'
+import type { ImageCheckOptions, ImageEndpoint, ImageRule } from '../images/image-request.js'
 import { invalid, isAbsent, omit, readChoice, readN, readNumber, readPrompt, readStream, readString, type Obj } from '../images/image-fields.js'
 import { checkReference, readReferences } from '../images/image-references.js'
 import { readExplicitSize } from '../images/image-size.js'
@@ -78,6 +82,35 @@ export const checkGptImage: ImageRule = (body, model, opts) => {
   }
 }
 
+/** The request-body schema of a GPT-style model: the fields checkGptImage reads, with its bounds. */
+export function gptImageSchema(model: CatalogModel, endpoint: ImageEndpoint): ImageBodySchema {
+  const tiers = catalogStrings(model, 'sizeTiers').filter((t) => t !== 'auto')
+  const r = GPT_IMAGE.size
+  const properties: BodyProperties = {
+    prompt: nonEmptyPrompt({ maxLength: GPT_IMAGE.promptMax }),
+    n: nSchema(model, undefined, '; values <= 0 are treated as 1'),
+    size: sizeSchema(['auto', ...tiers], r, `auto${tiers.length ? `, a tier (${tiers.join(', ')})` : ''} or <W>x<H>: sides multiples of ${r.multipleOf}, each at most ${r.maxSide}, long:short at most 3:1, ${r.minPixels}..${r.maxPixels} pixels`),
+    quality: { type: ['string', 'null'], examples: catalogStrings(model, 'quality'), description: 'forwarded, not validated by the gateway; higher tiers cost more' },
+    background: enumOrNull(GPT_IMAGE.backgrounds, { description: 'transparent requires output_format png or webp' }),
+    output_format: enumOrNull(catalogStrings(model, 'outputFormats'), { default: 'png', description: 'format of the decoded b64_json' }),
+    output_compression: { type: ['integer', 'null'], minimum: 0, maximum: 100, default: 100, description: 'jpeg/webp only; kept only in synchronous JSON generations and multipart edits' },
+    moderation: enumOrNull(GPT_IMAGE.moderation, { description: 'dropped on JSON edits and async tasks' }),
+    user: { type: ['string', 'null'], description: 'end-user id; dropped on JSON edits and async tasks' },
+    response_format: { description: 'ignored: output is always b64_json' },
+    stream: { type: ['boolean', 'null'], default: false, description: 'true: gateway images SSE (keepalives, last data event is the images JSON, then [DONE])' },
+  }
+  const transparent: JsonSchema = {
+    if: { required: ['background'], properties: { background: { const: 'transparent' } } },
+    then: { properties: { output_format: enumOrNull(GPT_IMAGE.transparentFormats) } },
+  }
+  if (endpoint !== 'edits') return { required: ['prompt'], properties, allOf: [transparent] }
+  const image = references(model, true)
+  properties.image = image
+  properties['image[]'] = { ...image, description: 'same as image (multipart field name)' }
+  properties.mask = { type: ['string', 'null'], pattern: REFERENCE_PATTERN, description: 'PNG with alpha (transparent = area to edit): URL or data: URL in JSON, a file in multipart' }
+  return { required: ['prompt', 'image'], properties, allOf: [transparent] }
+}
+
 /** GPT-style defaults (spec §4.2): n 1..10, 1..16 references, png/jpeg/webp. */
 export const gptImageFamily: FamilyModule = {
   name: 'gpt-image',
@@ -95,4 +128,5 @@ export const gptImageFamily: FamilyModule = {
     delivery: ['async', 'stream', 'sync'],
   },
   imageRule: checkGptImage,
+  imageSchema: gptImageSchema,
 }

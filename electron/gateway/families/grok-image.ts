@@ -6,16 +6,19 @@
  * the source image(s) as URL or data URI; the field name is unverified, so `image` and `images`
  * (which wins, as for Gemini) are both read; at most the catalog's maxReferenceImages.
  * xAI documents no mask: one answers 400 instead of an unmasked edit.
+ * The same rules are published as each model's request-body schema (`imageSchema`, GET /spec/models/index.json).
  * "Catalog" data here is the model's effective data: the family defaults at the end of this file under
  * its catalog or config row (families/index.ts).
  * @see ../../../docs/vendors/xai.md §2
  */
-import { catalogStrings, GROK_IMAGE } from '../../../shared/schemas/images.js'
-import type { ImageRule } from '../images/image-request.js'
+import { catalogStrings, enumOrNull, GROK_IMAGE, nonEmptyPrompt, preferredReferences, type ImageBodySchema } from '../../../shared/schemas/images.js'
+import type { CatalogModel } from '../../../shared/types.js'
+import type { ImageEndpoint, ImageRule } from '../images/image-request.js'
 import { omit, readChoice, readN, readPrompt, readStream, readString, refuseMask } from '../images/image-fields.js'
 import { readReferences } from '../images/image-references.js'
 import { readRatioResolution } from '../images/image-resolution.js'
 import type { FamilyModule } from './family.js'
+import { ratioResolutionSchema } from './ratio-resolution-schema.js'
 
 const CONSUMED = ['model', 'prompt', 'n', 'size', 'aspect_ratio', 'resolution', 'image', 'image[]', 'images', 'output_format', 'quality', 'stream']
 
@@ -45,6 +48,14 @@ export const checkGrokImage: ImageRule = (body, model, opts) => {
   }
 }
 
+/** The request-body schema of a Grok image model: the fields checkGrokImage reads, with its bounds. */
+export const grokImageSchema = (model: CatalogModel, endpoint: ImageEndpoint): ImageBodySchema =>
+  ratioResolutionSchema(model, endpoint, nonEmptyPrompt(), {
+    images: preferredReferences(model),
+    output_format: enumOrNull(catalogStrings(model, 'outputFormats')),
+    response_format: enumOrNull(GROK_IMAGE.responseFormats),
+  })
+
 /** Grok image defaults (xai.md §2): n 1..10, its ratios, 1k/2k, JPEG, up to 4 references. */
 export const grokImageFamily: FamilyModule = {
   name: 'grok-image',
@@ -59,4 +70,5 @@ export const grokImageFamily: FamilyModule = {
     delivery: ['sync', 'async', 'stream'],
   },
   imageRule: checkGrokImage,
+  imageSchema: grokImageSchema,
 }

@@ -4,16 +4,19 @@
  * aspect_ratio and resolution from the catalog; image_reference subject|face; image_fidelity and
  * human_fidelity 0..1. Reference count per model: catalog maxReferenceImages (kling-v2-1: 1).
  * Kling has no mask and no edits endpoint (catalog endpoints: generations only).
+ * The same rules are published as each model's request-body schema (`imageSchema`, GET /spec/models/index.json).
  * "Catalog" data here is the model's effective data: the family defaults at the end of this file under
  * its catalog or config row (families/index.ts).
  * @see ../../../docs/vendors/kling.md
  */
-import { KLING_IMAGE } from '../../../shared/schemas/images.js'
-import type { ImageRule } from '../images/image-request.js'
+import { enumOrNull, KLING_IMAGE, nonEmptyPrompt, type ImageBodySchema } from '../../../shared/schemas/images.js'
+import type { CatalogModel } from '../../../shared/types.js'
+import type { ImageEndpoint, ImageRule } from '../images/image-request.js'
 import { checkLength, omit, readChoice, readN, readNumber, readPrompt, readStream, readString, refuseMask } from '../images/image-fields.js'
 import { readReferences } from '../images/image-references.js'
 import { readRatioResolution } from '../images/image-resolution.js'
 import type { FamilyModule } from './family.js'
+import { ratioResolutionSchema } from './ratio-resolution-schema.js'
 
 /** The Kling adapter builds its body from the normalized fields; `size` is never sent (Kling has none). */
 const CONSUMED = ['model', 'prompt', 'n', 'size', 'aspect_ratio', 'resolution', 'image', 'image[]', 'stream']
@@ -44,6 +47,15 @@ export const checkKlingImage: ImageRule = (body, model, opts) => {
   }
 }
 
+/** The request-body schema of a Kling image model: the fields checkKlingImage reads, with its bounds. */
+export const klingImageSchema = (model: CatalogModel, endpoint: ImageEndpoint): ImageBodySchema =>
+  ratioResolutionSchema(model, endpoint, nonEmptyPrompt({ maxLength: KLING_IMAGE.promptMax }), {
+    negative_prompt: { type: ['string', 'null'], maxLength: KLING_IMAGE.promptMax },
+    image_reference: enumOrNull(KLING_IMAGE.imageReference),
+    image_fidelity: { type: ['number', 'null'], minimum: 0, maximum: 1 },
+    human_fidelity: { type: ['number', 'null'], minimum: 0, maximum: 1 },
+  })
+
 /** Kling image defaults (kling.md "Images"): generations only, n 1..9, its ratios and 1k/2k. */
 export const klingImageFamily: FamilyModule = {
   name: 'kling-image',
@@ -57,4 +69,5 @@ export const klingImageFamily: FamilyModule = {
     delivery: ['sync', 'async', 'stream'],
   },
   imageRule: checkKlingImage,
+  imageSchema: klingImageSchema,
 }

@@ -3,13 +3,17 @@
  * range, ratio range, output formats, optimisation modes, maxN and maxReferenceImages come from the
  * catalog; the Data URL cap and the url-only response format are family rules (SEEDREAM).
  * Field names the spec leaves unshown are Ark's: output_format, optimize_prompt_options, image, watermark.
+ * The same rules are published as each model's request-body schema (`imageSchema`, GET /spec/models/index.json).
  * "Catalog" data here is the model's effective data: the family defaults at the end of this file under
  * its catalog or config row (families/index.ts).
  * @see ../../../docs/vendors/volcengine-ark.md §1
  */
-import { catalogStrings, pixelSizeRuleOf, SEEDREAM } from '../../../shared/schemas/images.js'
+import {
+  catalogStrings, enumOrNull, nonEmptyPrompt, nSchema, pixelSizeRuleOf, references, SEEDREAM, sizeSchema,
+  type BodyProperties, type ImageBodySchema,
+} from '../../../shared/schemas/images.js'
 import type { CatalogModel } from '../../../shared/types.js'
-import type { ImageRule } from '../images/image-request.js'
+import type { ImageEndpoint, ImageRule } from '../images/image-request.js'
 import { badField, invalid, isObj, maskSent, omit, readChoice, readN, readPrompt, readStream, type Obj } from '../images/image-fields.js'
 import { readReferences } from '../images/image-references.js'
 import { readExplicitSize } from '../images/image-size.js'
@@ -55,6 +59,26 @@ export const checkSeedream: ImageRule = (body, model, opts) => {
   }
 }
 
+/** The request-body schema of a Seedream-style model: the fields checkSeedream reads, with its bounds. */
+export function seedreamSchema(model: CatalogModel, endpoint: ImageEndpoint): ImageBodySchema {
+  const edits = endpoint === 'edits'
+  const tiers = catalogStrings(model, 'sizeTiers')
+  const rule = pixelSizeRuleOf(model)
+  const properties: BodyProperties = {
+    prompt: nonEmptyPrompt({ description: 'required; must not be empty once trimmed (else 400 missing prompt)' }),
+    size: sizeSchema(tiers, rule, `a tier (${tiers.join(', ')}) or <W>x<H> with ${rule?.minPixels}..${rule?.maxPixels} pixels and W:H within ${rule?.minRatio}..${rule?.maxRatio}; null is refused`, false),
+    n: nSchema(model, 1),
+    output_format: enumOrNull(catalogStrings(model, 'outputFormats')),
+    response_format: enumOrNull(SEEDREAM.responseFormats, { default: 'url', description: 'signed link valid 24 hours' }),
+    optimize_prompt_options: { type: 'object', properties: { mode: enumOrNull(catalogStrings(model, 'optimizeModes')) } },
+    watermark: { description: 'always false server-side; sending it has no effect' },
+    image: references(model, edits, SEEDREAM.dataUrlMaxBytes),
+    stream: { type: ['boolean', 'null'], default: false },
+    ...(edits ? { mask: false } : {}),
+  }
+  return { required: edits ? ['prompt', 'image'] : ['prompt'], properties }
+}
+
 /** Seedream-style defaults (spec §4.2): the newest variant's tiers and pixel range (1K/1.5K/2K, 921600..4624220), ratio 1:16..16:1, n 1, up to 10 references; rows of the 2K/3K/4K and 2K/4K variants name their own. */
 export const seedreamFamily: FamilyModule = {
   name: 'seedream',
@@ -74,4 +98,5 @@ export const seedreamFamily: FamilyModule = {
     delivery: ['stream', 'sync'],
   },
   imageRule: checkSeedream,
+  imageSchema: seedreamSchema,
 }

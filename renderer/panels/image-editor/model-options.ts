@@ -1,8 +1,8 @@
 /**
  * What the panel offers for a model, read from its request-body schema at GET /spec/models/index.json
- * (shared/schemas/images.ts imageModelSchema) and the group's options: sizes, tiers, ratios, quality,
- * formats, the most images per request, whether a mask or reference images are accepted, and how the
- * answer is awaited.
+ * (built by the gateway from its family module's imageSchema) and the group's options: sizes, tiers,
+ * ratios, quality, formats, the most images per request, whether a mask or reference images are
+ * accepted, and how the answer is awaited.
  */
 import { WXH_PATTERN, type PixelSizeRule } from '../../../shared/schemas/images'
 import type { ModelEntry } from '../../api/gateway'

@@ -50,11 +50,13 @@ describe('the family registry', () => {
       expect(module.defaults.endpoints?.length, family).toBeGreaterThan(0)
     }
   })
-  it('gives rules to the families that have them: chat rules for GLM, GLM Flash and Qwen, an image rule per image family', () => {
+  it('gives rules to the families that have them: chat rules for GLM, GLM Flash and Qwen, an image rule and schema per image family', () => {
     const withChatRules = FAMILIES.filter((f) => familyModule(f).chatRules)
     const withImageRule = FAMILIES.filter((f) => familyModule(f).imageRule)
+    const withImageSchema = FAMILIES.filter((f) => familyModule(f).imageSchema)
     expect(withChatRules).toEqual(['glm', 'glm-flash', 'qwen'])
     expect(withImageRule).toEqual(FAMILIES.filter((f) => FAMILY_TYPE[f] === 'image'))
+    expect(withImageSchema).toEqual(withImageRule)
   })
   it('answers a family it does not know with an error, not with "no rules"', () => {
     expect(() => familyModule('nope' as Family)).toThrow('unknown model family nope')

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest'
 import { isCallable } from '../../../../electron/gateway/catalog/catalog.js'
 import { checkImageRequest } from '../../../../electron/gateway/images/image-rules.js'
 import type { ImageEndpoint } from '../../../../electron/gateway/images/image-request.js'
-import { imageEditRequest, imageGenerationRequest, imageModelSchema, imageSchemaIndex, imageSizeKeyword } from '../../../../shared/schemas/images.js'
+import { imageModelSchema, imageSchemaIndex } from '../../../../electron/gateway/families/image-schemas.js'
+import { imageEditRequest, imageGenerationRequest, imageSizeKeyword } from '../../../../shared/schemas/images.js'
 import { catalog, dataUrl, GPT_SIZE_CASES, model, SEEDREAM_SIZE_CASES, urls, type Obj } from './helpers.js'
 
 const ajv = new Ajv2020.default({ strict: true, allErrors: true })

@@ -1,6 +1,6 @@
 /** Image catalog models (the fields the schema builder reads), as the gateway's catalog has them: models.json rows with their family's delivery. */
 import type { CatalogModel } from '../../../../../shared/types'
-import { imageSchemaIndex } from '../../../../../shared/schemas/images'
+import { imageSchemaIndex } from '../../../../../electron/gateway/families/image-schemas'
 
 const base = { vendor: 'openai', type: 'image', created: 0, pricing: { unit: 'image', price: 0.01 } } as const
 
