@@ -110,11 +110,13 @@ describe('images through a gateway account', () => {
 
   it('an upstream refusal is relayed with its status and message, unbilled', async () => {
     upstream.failNext({ status: 400, code: 'invalid_request', message: 'Upstream says the prompt is not allowed' })
-    const before = gw.services.store.account.get().balance_nano
+    // Committed balances only: the earlier tests' charges may still wait in the ledger's group commit.
+    const balance = () => (gw.services.store.ledger.flush(), gw.services.store.account.get().balance_nano)
+    const before = balance()
     const res = await gw.post('/v1/images/generations', { model: IMAGE, prompt: 'a red square' })
     const body = (await res.json()) as { error: { message: string } }
     expect([res.status, body.error.message]).toEqual([400, 'Upstream says the prompt is not allowed'])
-    expect(gw.services.store.account.get().balance_nano).toBe(before)
+    expect(balance()).toBe(before)
   })
 })
 
