@@ -322,6 +322,11 @@ function validate(body: any, model: string, issued: Set<string>): string | undef
     ?? unknownField(body.generationConfig ?? body.generation_config, GENERATION_CONFIG, 'generation_config')
     ?? unknownField((body.generationConfig ?? body.generation_config)?.thinkingConfig, THINKING_CONFIG, 'generation_config.thinking_config');
   if (unknown) return unknown;
+  // Gemini answers at most 8 candidates; anything else is its INVALID_ARGUMENT, never a crash of the fake.
+  const candidates = (body.generationConfig ?? body.generation_config)?.candidateCount;
+  if (candidates !== undefined && !(Number.isInteger(candidates) && candidates >= 1 && candidates <= 8)) {
+    return '* GenerateContentRequest.generation_config.candidate_count: must be between 1 and 8\n';
+  }
   const contents = body.contents;
   if (!Array.isArray(contents) || contents.length === 0) return '* GenerateContentRequest.contents: contents is not specified\n';
   for (const [i, c] of contents.entries()) {

@@ -1,19 +1,32 @@
 /**
  * The fuzz suite's shared run settings and assertions.
  *
- * Every run uses a fresh random seed, printed at the start of each file, so different runs explore different
- * inputs. A failure prints fast-check's `{ seed, path }`; replay exactly that counterexample with
+ * Locally every run uses a fresh random seed, so different runs explore different inputs. In CI (CI=true) the seed is
+ * taken from the commit under test: a run is reproducible, and each commit still explores inputs of its own. The
+ * seed is printed at the start of each file. A failure prints fast-check's `{ seed, path }`; replay exactly that
+ * counterexample with
  *   FUZZ_SEED=<seed> FUZZ_PATH=<path> npx vitest run test/fuzz/<file>.test.ts -t "<test name>"
  * (the -t filter matters: the path belongs to one property). FUZZ_RUNS (default 500) scales both the number of
  * runs per property and its time budget, for longer local runs; by default the whole suite stays around 60–90 s.
  */
+import { execFileSync } from 'node:child_process'
 import fc from 'fast-check'
 import { expect } from 'vitest'
 import type { RunningGateway } from '../../electron/gateway/gateway.js'
 
 const DEFAULT_RUNS = 500
 const RUNS = Number(process.env.FUZZ_RUNS ?? DEFAULT_RUNS)
-export const FUZZ_SEED = process.env.FUZZ_SEED !== undefined ? Number(process.env.FUZZ_SEED) : Math.floor(Math.random() * 2 ** 31)
+/** The commit's own seed: the first 31 bits of HEAD's hash (a fixed one where git cannot say). */
+function commitSeed(): number {
+  try {
+    return parseInt(execFileSync('git', ['rev-parse', 'HEAD'], { encoding: 'utf8' }).slice(0, 8), 16) % 2 ** 31
+  } catch {
+    return 20_261_124
+  }
+}
+
+export const FUZZ_SEED = process.env.FUZZ_SEED !== undefined ? Number(process.env.FUZZ_SEED)
+  : process.env.CI ? commitSeed() : Math.floor(Math.random() * 2 ** 31)
 console.log(`[fuzz] seed ${FUZZ_SEED}${process.env.FUZZ_PATH ? ` path ${process.env.FUZZ_PATH}` : ''} (replay: FUZZ_SEED=${FUZZ_SEED})`)
 
 /** fast-check settings of one property: seeded, bounded in count and in time (`budgetMs` at the default FUZZ_RUNS). */

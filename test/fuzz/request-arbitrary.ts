@@ -71,7 +71,8 @@ export const validBody = (schema: Schema, overrides: Overrides): fc.Arbitrary<Fu
 export const mutatedBody = (schema: Schema, overrides: Overrides): fc.Arbitrary<FuzzBody> =>
   fc.tuple(schemaArbitrary(schema, overrides), fc.array(mutation, { minLength: 1, maxLength: 3 })).map(([value, mutations]) => {
     const body = isObject(value) ? structuredClone(value) : {}
-    for (const m of mutations) applyMutation(body, schema, m)
+    // Each mutation gets its own copy of its value: a value shared by two mutations could otherwise nest in itself.
+    for (const m of mutations) applyMutation(body, schema, { ...m, value: structuredClone(m.value) })
     return text('mutated', JSON.stringify(body))
   })
 
