@@ -155,9 +155,9 @@ export async function sequential(spec: RequestSpec, opts: { maxRequests: number;
   }
 }
 
-/** Streamed chat completions, sequentially on each of `connections` connections: time to first byte and streams/s. */
-export function streams(origin: string, apiKey: string, connections: number, opts: { maxRequests: number; maxMs: number; warmup: number }): Promise<SeqResult> {
-  return sequential(chatRequest(origin, apiKey, true), opts, connections)
+/** Streamed chat completions, sequentially on one connection: time to first byte, and streams/s. */
+export function streams(origin: string, apiKey: string, opts: { maxRequests: number; maxMs: number; warmup: number }): Promise<SeqResult> {
+  return sequential(chatRequest(origin, apiKey, true), opts)
 }
 
 /** One request, checked for a 200 with every `expect` string; returns the problem, if any. */

@@ -97,7 +97,7 @@ export function printReport(m: Measurements, s: Summary, connections: number[], 
     row('RSS after load MB', (t) => m.memory[t].afterLoadMb, mb, slower),
     row('RSS peak MB', (t) => m.memory[t].peakMb, mb, slower),
   ]
-  console.log(table(`\nChat completions (JSON: ${generator}; streams: sequential per connection from the runner, undici; ${of})`, ['measurement', ...TARGETS.map((t) => LABELS[t]), 'Gatehouse vs bare'], rows))
+  console.log(table(`\nChat completions (JSON and streams/s @16: ${generator}; TTFB: sequential on one connection (undici), @16 beside the ${generator} load; ${of})`, ['measurement', ...TARGETS.map((t) => LABELS[t]), 'Gatehouse vs bare'], rows))
   console.log('  vs bare: req/s and streams/s as a share of the bare proxy\'s, latency and memory as a multiple of it; @N = N connections')
 
   const counts = connections.flatMap((c) => TARGETS.map((t) => {

@@ -1,7 +1,8 @@
 // `npm run bench`: the fake upstreams, a bare proxy and Gatehouse, each in a child process, measured from here in
 // one run, in rounds (BENCH_ROUNDS, default 3) whose medians are reported: chat under load at 1, 16 and 64
 // connections, streams at 1 and 16, each target's memory, the protocol paths, how the cost grows with the prompt and
-// the config, and last a 40 MB images edit with Gatehouse's peak memory growth. Each target runs alone on one core, the
+// the config, and a 40 MB images edit with Gatehouse's peak memory growth (before the cost growth, as the
+// last phase measured after the chat load only). Each target runs alone on one core, the
 // load generator and the fakes on the other (cores.ts). Prints tables and writes bench/results/latest.json; exits
 // non-zero when a target, a protocol path or an images path answered with errors, or a 2xx answer has no ledger row.
 import { mkdirSync, writeFileSync } from 'node:fs'
@@ -22,6 +23,8 @@ import { BENCH_KEY, fakeOrigins, ROOT, startBareProxy, startFakeUpstream, startG
 const CONNECTIONS = [1, 16, 64]
 const LOAD = { durationS: 4, warmupS: 1 }
 const STREAMS = { maxRequests: 2_000, maxMs: 3_000, warmup: 20 }
+/** Streams on N > 1 connections: wrk keeps N streaming for the warm-up and `durationS`; one more connection reads TTFB. */
+const STREAM_LOAD = { durationS: 3, warmupS: 1 }
 // Lets the previous run's sockets close and its garbage be collected before the next one starts.
 const SETTLE_MS = 250
 const RESULTS_FILE = join(ROOT, 'bench', 'results', 'latest.json')
@@ -85,14 +88,28 @@ async function streamRounds(rounds: number, children: Record<TargetName, Child>)
     const results: Record<TargetName, SeqResult[]> = { direct: [], bare: [], gatehouse: [] }
     for (const connections of STREAM_CONNECTIONS) {
       for (const t of rotate(TARGETS, round)) {
-        log(`  round ${round + 1}/${rounds}, ${LABELS[t]}: streams on ${connections} connections, up to ${STREAMS.maxMs / 1000} s`)
-        results[t].push(await streams(children[t].url, BENCH_KEY, connections, STREAMS))
+        log(`  round ${round + 1}/${rounds}, ${LABELS[t]}: streams on ${connections} connection${connections === 1 ? '' : `s (${LOAD_GENERATOR.name}) and TTFB on one more`}`)
+        results[t].push(connections === 1 ? await streams(children[t].url, BENCH_KEY, STREAMS) : await streamsUnderLoad(children[t].url, connections))
         await sleep(SETTLE_MS)
       }
     }
     all.push(results)
   }
   return all
+}
+
+/**
+ * Streams at `connections`: the rate from the load generator (the runner's own client would set the pace), the time
+ * to first byte from one extra sequential connection while they run, so that it is the target's latency under that
+ * load and not the client's queueing.
+ */
+async function streamsUnderLoad(origin: string, connections: number): Promise<SeqResult> {
+  const [load, ttfb] = await Promise.all([
+    loadTest(`${origin}${CHAT_PATH}`, BENCH_KEY, chatBody({ stream: true }), connections, STREAM_LOAD),
+    // Starts after the generator's warm-up and ends before its measured run does.
+    sleep(STREAM_LOAD.warmupS * 1000 + SETTLE_MS).then(() => streams(origin, BENCH_KEY, { ...STREAMS, maxMs: STREAM_LOAD.durationS * 1000 - 2 * SETTLE_MS })),
+  ])
+  return { ...ttfb, requests: ttfb.requests + load.requests, failures: ttfb.failures + load.errors + load.non2xx, perSec: load.requestsPerSec }
 }
 
 const mbOfKb = (kb: number | undefined) => (kb === undefined ? NaN : (kb * 1024) / 1e6)
@@ -135,6 +152,9 @@ async function main(): Promise<number> {
     protocolByRound.push(await measureProtocols(requests, round, log))
   }
 
+  log(`  images edits of ${(images.bodyBytes.imagesGatehouse / 1e6).toFixed(1)} MB, after the chat measurements (Gatehouse pid ${gatehouse.pid ?? '?'})`)
+  const imagesRun = await measureImages(images.requests, gatehouse.pid, rounds, log)
+  // After the images phase, so that the 1 MB prompts leave no mark on the memory read before it.
   const keyed = await startKeysGateways(fakes, placement, log)
   const growthByRound: GrowthRound[] = []
   try {
@@ -143,8 +163,6 @@ async function main(): Promise<number> {
     await Promise.all(keyed.map((k) => k.gateway.stop()))
   }
 
-  log(`  images edits of ${(images.bodyBytes.imagesGatehouse / 1e6).toFixed(1)} MB, after the chat measurements (Gatehouse pid ${gatehouse.pid ?? '?'})`)
-  const imagesRun = await measureImages(images.requests, gatehouse.pid, rounds, log)
   const loadAfter = loadavg()
   await gatehouse.stop()
   const answered = answeredAt(gatehouse.url)

@@ -129,7 +129,7 @@ export function fakeOrigins(fake: Child): FakeOrigins {
  * the fake OpenAI images server); a messages-protocol group with a key of its own serves Claude. Limits sized so that
  * they never answer for the gateway: the benchmark measures the path, not the 429s.
  */
-function gatewayConfig(fakes: FakeOrigins, extraKeys: number): GatewayConfig {
+export function gatewayConfig(fakes: FakeOrigins, extraKeys = 0): GatewayConfig {
   const pricing = { unit: 'token', input: 2, output: 8 } as const
   const extras = Array.from({ length: extraKeys }, (_, i) => i)
   return {
