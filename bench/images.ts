@@ -2,9 +2,9 @@
 // sent sequentially on one keep-alive connection, directly to the fake OpenAI images server and through Gatehouse,
 // in rounds whose medians are reported; and Gatehouse's peak memory growth over that phase, from /proc/<pid>/status.
 import { randomBytes } from 'node:crypto'
-import { readFileSync, writeFileSync } from 'node:fs'
 import { crc32, deflateSync } from 'node:zlib'
 import { makePng } from '../test/fakes/images/image-bytes.js'
+import { readProcMemory, resetPeak, type ProcMemory } from './proc-memory.js'
 import { median, medianSeq, probeRequest, rotate, sequential, type RequestSpec, type SeqResult } from './measure.js'
 import { BENCH_KEY, MODELS, UPSTREAM_KEYS } from './targets.js'
 
@@ -115,33 +115,6 @@ export async function probeImagePath(requests: Record<ImagePath, RequestSpec>, p
   if (problem) throw new Error(`images path ${path} (${requests[path].url}) ${problem}`)
 }
 
-/** From /proc/<pid>/status, in kB (KiB): the resident set now and its peak (high-water mark). */
-export interface ProcMemory { vmRssKb: number; vmHwmKb: number }
-
-function readProcMemory(pid: number): ProcMemory | undefined {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8')
-    const kb = (field: string) => Number(new RegExp(`^${field}:\\s*(\\d+)\\s*kB`, 'm').exec(status)?.[1] ?? NaN)
-    const m = { vmRssKb: kb('VmRSS'), vmHwmKb: kb('VmHWM') }
-    return Number.isFinite(m.vmRssKb) && Number.isFinite(m.vmHwmKb) ? m : undefined
-  } catch {
-    return undefined
-  }
-}
-
-/**
- * Resets the peak to the current resident set (Linux ≥ 4.0, a process of our own), so that the peak read after the
- * phase is the phase's own and not one left from the chat load before it. False if the kernel refused.
- */
-function resetPeak(pid: number): boolean {
-  try {
-    writeFileSync(`/proc/${pid}/clear_refs`, '5')
-    return true
-  } catch {
-    return false
-  }
-}
-
 export interface ImagesMemory {
   pid: number | undefined
   before?: ProcMemory
@@ -160,7 +133,7 @@ export type ImageRound = Record<ImagePath, SeqResult>
  * that a broken fake is caught before the long measurements.
  */
 export async function measureImages(requests: Record<ImagePath, RequestSpec>, gatehousePid: number | undefined, rounds: number, log: (line: string) => void): Promise<{ rounds: ImageRound[]; memory: ImagesMemory }> {
-  const before = gatehousePid === undefined ? undefined : readProcMemory(gatehousePid)
+  const before = readProcMemory(gatehousePid)
   const peakReset = before !== undefined && gatehousePid !== undefined && resetPeak(gatehousePid)
   await probeImagePath(requests, 'imagesGatehouse')
   const all: ImageRound[] = []
@@ -172,7 +145,7 @@ export async function measureImages(requests: Record<ImagePath, RequestSpec>, ga
     }
     all.push(result)
   }
-  const after = gatehousePid === undefined ? undefined : readProcMemory(gatehousePid)
+  const after = readProcMemory(gatehousePid)
   const growthMb = before && after ? ((after.vmHwmKb - before.vmRssKb) * 1024) / MB : NaN
   return { rounds: all, memory: { pid: gatehousePid, before, after, peakReset, growthMb } }
 }

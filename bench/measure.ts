@@ -1,22 +1,12 @@
-// The two measurements: throughput/latency under load (autocannon) and time to first byte of a stream (undici).
+// Requests from the runner itself (undici): sequential series on one or more keep-alive connections, with time to
+// first byte and to the end of the body, and probes. Load at a fixed concurrency is load.ts.
 import { performance } from 'node:perf_hooks'
-import autocannon from 'autocannon'
 import { Agent, request } from 'undici'
+import { noteAnswers } from './answered.js'
+import type { LoadResult } from './load.js'
 
 export const CHAT_PATH = '/v1/chat/completions'
 const CHAT = { model: 'test-gpt', messages: [{ role: 'user', content: 'hello' }] }
-
-export interface LoadResult {
-  connections: number
-  requestsPerSec: number
-  /** ms */
-  p50: number
-  /** ms */
-  p99: number
-  requests: number
-  errors: number
-  non2xx: number
-}
 
 /** Sequential requests, one at a time: time to the first body chunk and to the end of the body. */
 export interface SeqResult {
@@ -29,6 +19,8 @@ export interface SeqResult {
   totalP50: number
   totalP99: number
   failures: number
+  /** completed requests per second over the measured time, all connections together */
+  perSec: number
 }
 
 /** One HTTP request to repeat: a POSTed body (JSON text, or bytes), and strings its answer must contain to count as a success. */
@@ -39,11 +31,17 @@ export interface RequestSpec {
   expect: string[]
 }
 
+/** A chat completions body; `prompt` replaces the default one-word user message. */
+export function chatBody(opts: { model?: string; stream?: boolean; prompt?: string } = {}): string {
+  const messages = opts.prompt === undefined ? CHAT.messages : [{ role: 'user', content: opts.prompt }]
+  return JSON.stringify({ model: opts.model ?? CHAT.model, messages, ...(opts.stream === undefined ? {} : { stream: opts.stream }) })
+}
+
 export function chatRequest(origin: string, apiKey: string, stream: boolean, model = CHAT.model): RequestSpec {
   return {
     url: `${origin}${CHAT_PATH}`,
     headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` },
-    body: JSON.stringify({ ...CHAT, model, stream }),
+    body: chatBody({ model, stream }),
     expect: stream ? ['chat.completion.chunk', '[DONE]'] : ['"chat.completion"'],
   }
 }
@@ -90,49 +88,26 @@ export function medianSeq(rounds: SeqResult[]): SeqResult {
     totalP50: m((r) => r.totalP50),
     totalP99: m((r) => r.totalP99),
     failures: rounds.reduce((n, r) => n + r.failures, 0),
-  }
-}
-
-export async function loadTest(origin: string, apiKey: string, connections: number, opts: { durationS: number; warmupS: number }): Promise<LoadResult> {
-  const run = autocannon({
-    url: `${origin}${CHAT_PATH}`,
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` },
-    body: JSON.stringify(CHAT),
-    connections,
-    duration: opts.durationS,
-    warmup: { connections, duration: opts.warmupS },
-  })
-  // autocannon's own percentiles come from a histogram with 1 ms resolution, too coarse for sub-millisecond
-  // differences; its per-response timings are fractional, so the percentiles are taken from those instead.
-  const times: number[] = []
-  run.on('response', (_client, status, _bytes, ms) => { if (status >= 200 && status < 300) times.push(ms) })
-  const result = await run
-  const sorted = sortedCopy(times)
-  return {
-    connections,
-    requestsPerSec: result.requests.average,
-    p50: percentile(sorted, 50),
-    p99: percentile(sorted, 99),
-    requests: result.requests.total ?? times.length,
-    errors: result.errors,
-    non2xx: result.non2xx,
+    perSec: m((r) => r.perSec),
   }
 }
 
 /**
- * Sequential requests on one keep-alive connection, so that each time is the path's own latency and not queueing.
- * Stops after `maxRequests` or `maxMs`, whichever comes first; `warmup` requests are not counted. A request fails
- * unless it answers 2xx with a body that contains every `expect` string.
+ * Sequential requests on each of `connections` keep-alive connections, so that at one connection each time is the
+ * path's own latency and not queueing. Stops after `maxRequests` per connection or `maxMs`, whichever comes first;
+ * `warmup` requests per connection are not counted. A request fails unless it answers 2xx with a body that contains
+ * every `expect` string.
  */
-export async function sequential(spec: RequestSpec, opts: { maxRequests: number; maxMs: number; warmup: number }): Promise<SeqResult> {
-  const agent = new Agent({ connections: 1, keepAliveTimeout: 30_000 })
+export async function sequential(spec: RequestSpec, opts: { maxRequests: number; maxMs: number; warmup: number }, connections = 1): Promise<SeqResult> {
+  const agent = new Agent({ connections, keepAliveTimeout: 30_000 })
   const first: number[] = []
   const total: number[] = []
   let failures = 0
-  try {
-    const deadline = performance.now() + opts.maxMs
+  let measuredFrom = NaN
+  const deadline = performance.now() + opts.maxMs
+  async function worker(): Promise<void> {
     for (let i = 0; i < opts.warmup + opts.maxRequests && performance.now() < deadline; i++) {
+      if (i === opts.warmup && Number.isNaN(measuredFrom)) measuredFrom = performance.now()
       const start = performance.now()
       let firstAt = NaN
       let totalAt = NaN
@@ -146,6 +121,7 @@ export async function sequential(spec: RequestSpec, opts: { maxRequests: number;
           chunks.push(chunk as Buffer)
         }
         totalAt = performance.now() - start
+        if (res.statusCode >= 200 && res.statusCode < 300) noteAnswers(spec.url)
         const text = Buffer.concat(chunks).toString('utf8')
         ok = res.statusCode >= 200 && res.statusCode < 300 && spec.expect.every((e) => text.includes(e))
       } catch {
@@ -159,9 +135,13 @@ export async function sequential(spec: RequestSpec, opts: { maxRequests: number;
       first.push(firstAt)
       total.push(totalAt)
     }
+  }
+  try {
+    await Promise.all(Array.from({ length: connections }, worker))
   } finally {
     await agent.close()
   }
+  const seconds = (performance.now() - measuredFrom) / 1000
   const sortedFirst = sortedCopy(first)
   const sortedTotal = sortedCopy(total)
   return {
@@ -171,11 +151,12 @@ export async function sequential(spec: RequestSpec, opts: { maxRequests: number;
     totalP50: percentile(sortedTotal, 50),
     totalP99: percentile(sortedTotal, 99),
     failures,
+    perSec: seconds > 0 ? first.length / seconds : NaN,
   }
 }
 
-/** Streamed chat completions, sequentially: time to first byte. */
-export function ttfb(origin: string, apiKey: string, opts: { maxRequests: number; maxMs: number; warmup: number }): Promise<SeqResult> {
+/** Streamed chat completions, sequentially on one connection: time to first byte, and streams/s. */
+export function streams(origin: string, apiKey: string, opts: { maxRequests: number; maxMs: number; warmup: number }): Promise<SeqResult> {
   return sequential(chatRequest(origin, apiKey, true), opts)
 }
 
@@ -185,6 +166,7 @@ export async function probeRequest(spec: RequestSpec): Promise<string | undefine
   try {
     const res = await request(spec.url, { method: 'POST', headers: spec.headers, body: spec.body, dispatcher: agent })
     const text = await res.body.text()
+    if (res.statusCode >= 200 && res.statusCode < 300) noteAnswers(spec.url)
     const missing = spec.expect.filter((e) => !text.includes(e))
     if (res.statusCode !== 200 || missing.length > 0) return `got ${res.statusCode}${missing.length ? ` without ${missing.join(', ')}` : ''}: ${text.slice(0, 300)}`
     return undefined

@@ -1,49 +1,61 @@
 // Turns the raw measurements into the comparisons the project cares about, and prints them.
 import { IMAGE_PATH_LABELS, IMAGE_PATHS, type ImagesSummary } from './images.js'
-import { median, type LoadResult, type SeqResult } from './measure.js'
+import type { LoadResult } from './load.js'
+import { median, type SeqResult } from './measure.js'
 import { CHAT_PATHS, MESSAGES_PATHS, PATH_LABELS, type ProtocolSummary } from './protocols.js'
 
 export const TARGETS = ['direct', 'bare', 'gatehouse'] as const
 export type TargetName = (typeof TARGETS)[number]
 export const LABELS: Record<TargetName, string> = { direct: 'direct (fake upstream)', bare: 'bare proxy', gatehouse: 'Gatehouse' }
 
+export const STREAM_CONNECTIONS = [1, 16]
+
+/** A target's memory in MB (10^6 bytes), from /proc/<pid>/status: VmRSS before any load, VmRSS after the chat and stream load, VmHWM then. */
+export interface TargetMemory { idleMb: number; afterLoadMb: number; peakMb: number }
+
 export interface Measurements {
   /** per (target, connections): the median over the rounds (counts summed) */
   load: Record<TargetName, LoadResult[]>
-  ttfb: Record<TargetName, SeqResult>
+  /** per (target, STREAM_CONNECTIONS) */
+  streams: Record<TargetName, SeqResult[]>
+  memory: Record<TargetName, TargetMemory>
   /** each round as measured */
   loadRounds: Array<Record<TargetName, LoadResult[]>>
-  ttfbRounds: Array<Record<TargetName, SeqResult>>
+  streamRounds: Array<Record<TargetName, SeqResult[]>>
 }
 
 /** The project's goals: Gatehouse keeps ≥ 85% of the bare proxy's throughput at 16 connections, and adds ≤ 0.1 ms at p50 alone. */
 const GOAL_THROUGHPUT_PCT = 85
 const GOAL_P50_DELTA_MS = 0.1
 
-const at = (rows: LoadResult[], connections: number) => rows.find((r) => r.connections === connections)
+const at = <T extends { connections: number }>(rows: T[], connections: number) => rows.find((r) => r.connections === connections)
 const pct = (a: number | undefined, b: number | undefined) => (a === undefined || b === undefined || b === 0 ? NaN : (100 * a) / b)
 const minus = (a: number | undefined, b: number | undefined) => (a === undefined || b === undefined ? NaN : a - b)
+const ratio = (a: number | undefined, b: number | undefined) => (a === undefined || b === undefined || b === 0 ? NaN : a / b)
 
 export function summarize(m: Measurements, connections: number[]) {
-  const byConn = <T>(f: (c: number) => T) => Object.fromEntries(connections.map((c) => [c, f(c)])) as Record<number, T>
+  const byConn = <T>(cs: number[], f: (c: number) => T) => Object.fromEntries(cs.map((c) => [c, f(c)])) as Record<number, T>
   const rps = (t: TargetName, c: number, load = m.load) => at(load[t], c)?.requestsPerSec
-  const p50 = (t: TargetName, c: number) => at(m.load[t], c)?.p50
-  const throughputPct = byConn((c) => pct(rps('gatehouse', c), rps('bare', c)))
-  const perRound = byConn((c) => m.loadRounds.map((round) => pct(rps('gatehouse', c, round), rps('bare', c, round))))
-  const p50DeltaAt1 = minus(p50('gatehouse', 1), p50('bare', 1))
+  const lat = (t: TargetName, c: number, f: 'p50' | 'p99') => at(m.load[t], c)?.[f]
+  const stream = (t: TargetName, c: number) => m.streams[t][STREAM_CONNECTIONS.indexOf(c)]
+  const throughputPct = byConn(connections, (c) => pct(rps('gatehouse', c), rps('bare', c)))
+  const perRound = byConn(connections, (c) => m.loadRounds.map((round) => pct(rps('gatehouse', c, round), rps('bare', c, round))))
+  const p50DeltaAt1 = minus(lat('gatehouse', 1, 'p50'), lat('bare', 1, 'p50'))
   return {
     rounds: m.loadRounds.length,
     /** ratio of the median rates */
     gatehouseVsBareThroughputPct: throughputPct,
     gatehouseVsBareThroughputPctPerRound: perRound,
-    bareVsDirectThroughputPct: byConn((c) => pct(rps('bare', c), rps('direct', c))),
-    p50DeltaAt1ConnMs: { gatehouseMinusBare: p50DeltaAt1, bareMinusDirect: minus(p50('bare', 1), p50('direct', 1)) },
-    ttfbDeltaMs: {
-      p50GatehouseMinusBare: minus(m.ttfb.gatehouse.p50, m.ttfb.bare.p50),
-      p99GatehouseMinusBare: minus(m.ttfb.gatehouse.p99, m.ttfb.bare.p99),
-      p50BareMinusDirect: minus(m.ttfb.bare.p50, m.ttfb.direct.p50),
-      p99BareMinusDirect: minus(m.ttfb.bare.p99, m.ttfb.direct.p99),
-    },
+    bareVsDirectThroughputPct: byConn(connections, (c) => pct(rps('bare', c), rps('direct', c))),
+    /** Gatehouse's latency as a multiple of the bare proxy's */
+    gatehouseVsBareLatency: byConn(connections, (c) => ({ p50: ratio(lat('gatehouse', c, 'p50'), lat('bare', c, 'p50')), p99: ratio(lat('gatehouse', c, 'p99'), lat('bare', c, 'p99')) })),
+    p50DeltaAt1ConnMs: { gatehouseMinusBare: p50DeltaAt1, bareMinusDirect: minus(lat('bare', 1, 'p50'), lat('direct', 1, 'p50')) },
+    gatehouseVsBareStreams: byConn(STREAM_CONNECTIONS, (c) => ({
+      ttfbP50: ratio(stream('gatehouse', c).p50, stream('bare', c).p50),
+      ttfbP50DeltaMs: minus(stream('gatehouse', c).p50, stream('bare', c).p50),
+      perSecPct: pct(stream('gatehouse', c).perSec, stream('bare', c).perSec),
+    })),
+    gatehouseVsBareRssAfterLoad: ratio(m.memory.gatehouse.afterLoadMb, m.memory.bare.afterLoadMb),
     goals: {
       throughputAt16: { goal: `>= ${GOAL_THROUGHPUT_PCT}% of bare`, valuePct: throughputPct[16], met: throughputPct[16] >= GOAL_THROUGHPUT_PCT },
       p50At1: { goal: `<= bare + ${GOAL_P50_DELTA_MS} ms`, deltaMs: p50DeltaAt1, met: p50DeltaAt1 <= GOAL_P50_DELTA_MS },
@@ -55,25 +67,45 @@ export type Summary = ReturnType<typeof summarize>
 const ms = (v: number) => (Number.isFinite(v) ? v.toFixed(3) : 'n/a')
 const signedMs = (v: number) => (Number.isFinite(v) ? `${v >= 0 ? '+' : ''}${v.toFixed(3)} ms` : 'n/a')
 const percent = (v: number) => (Number.isFinite(v) ? `${v.toFixed(1)}%` : 'n/a')
+const times = (v: number) => (Number.isFinite(v) ? `${v.toFixed(2)}×` : 'n/a')
+const mb = (v: number) => (Number.isFinite(v) ? v.toFixed(0) : 'n/a')
 
-function table(title: string, head: string[], rows: string[][]): string {
+export function table(title: string, head: string[], rows: string[][]): string {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)))
   // First column is a label (left-aligned); the rest are numbers (right-aligned).
   const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ')
   return [title, line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n')
 }
 
-export function printReport(m: Measurements, s: Summary, connections: number[]): void {
-  const loadRows = connections.flatMap((c) =>
-    TARGETS.map((t) => {
-      const r = at(m.load[t], c)
-      return r
-        ? [LABELS[t], String(c), r.requestsPerSec.toFixed(0), ms(r.p50), ms(r.p99), String(r.requests), String(r.errors), String(r.non2xx)]
-        : [LABELS[t], String(c), 'n/a', 'n/a', 'n/a', 'n/a', 'n/a', 'n/a']
-    }),
-  )
-  const of = `median of ${s.rounds} round${s.rounds === 1 ? '' : 's'}; counts are totals`
-  console.log(table(`\nNon-streamed chat completions (autocannon; ${of})`, ['target', 'conns', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'errors', 'non-2xx'], loadRows))
+export function printReport(m: Measurements, s: Summary, connections: number[], generator: string): void {
+  const of = `median of ${s.rounds} round${s.rounds === 1 ? '' : 's'}`
+  const row = (label: string, f: (t: TargetName) => number, fmt: (v: number) => string, vsBare: (g: number, b: number) => string) =>
+    [label, ...TARGETS.map((t) => fmt(f(t))), vsBare(f('gatehouse'), f('bare'))]
+  const rate = (g: number, b: number) => percent(pct(g, b))
+  const slower = (g: number, b: number) => times(ratio(g, b))
+  const rows = [
+    ...connections.flatMap((c) => [
+      row(`chat req/s @${c}`, (t) => at(m.load[t], c)?.requestsPerSec ?? NaN, (v) => v.toFixed(0), rate),
+      row(`chat p50 ms @${c}`, (t) => at(m.load[t], c)?.p50 ?? NaN, ms, slower),
+      row(`chat p99 ms @${c}`, (t) => at(m.load[t], c)?.p99 ?? NaN, ms, slower),
+    ]),
+    ...STREAM_CONNECTIONS.flatMap((c, i) => [
+      row(`stream TTFB p50 ms @${c}`, (t) => m.streams[t][i].p50, ms, slower),
+      row(`streams/s @${c}`, (t) => m.streams[t][i].perSec, (v) => v.toFixed(0), rate),
+    ]),
+    row('RSS idle MB', (t) => m.memory[t].idleMb, mb, slower),
+    row('RSS after load MB', (t) => m.memory[t].afterLoadMb, mb, slower),
+    row('RSS peak MB', (t) => m.memory[t].peakMb, mb, slower),
+  ]
+  console.log(table(`\nChat completions (JSON and streams/s @16: ${generator}; TTFB: sequential on one connection (undici), @16 beside the ${generator} load; ${of})`, ['measurement', ...TARGETS.map((t) => LABELS[t]), 'Gatehouse vs bare'], rows))
+  console.log('  vs bare: req/s and streams/s as a share of the bare proxy\'s, latency and memory as a multiple of it; @N = N connections')
+
+  const counts = connections.flatMap((c) => TARGETS.map((t) => {
+    const r = at(m.load[t], c)
+    return [`${LABELS[t]} @${c}`, String(r?.requests ?? 'n/a'), String(r?.errors ?? 'n/a'), String(r?.non2xx ?? 'n/a')]
+  }))
+  const streamCounts = STREAM_CONNECTIONS.flatMap((c, i) => TARGETS.map((t) => [`${LABELS[t]} streams @${c}`, String(m.streams[t][i].requests), '', String(m.streams[t][i].failures)]))
+  console.log(table('\nCounts, totals over the rounds (warm-ups not counted)', ['run', 'requests', 'errors', 'non-2xx / failed'], [...counts, ...streamCounts]))
 
   const roundHeads = m.loadRounds.map((_, i) => `round ${i + 1}`)
   const spreadRows = connections.map((c) => [
@@ -81,20 +113,7 @@ export function printReport(m: Measurements, s: Summary, connections: number[]):
     percent(median(s.gatehouseVsBareThroughputPctPerRound[c])), percent(s.gatehouseVsBareThroughputPct[c]),
   ])
   console.log(table('\nGatehouse / bare proxy throughput, per round', ['', ...roundHeads, 'median of rounds', 'of the medians'], spreadRows))
-
-  const ttfbRows = TARGETS.map((t) => {
-    const r = m.ttfb[t]
-    return [LABELS[t], String(r.requests), ms(r.p50), ms(r.p99), ms(r.totalP50), String(r.failures)]
-  })
-  console.log(table(`\nStreamed chat completions, sequential (undici; ${of})`, ['target', 'requests', 'TTFB p50 ms', 'TTFB p99 ms', 'whole stream p50 ms', 'failures'], ttfbRows))
-
-  const ratioRows = [
-    ...connections.map((c) => [`throughput @${c} conns`, percent(s.gatehouseVsBareThroughputPct[c]), percent(s.bareVsDirectThroughputPct[c])]),
-    ['p50 latency @1 conn', signedMs(s.p50DeltaAt1ConnMs.gatehouseMinusBare), signedMs(s.p50DeltaAt1ConnMs.bareMinusDirect)],
-    ['TTFB p50', signedMs(s.ttfbDeltaMs.p50GatehouseMinusBare), signedMs(s.ttfbDeltaMs.p50BareMinusDirect)],
-    ['TTFB p99', signedMs(s.ttfbDeltaMs.p99GatehouseMinusBare), signedMs(s.ttfbDeltaMs.p99BareMinusDirect)],
-  ]
-  console.log(table('\nComparisons of the medians (throughput as a share, latency as a difference)', ['', 'Gatehouse vs bare', 'bare vs direct'], ratioRows))
+  console.log(`  p50 @1 conn: Gatehouse − bare ${signedMs(s.p50DeltaAt1ConnMs.gatehouseMinusBare)}, bare − direct ${signedMs(s.p50DeltaAt1ConnMs.bareMinusDirect)}`)
 }
 
 export function printProtocols(p: ProtocolSummary, rounds: number): void {
@@ -154,4 +173,36 @@ export function printGoals(s: Summary, p: ProtocolSummary, i: ImagesSummary): vo
   row('p50 @1 conn', p50At1.goal, signedMs(p50At1.deltaMs), p50At1.met)
   row('Gemini translation', p.goal.goal, signedMs(p.goal.deltaMs), p.goal.met)
   row('images edit memory', i.goal.goal, signedMb(i.goal.growthMb), i.goal.met)
+}
+
+export function printGrowth(g: Record<string, LoadResult[]>, keyed: Array<{ keys: number; startMs: number; idleRssMb: number }>, promptBytes: number[], rounds: number): void {
+  const cell = (id: string, c: number) => at(g[id] ?? [], c)
+  const promptRows = promptBytes.flatMap((bytes) => (['bare', 'gatehouse'] as const).map((t) => {
+    const [one, sixteen] = [cell(`prompt${bytes}.${t}`, 1), cell(`prompt${bytes}.${t}`, 16)]
+    return [`${(bytes / 1000).toLocaleString('en')} KB, ${LABELS[t]}`, ms(one?.p50 ?? NaN), (sixteen?.requestsPerSec ?? NaN).toFixed(0), ms(sixteen?.p50 ?? NaN), ms(sixteen?.p99 ?? NaN),
+      t === 'gatehouse' ? percent(pct(sixteen?.requestsPerSec, cell(`prompt${bytes}.bare`, 16)?.requestsPerSec)) : '']
+  }))
+  const of = `median of ${rounds} round${rounds === 1 ? '' : 's'}`
+  console.log(table(`\nCost growth with the prompt's size (one user message of that many bytes of text; ${of})`, ['prompt, target', 'p50 ms @1', 'req/s @16', 'p50 ms @16', 'p99 ms @16', 'vs bare @16'], promptRows))
+  const base = keyed[0] ? cell(`keys${keyed[0].keys}`, 16)?.requestsPerSec : undefined
+  const keyRows = keyed.map((k) => {
+    const [one, sixteen] = [cell(`keys${k.keys}`, 1), cell(`keys${k.keys}`, 16)]
+    return [`${k.keys.toLocaleString('en')} keys and groups`, ms(one?.p50 ?? NaN), (sixteen?.requestsPerSec ?? NaN).toFixed(0), ms(sixteen?.p50 ?? NaN), ms(sixteen?.p99 ?? NaN), percent(pct(sixteen?.requestsPerSec, base)), k.startMs.toFixed(0), mb(k.idleRssMb)]
+  })
+  console.log(table(`\nCost growth with the config's size (Gatehouse alone on the target core; ${of})`, ['config', 'p50 ms @1', 'req/s @16', 'p50 ms @16', 'p99 ms @16', `vs ${keyed[0]?.keys ?? '?'} keys`, 'start ms', 'RSS idle MB'], keyRows))
+}
+
+/** Whether every request Gatehouse answered with a 2xx left a ledger row; returns a failure text, if any. */
+export function printLedger(answered: number, ledger: { ok: number; other: number } | undefined): string | undefined {
+  console.log('\nLedger (Gatehouse\'s data dir, read with better-sqlite3 after it stopped)')
+  if (!ledger) {
+    console.log('  not read: no ledger file')
+    return 'the ledger could not be read'
+  }
+  const lost = Math.max(0, answered - ledger.ok)
+  console.log(`  answered 2xx (counted by the clients, warm-ups and probes included): ${answered}; ledger rows with a 2xx status: ${ledger.ok}; other rows: ${ledger.other}`)
+  // A load run that ends cuts off the requests then in flight: Gatehouse may have finished (and recorded) some the client never read.
+  if (ledger.ok > answered) console.log(`  ${ledger.ok - answered} more rows than answers read: requests in flight when a load run ended`)
+  console.log(lost === 0 ? '  none lost: every 2xx answer has its row' : `  LOST: ${lost} 2xx answers have no row`)
+  return lost === 0 ? undefined : `${lost} requests answered 2xx have no ledger row`
 }

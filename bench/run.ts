@@ -1,20 +1,30 @@
 // `npm run bench`: the fake upstreams, a bare proxy and Gatehouse, each in a child process, measured from here in
-// one run, in rounds (BENCH_ROUNDS, default 3) whose medians are reported: chat under load, streams, the protocol
-// paths, and last a 40 MB images edit with Gatehouse's peak memory growth. Prints tables and writes
-// bench/results/latest.json; exits non-zero only when a target, a protocol path or an images path answered with errors.
+// one run, in rounds (BENCH_ROUNDS, default 3) whose medians are reported: chat under load at 1, 16 and 64
+// connections, streams at 1 and 16, each target's memory, the protocol paths, how the cost grows with the prompt and
+// the config, and a 40 MB images edit with Gatehouse's peak memory growth (before the cost growth, as the
+// last phase measured after the chat load only). Each target runs alone on one core, the
+// load generator and the fakes on the other (cores.ts). Prints tables and writes bench/results/latest.json; exits
+// non-zero when a target, a protocol path or an images path answered with errors, or a 2xx answer has no ledger row.
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
+import { answeredAt } from './answered.js'
+import { placeProcesses } from './cores.js'
+import { GROWTH_OPTS, growthRound, startKeysGateways, summarizeGrowth, type GrowthRound } from './growth.js'
 import { IMAGES_OPTS, imageBodies, imageFailures, measureImages, probeImagePath, summarizeImages, type ImagesSummary } from './images.js'
-import { loadTest, medianLoad, medianSeq, probe, rotate, ttfb, type LoadResult, type SeqResult } from './measure.js'
+import { LOAD_GENERATOR, loadTest, type LoadResult } from './load.js'
+import { chatBody, CHAT_PATH, medianLoad, medianSeq, probe, rotate, streams, type SeqResult } from './measure.js'
+import { readProcMemory } from './proc-memory.js'
 import { measureProtocols, probeProtocols, PROTOCOL_OPTS, protocolFailures, protocolRequests, summarizeProtocols, type ProtocolRound, type ProtocolSummary } from './protocols.js'
-import { LABELS, printGoals, printImages, printProtocols, printReport, summarize, TARGETS, type Measurements, type TargetName } from './report.js'
+import { LABELS, printGoals, printGrowth, printImages, printLedger, printProtocols, printReport, STREAM_CONNECTIONS, summarize, TARGETS, type Measurements, type TargetMemory, type TargetName } from './report.js'
 import { BENCH_KEY, fakeOrigins, ROOT, startBareProxy, startFakeUpstream, startGatehouse, stopAll, type Child } from './targets.js'
 
 const CONNECTIONS = [1, 16, 64]
-const LOAD = { durationS: 3, warmupS: 1 }
-const TTFB = { maxRequests: 200, maxMs: 3_000, warmup: 20 }
+const LOAD = { durationS: 4, warmupS: 1 }
+const STREAMS = { maxRequests: 2_000, maxMs: 3_000, warmup: 20 }
+/** Streams on N > 1 connections: wrk keeps N streaming for the warm-up and `durationS`; one more connection reads TTFB. */
+const STREAM_LOAD = { durationS: 3, warmupS: 1 }
 // Lets the previous run's sockets close and its garbage be collected before the next one starts.
 const SETTLE_MS = 250
 const RESULTS_FILE = join(ROOT, 'bench', 'results', 'latest.json')
@@ -42,13 +52,17 @@ function failuresOf(m: Measurements, p: ProtocolSummary, i: ImagesSummary, child
   const targets = TARGETS.flatMap((t) => {
     const errors = m.load[t].reduce((n, r) => n + r.errors, 0)
     const non2xx = m.load[t].reduce((n, r) => n + r.non2xx, 0)
-    const streams = m.ttfb[t].failures
-    if (errors + non2xx + streams === 0) return []
-    return [`${LABELS[t]}: ${errors} errors, ${non2xx} non-2xx under load, ${streams} failed streams${tail(children[t])}`]
+    const failed = m.streams[t].reduce((n, r) => n + r.failures, 0)
+    if (errors + non2xx + failed === 0) return []
+    return [`${LABELS[t]}: ${errors} errors, ${non2xx} non-2xx under load, ${failed} failed streams${tail(children[t])}`]
   })
   const paths = protocolFailures(p).map(({ id, text }) => `protocol path ${id}: ${text}${tail(id.includes('Direct') ? children.direct : children.gatehouse)}`)
   const images = imageFailures(i).map(({ id, text }) => `images path ${id}: ${text}${tail(id === 'imagesDirect' ? children.direct : children.gatehouse)}`)
   return [...targets, ...paths, ...images]
+}
+
+function growthFailures(g: GrowthRound): string[] {
+  return Object.entries(g).flatMap(([id, rows]) => rows.filter((r) => r.errors + r.non2xx > 0).map((r) => `growth ${id} @${r.connections}: ${r.errors} errors, ${r.non2xx} non-2xx`))
 }
 
 /** Each round visits every connection count, and within it the three targets, in an order rotated every round. */
@@ -59,7 +73,7 @@ async function loadRounds(rounds: number, children: Record<TargetName, Child>): 
     for (const connections of CONNECTIONS) {
       for (const t of rotate(TARGETS, round)) {
         log(`  round ${round + 1}/${rounds}, ${LABELS[t]}: ${connections} connections, ${LOAD.warmupS} s warm-up + ${LOAD.durationS} s`)
-        results[t].push(await loadTest(children[t].url, BENCH_KEY, connections, LOAD))
+        results[t].push(await loadTest(`${children[t].url}${CHAT_PATH}`, BENCH_KEY, chatBody(), connections, LOAD))
         await sleep(SETTLE_MS)
       }
     }
@@ -68,29 +82,50 @@ async function loadRounds(rounds: number, children: Record<TargetName, Child>): 
   return all
 }
 
-async function ttfbRounds(rounds: number, children: Record<TargetName, Child>): Promise<Array<Record<TargetName, SeqResult>>> {
-  const all: Array<Record<TargetName, SeqResult>> = []
+async function streamRounds(rounds: number, children: Record<TargetName, Child>): Promise<Array<Record<TargetName, SeqResult[]>>> {
+  const all: Array<Record<TargetName, SeqResult[]>> = []
   for (let round = 0; round < rounds; round++) {
-    const results = {} as Record<TargetName, SeqResult>
-    for (const t of rotate(TARGETS, round)) {
-      log(`  round ${round + 1}/${rounds}, ${LABELS[t]}: up to ${TTFB.maxRequests} sequential streams or ${TTFB.maxMs / 1000} s`)
-      results[t] = await ttfb(children[t].url, BENCH_KEY, TTFB)
+    const results: Record<TargetName, SeqResult[]> = { direct: [], bare: [], gatehouse: [] }
+    for (const connections of STREAM_CONNECTIONS) {
+      for (const t of rotate(TARGETS, round)) {
+        log(`  round ${round + 1}/${rounds}, ${LABELS[t]}: streams on ${connections} connection${connections === 1 ? '' : `s (${LOAD_GENERATOR.name}) and TTFB on one more`}`)
+        results[t].push(connections === 1 ? await streams(children[t].url, BENCH_KEY, STREAMS) : await streamsUnderLoad(children[t].url, connections))
+        await sleep(SETTLE_MS)
+      }
     }
     all.push(results)
   }
   return all
 }
 
+/**
+ * Streams at `connections`: the rate from the load generator (the runner's own client would set the pace), the time
+ * to first byte from one extra sequential connection while they run, so that it is the target's latency under that
+ * load and not the client's queueing.
+ */
+async function streamsUnderLoad(origin: string, connections: number): Promise<SeqResult> {
+  const [load, ttfb] = await Promise.all([
+    loadTest(`${origin}${CHAT_PATH}`, BENCH_KEY, chatBody({ stream: true }), connections, STREAM_LOAD),
+    // Starts after the generator's warm-up and ends before its measured run does.
+    sleep(STREAM_LOAD.warmupS * 1000 + SETTLE_MS).then(() => streams(origin, BENCH_KEY, { ...STREAMS, maxMs: STREAM_LOAD.durationS * 1000 - 2 * SETTLE_MS })),
+  ])
+  return { ...ttfb, requests: ttfb.requests + load.requests, failures: ttfb.failures + load.errors + load.non2xx, perSec: load.requestsPerSec }
+}
+
+const mbOfKb = (kb: number | undefined) => (kb === undefined ? NaN : (kb * 1024) / 1e6)
+
 async function main(): Promise<number> {
   const startedAt = new Date().toISOString()
   const rounds = roundsFromEnv()
   // Other work on this small machine skews the numbers; the load average before starting makes such a run recognisable.
-  const loadBefore = loadavg()[0]
+  const loadBefore = loadavg()
+  const placement = placeProcesses()
+  log(`${placement.describe}; load generator: ${LOAD_GENERATOR.describe}`)
   log('starting the fake upstreams, the bare proxy and Gatehouse…')
   const fake = await startFakeUpstream()
   const fakes = fakeOrigins(fake)
-  const [bare, gatehouse] = await Promise.all([startBareProxy(fake.url), startGatehouse(fakes)])
-  const children: Record<TargetName, Child> = { direct: fake, bare, gatehouse }
+  const [direct, bare, gatehouse] = await Promise.all([startFakeUpstream(placement), startBareProxy(fake.url, placement), startGatehouse(fakes, placement)])
+  const children: Record<TargetName, Child> = { direct, bare, gatehouse }
   for (const t of TARGETS) {
     const problem = await probe(children[t].url, BENCH_KEY)
     if (problem) throw new Error(`${LABELS[t]} (${children[t].url}) does not answer chat completions: ${problem}`)
@@ -103,43 +138,72 @@ async function main(): Promise<number> {
   // and on the memory read before the images phase. The Gatehouse path is probed at the start of that phase.
   await probeImagePath(images.requests, 'imagesDirect')
 
+  const idle = Object.fromEntries(TARGETS.map((t) => [t, readProcMemory(children[t].pid)]))
   const loadByRound = await loadRounds(rounds, children)
-  const ttfbByRound = await ttfbRounds(rounds, children)
+  const streamsByRound = await streamRounds(rounds, children)
+  const memory = Object.fromEntries(TARGETS.map((t) => {
+    const after = readProcMemory(children[t].pid)
+    return [t, { idleMb: mbOfKb(idle[t]?.vmRssKb), afterLoadMb: mbOfKb(after?.vmRssKb), peakMb: mbOfKb(after?.vmHwmKb) }]
+  })) as Record<TargetName, TargetMemory>
+
   const protocolByRound: ProtocolRound[] = []
   for (let round = 0; round < rounds; round++) {
     log(`  round ${round + 1}/${rounds} of the protocol paths`)
     protocolByRound.push(await measureProtocols(requests, round, log))
   }
+
   log(`  images edits of ${(images.bodyBytes.imagesGatehouse / 1e6).toFixed(1)} MB, after the chat measurements (Gatehouse pid ${gatehouse.pid ?? '?'})`)
   const imagesRun = await measureImages(images.requests, gatehouse.pid, rounds, log)
+  // After the images phase, so that the 1 MB prompts leave no mark on the memory read before it.
+  const keyed = await startKeysGateways(fakes, placement, log)
+  const growthByRound: GrowthRound[] = []
+  try {
+    for (let round = 0; round < rounds; round++) growthByRound.push(await growthRound(round, bare, gatehouse, keyed, log))
+  } finally {
+    await Promise.all(keyed.map((k) => k.gateway.stop()))
+  }
+
+  const loadAfter = loadavg()
+  await gatehouse.stop()
+  const answered = answeredAt(gatehouse.url)
 
   const m: Measurements = {
     load: Object.fromEntries(TARGETS.map((t) => [t, CONNECTIONS.map((_, i) => medianLoad(loadByRound.map((r) => r[t][i])))])) as Record<TargetName, LoadResult[]>,
-    ttfb: Object.fromEntries(TARGETS.map((t) => [t, medianSeq(ttfbByRound.map((r) => r[t]))])) as Record<TargetName, SeqResult>,
+    streams: Object.fromEntries(TARGETS.map((t) => [t, STREAM_CONNECTIONS.map((_, i) => medianSeq(streamsByRound.map((r) => r[t][i])))])) as Record<TargetName, SeqResult[]>,
+    memory,
     loadRounds: loadByRound,
-    ttfbRounds: ttfbByRound,
+    streamRounds: streamsByRound,
   }
   const summary = summarize(m, CONNECTIONS)
   const protocols = summarizeProtocols(protocolByRound)
+  const growth = summarizeGrowth(growthByRound)
   const imagesSummary = summarizeImages(imagesRun.rounds, imagesRun.memory, images)
   const cpu = cpus()
+  const avg = (l: number[]) => l.map((v) => v.toFixed(2)).join(' ')
   console.log(`Gatehouse benchmark — Node ${process.version}, ${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${rounds} rounds`)
-  console.log(`(the load generator, the target and the fake upstream share these cores; 1-min load average before the run: ${loadBefore.toFixed(2)}, after: ${loadavg()[0].toFixed(2)})`)
-  printReport(m, summary, CONNECTIONS)
+  console.log(`  ${placement.describe}`)
+  console.log(`  load generator: ${LOAD_GENERATOR.describe}`)
+  console.log(`  load average (1, 5, 15 min) before the run: ${avg(loadBefore)}, after: ${avg(loadAfter)} (other work on the machine skews the figures)`)
+  printReport(m, summary, CONNECTIONS, LOAD_GENERATOR.name)
   printProtocols(protocols, rounds)
+  printGrowth(growth, keyed, GROWTH_OPTS.promptBytes, rounds)
   printImages(imagesSummary, rounds)
   printGoals(summary, protocols, imagesSummary)
+  const ledgerProblem = printLedger(answered, gatehouse.ledger())
 
-  const failures = failuresOf(m, protocols, imagesSummary, children)
+  const failures = [...failuresOf(m, protocols, imagesSummary, children), ...growthFailures(growth), ...(ledgerProblem ? [ledgerProblem] : [])]
   mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true })
   const report = {
     startedAt,
     finishedAt: new Date().toISOString(),
-    machine: { node: process.version, platform: process.platform, cpus: cpu.length, cpuModel: cpu[0]?.model.trim(), loadAverageBefore: loadBefore, loadAverageAfter: loadavg()[0] },
-    settings: { rounds, connections: CONNECTIONS, load: LOAD, ttfb: TTFB, protocols: PROTOCOL_OPTS, images: IMAGES_OPTS, units: 'requestsPerSec in req/s, latencies in ms; load/ttfb are medians of the rounds, counts summed' },
+    machine: { node: process.version, platform: process.platform, cpus: cpu.length, cpuModel: cpu[0]?.model.trim(), loadAverageBefore: loadBefore, loadAverageAfter: loadAfter },
+    settings: { rounds, placement: placement.describe, generator: LOAD_GENERATOR.describe, connections: CONNECTIONS, streamConnections: STREAM_CONNECTIONS, load: LOAD, streams: STREAMS, protocols: PROTOCOL_OPTS, growth: GROWTH_OPTS, images: IMAGES_OPTS, units: 'requestsPerSec in req/s, latencies in ms, memory in MB (10^6 bytes); medians of the rounds, counts summed' },
     load: m.load,
-    ttfb: m.ttfb,
-    rounds: { load: m.loadRounds, ttfb: m.ttfbRounds, protocols: protocolByRound, images: imagesRun.rounds },
+    streams: m.streams,
+    memory: m.memory,
+    growth: { series: growth, keyedGateways: keyed.map(({ keys, startMs, idleRssMb }) => ({ keys, startMs, idleRssMb })) },
+    ledger: { answered2xx: answered, rows: gatehouse.ledger() },
+    rounds: { load: m.loadRounds, streams: m.streamRounds, protocols: protocolByRound, growth: growthByRound, images: imagesRun.rounds },
     protocols: { requests: Object.fromEntries(Object.entries(requests).map(([id, r]) => [id, r.url])), ...protocols },
     images: { requests: Object.fromEntries(Object.entries(images.requests).map(([id, r]) => [id, r.url])), ...imagesSummary },
     summary: { ...summary, goals: { ...summary.goals, translationUnder1Ms: protocols.goal, imagesPeakGrowthUnder150Mb: imagesSummary.goal } },
@@ -149,7 +213,7 @@ async function main(): Promise<number> {
   console.log(`\nresults written to ${RESULTS_FILE}`)
 
   if (failures.length === 0) return 0
-  console.error(`\nFAILED: targets, protocol paths or images paths answered with errors:\n${failures.map((f) => `- ${f}`).join('\n')}`)
+  console.error(`\nFAILED:\n${failures.map((f) => `- ${f}`).join('\n')}`)
   return 1
 }
 

@@ -6,10 +6,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
-import { fileURLToPath, pathToFileURL } from 'node:url'
+import { pathToFileURL } from 'node:url'
 import type { GatewayConfig } from '../electron/gateway/config/load-config.js'
+import { onTargetCore, type Placement } from './cores.js'
+import { countLedger, type LedgerCount } from './ledger.js'
+import { ROOT } from './root.js'
 
-export const ROOT = fileURLToPath(new URL('..', import.meta.url))
+export { ROOT }
 export const BENCH_KEY = 'sk-bench-0123456789abcdef'
 /** A key of the messages-protocol group, for /v1/messages. */
 export const BENCH_MESSAGES_KEY = 'sk-bench-messages-0123456789'
@@ -35,14 +38,20 @@ const START_TIMEOUT_MS = 30_000
 const STOP_GRACE_MS = 5_000
 const EXIT_WITH_PARENT = pathToFileURL(join(ROOT, 'bench', 'exit-with-parent.ts')).href
 
+/** Gatehouse: also its ledger, counted once it has stopped and before its data dir is removed. */
+export interface GatehouseChild extends Child {
+  ledger(): LedgerCount | undefined
+}
+
 /**
- * Runs `script` (TypeScript, through tsx's loader) and resolves once it prints `… listening on URL`; `NAME on URL` lines
+ * Runs `script` (TypeScript, through tsx's loader), on the target core when `placement` says so, and resolves once it prints `… listening on URL`; `NAME on URL` lines
  * before that one are kept in `origins`. Node is spawned
  * directly rather than through `npx tsx` so that the pid we signal is the server itself, not a wrapper; stdin is a
  * pipe so that exit-with-parent.ts can tell when we are gone.
  */
-function startChild(name: string, script: string, args: string[], afterStop?: () => void): Promise<Child> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', '--import', EXIT_WITH_PARENT, script, ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] })
+function startChild(name: string, script: string, args: string[], placement?: Placement, afterStop?: () => void): Promise<Child> {
+  const [command, ...argv] = placement ? onTargetCore(placement, [process.execPath]) : [process.execPath]
+  const proc = spawn(command, [...argv, '--import', 'tsx', '--import', EXIT_WITH_PARENT, script, ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] })
   let tail = ''
   proc.stderr!.setEncoding('utf8').on('data', (s: string) => { tail = (tail + s).slice(-4000) })
   const child: Child = {
@@ -93,13 +102,17 @@ export function stopAll(): Promise<void> {
   return Promise.all([...running].map((c) => c.stop())).then(() => undefined)
 }
 
-export function startFakeUpstream(): Promise<Child> {
+/**
+ * The fakes behind the bare proxy and Gatehouse, beside the load generator; with `placement`, a second copy measured
+ * as the "direct" target on the target core.
+ */
+export function startFakeUpstream(placement?: Placement): Promise<Child> {
   // The fake OpenAI images server checks the key that Gatehouse (and the direct measurement) sends.
-  return startChild('fake upstream', 'bench/fake-upstream.ts', [UPSTREAM_KEYS.images])
+  return startChild(placement ? 'fake upstream (direct target)' : 'fake upstream', 'bench/fake-upstream.ts', [UPSTREAM_KEYS.images], placement)
 }
 
-export function startBareProxy(upstreamOrigin: string): Promise<Child> {
-  return startChild('bare proxy', 'bench/bare-proxy.ts', [upstreamOrigin])
+export function startBareProxy(upstreamOrigin: string, placement: Placement): Promise<Child> {
+  return startChild('bare proxy', 'bench/bare-proxy.ts', [upstreamOrigin], placement)
 }
 
 /** The fake upstream child's four origins (`images` is the fake OpenAI images server; its API is under /v1). */
@@ -116,8 +129,9 @@ export function fakeOrigins(fake: Child): FakeOrigins {
  * the fake OpenAI images server); a messages-protocol group with a key of its own serves Claude. Limits sized so that
  * they never answer for the gateway: the benchmark measures the path, not the 429s.
  */
-function gatewayConfig(fakes: FakeOrigins): GatewayConfig {
+export function gatewayConfig(fakes: FakeOrigins, extraKeys = 0): GatewayConfig {
   const pricing = { unit: 'token', input: 2, output: 8 } as const
+  const extras = Array.from({ length: extraKeys }, (_, i) => i)
   return {
     account: { balance: 1e9, concurrency: 512 },
     models: [
@@ -135,21 +149,36 @@ function gatewayConfig(fakes: FakeOrigins): GatewayConfig {
       { id: 'fake-images', vendor: 'openai', baseUrl: `${fakes.images}/v1`, apiKey: UPSTREAM_KEYS.images, models: [MODELS.image] },
     ],
     groups: [
+      // The extra groups come first, so that a lookup that walks the list walks all of them before the bench's own.
+      ...extras.map((i) => ({ id: `extra-${i}`, protocol: 'chat' as const, models: [MODELS.relay], upstreams: ['fake'] })),
       { id: 'bench', protocol: 'chat', models: [MODELS.relay, MODELS.gemini, MODELS.image], upstreams: ['fake', 'fake-gemini', 'fake-images'] },
       { id: 'bench-messages', protocol: 'messages', models: [MODELS.claude], upstreams: ['fake-anthropic'] },
     ],
     keys: [
+      ...extras.map((i) => ({ key: `sk-bench-extra-${i}-0123456789abcdef`, group: `extra-${i}`, name: `extra ${i}` })),
       { key: BENCH_KEY, group: 'bench', name: 'bench' },
       { key: BENCH_MESSAGES_KEY, group: 'bench-messages', name: 'bench messages' },
     ],
   }
 }
 
-/** Gatehouse through its headless CLI contract, with a throw-away config and data dir. */
-export function startGatehouse(fakes: FakeOrigins): Promise<Child> {
+/** Keys and groups in the benchmark's own config: one chat and one messages group, each with its key. */
+export const OWN_KEYS = 2
+
+/**
+ * Gatehouse through its headless CLI contract, with a throw-away config and data dir; `keys` keys and as many groups
+ * in its config (at least OWN_KEYS: the extra ones each have a group of their own).
+ */
+export async function startGatehouse(fakes: FakeOrigins, placement: Placement, keys = OWN_KEYS): Promise<GatehouseChild> {
   const dir = mkdtempSync(join(tmpdir(), 'gatehouse-bench-'))
   const configFile = join(dir, 'config.json')
-  writeFileSync(configFile, JSON.stringify(gatewayConfig(fakes), null, 2))
-  const args = ['--config', configFile, '--port', '0', '--data-dir', join(dir, 'data'), '--host', '127.0.0.1']
-  return startChild('gatehouse', 'electron/gateway/cli.ts', args, () => rmSync(dir, { recursive: true, force: true }))
+  const dataDir = join(dir, 'data')
+  writeFileSync(configFile, JSON.stringify(gatewayConfig(fakes, Math.max(0, keys - OWN_KEYS)), null, 2))
+  const args = ['--config', configFile, '--port', '0', '--data-dir', dataDir, '--host', '127.0.0.1']
+  let ledger: LedgerCount | undefined
+  const child = await startChild(keys === OWN_KEYS ? 'gatehouse' : `gatehouse (${keys} keys)`, 'electron/gateway/cli.ts', args, placement, () => {
+    ledger = countLedger(dataDir)
+    rmSync(dir, { recursive: true, force: true })
+  })
+  return Object.assign(child, { ledger: () => ledger })
 }
