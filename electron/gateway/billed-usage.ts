@@ -3,10 +3,11 @@ import { countTextTokens } from './tokens.js'
 import type { TokenUsage } from './upstreams/types.js'
 
 /**
- * The most tokens one answer may report, in and out, when the catalog names no limit for the model: above every
- * context window offered today (2M), and low enough that a bill at any catalog price stays a safe integer.
+ * The most tokens one answer may report, in and out, when the catalog names no limit for the model: more than a
+ * 60 MB body can hold as text and 50 times every context window offered today (2M), yet low enough that a bill at
+ * any catalog price stays a safe integer of nano-USD.
  */
-export const TOKEN_CEILING = 10_000_000
+export const TOKEN_CEILING = 100_000_000
 
 /** The gateway's own text of a request, counted when the upstream's token figures cannot be billed. */
 export interface LocalText {
