@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { pathToFileURL } from 'node:url'
 import type { GatewayConfig } from '../electron/gateway/config/load-config.js'
+import { bundleFresh } from '../scripts/bundle.mjs'
 import { onTargetCore, type Placement } from './cores.js'
 import { countLedger, type LedgerCount } from './ledger.js'
 import { ROOT } from './root.js'
@@ -36,7 +37,7 @@ export interface Child {
 const running = new Set<Child>()
 const START_TIMEOUT_MS = 30_000
 const STOP_GRACE_MS = 5_000
-const EXIT_WITH_PARENT = pathToFileURL(join(ROOT, 'bench', 'exit-with-parent.ts')).href
+const EXIT_WITH_PARENT = pathToFileURL(join(ROOT, 'bench', 'exit-with-parent.mjs')).href
 
 /** Gatehouse: also its ledger, counted once it has stopped and before its data dir is removed. */
 export interface GatehouseChild extends Child {
@@ -44,14 +45,15 @@ export interface GatehouseChild extends Child {
 }
 
 /**
- * Runs `script` (TypeScript, through tsx's loader), on the target core when `placement` says so, and resolves once it prints `… listening on URL`; `NAME on URL` lines
+ * Runs `script` (TypeScript through tsx's loader; the measured targets as plain JavaScript bundles, as users run the gateway), on the target core when `placement` says so, and resolves once it prints `… listening on URL`; `NAME on URL` lines
  * before that one are kept in `origins`. Node is spawned
  * directly rather than through `npx tsx` so that the pid we signal is the server itself, not a wrapper; stdin is a
- * pipe so that exit-with-parent.ts can tell when we are gone.
+ * pipe so that exit-with-parent.mjs can tell when we are gone.
  */
 function startChild(name: string, script: string, args: string[], placement?: Placement, afterStop?: () => void): Promise<Child> {
   const [command, ...argv] = placement ? onTargetCore(placement, [process.execPath]) : [process.execPath]
-  const proc = spawn(command, [...argv, '--import', 'tsx', '--import', EXIT_WITH_PARENT, script, ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] })
+  const loader = script.endsWith('.ts') ? ['--import', 'tsx'] : []
+  const proc = spawn(command, [...argv, ...loader, '--import', EXIT_WITH_PARENT, script, ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] })
   let tail = ''
   proc.stderr!.setEncoding('utf8').on('data', (s: string) => { tail = (tail + s).slice(-4000) })
   const child: Child = {
@@ -111,8 +113,10 @@ export function startFakeUpstream(placement?: Placement): Promise<Child> {
   return startChild(placement ? 'fake upstream (direct target)' : 'fake upstream', 'bench/fake-upstream.ts', [UPSTREAM_KEYS.images], placement)
 }
 
-export function startBareProxy(upstreamOrigin: string, placement: Placement): Promise<Child> {
-  return startChild('bare proxy', 'bench/bare-proxy.ts', [upstreamOrigin], placement)
+/** The bare proxy from a bundle, as Gatehouse runs, so neither pays for a TypeScript loader. */
+export async function startBareProxy(upstreamOrigin: string, placement: Placement): Promise<Child> {
+  const script = await bundleFresh('bench/bare-proxy.ts', 'dist/bench/bare-proxy.js', ['bench'])
+  return startChild('bare proxy', script, [upstreamOrigin], placement)
 }
 
 /** The fake upstream child's four origins (`images` is the fake OpenAI images server; its API is under /v1). */
@@ -176,7 +180,7 @@ export async function startGatehouse(fakes: FakeOrigins, placement: Placement, k
   writeFileSync(configFile, JSON.stringify(gatewayConfig(fakes, Math.max(0, keys - OWN_KEYS)), null, 2))
   const args = ['--config', configFile, '--port', '0', '--data-dir', dataDir, '--host', '127.0.0.1']
   let ledger: LedgerCount | undefined
-  const child = await startChild(keys === OWN_KEYS ? 'gatehouse' : `gatehouse (${keys} keys)`, 'electron/gateway/cli.ts', args, placement, () => {
+  const child = await startChild(keys === OWN_KEYS ? 'gatehouse' : `gatehouse (${keys} keys)`, 'scripts/gateway.mjs', args, placement, () => {
     ledger = countLedger(dataDir)
     rmSync(dir, { recursive: true, force: true })
   })

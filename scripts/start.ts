@@ -37,5 +37,5 @@ if (binary && existsSync(shell)) {
 } else {
   const why = binary ? 'the desktop shell could not be built' : "Electron's binary is not installed"
   process.stderr.write(`Gatehouse: ${why}, so the gateway runs headless and serves the app at its own address (below).\n`)
-  run(process.execPath, [...process.execArgv, fileURLToPath(new URL('../electron/gateway/cli.ts', import.meta.url)), ...process.argv.slice(2)])
+  run(process.execPath, [fileURLToPath(new URL('./gateway.mjs', import.meta.url)), ...process.argv.slice(2)])
 }

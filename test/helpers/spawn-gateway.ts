@@ -12,9 +12,8 @@ export interface GatewayProcess {
 
 /** Runs the headless gateway as its own process, exactly as `npm run gateway -- ...` does. */
 export function runGateway(args: string[]): GatewayProcess {
-  // Node itself with tsx's loader, not the tsx CLI: the tsx CLI would run the gateway in a child of its own, which a
-  // SIGKILL of the CLI leaves running.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'electron/gateway/cli.ts', ...args], { cwd: ROOT, env: { ...process.env, NODE_OPTIONS: '' } })
+  // The script `npm run gateway` runs, without npm in between: the pid signalled is the gateway's own.
+  const child = spawn(process.execPath, ['scripts/gateway.mjs', ...args], { cwd: ROOT, env: { ...process.env, NODE_OPTIONS: '' } })
   const stdout: string[] = []
   let err = ''
   let resolveUrl: (u: string) => void
