@@ -19,12 +19,17 @@ export interface LedgerEntry {
   created_at: number
 }
 
-/** A ledger row, once: a repeated request id (or task id) inserts nothing. */
+/** A ledger row, once: a repeated request id (or task id) inserts nothing. Values in LEDGER_COLUMNS order. */
 export const INSERT_LEDGER_ROW = `
   INSERT OR IGNORE INTO requests (id, key_id, group_id, model, endpoint, status, error_code, upstream_id,
     input_tokens, output_tokens, usage, cost_nano, latency_ms, created_at)
-  VALUES (@id, @key_id, @group_id, @model, @endpoint, @status, @error_code, @upstream_id,
-    @input_tokens, @output_tokens, @usage, @cost_nano, @latency_ms, @created_at)`
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+
+/** A row's values for INSERT_LEDGER_ROW, charged `cost`: bound by position, which SQLite binds faster than by name. */
+export const ledgerRowValues = (e: LedgerEntry, cost: number) => [
+  e.id, e.key_id, e.group_id, e.model, e.endpoint, e.status, e.error_code, e.upstream_id,
+  e.input_tokens, e.output_tokens, e.usage, cost, e.latency_ms, e.created_at,
+]
 
 /**
  * A stream under way, as it would be billed if the process died now (spec §1: the prompt and the output
@@ -101,7 +106,7 @@ export function ledgerRepo(db: Db, log: (line: string) => void) {
     const keyTotals = new Map<string, number>()
     for (const entry of entries) {
       const cost = chargeNano(entry.cost_nano)
-      if (insert.run(cost === entry.cost_nano ? entry : { ...entry, cost_nano: cost }).changes === 0 || cost === 0) continue
+      if (insert.run(ledgerRowValues(entry, cost)).changes === 0 || cost === 0) continue
       accountTotal += cost
       if (entry.key_id !== null) keyTotals.set(entry.key_id, (keyTotals.get(entry.key_id) ?? 0) + cost)
     }

@@ -1,5 +1,5 @@
 import type { Db } from './db.js'
-import { INSERT_LEDGER_ROW, type LedgerEntry } from './ledger.js'
+import { INSERT_LEDGER_ROW, ledgerRowValues, type LedgerEntry } from './ledger.js'
 
 export type TaskStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'canceled'
 
@@ -74,7 +74,7 @@ export function tasksRepo(db: Db) {
    */
   const end = db.transaction((task: Pick<TaskRow, 'id' | 'status' | 'result' | 'error' | 'cost_nano' | 'progress'> & { reserved_nano: number }, ledger: LedgerEntry): boolean => {
     if (finish.run({ ...task, updated_at: Date.now() }).changes === 0) return false
-    insertLedger.run(ledger)
+    insertLedger.run(ledgerRowValues(ledger, ledger.cost_nano))
     charge.run({ cost: task.cost_nano, released: task.reserved_nano })
     if (task.cost_nano !== 0 && ledger.key_id !== null) chargeKey.run(task.cost_nano, ledger.key_id)
     return true
