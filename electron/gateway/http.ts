@@ -34,6 +34,21 @@ function encodeMultipart(parts: MultipartPart[]): { pieces: Buffer[]; length: nu
   return { pieces, length: pieces.reduce((n, p) => n + p.length, 0), contentType: `multipart/form-data; boundary=${boundary}` }
 }
 
+/** Upstream addresses seen, split as undici wants them: an account calls the same few, so each is parsed once. */
+const targets = new Map<string, { origin: string; path: string }>()
+const MAX_TARGETS = 1024
+
+function targetOf(url: string): { origin: string; path: string } {
+  let target = targets.get(url)
+  if (target === undefined) {
+    const parsed = new URL(url)
+    target = { origin: parsed.origin, path: `${parsed.pathname}${parsed.search}` }
+    if (targets.size >= MAX_TARGETS) targets.clear()
+    targets.set(url, target)
+  }
+  return target
+}
+
 export interface Timeouts {
   /** TCP + TLS connect */
   connectMs: number
@@ -88,12 +103,13 @@ export function createHttp(timeouts: Timeouts, options: HttpOptions = {}) {
   return {
     timeouts,
     send(spec: HttpSpec, signal: AbortSignal): Promise<UpstreamResponse> {
+      const { origin, path } = targetOf(spec.url)
       if (spec.body !== undefined && typeof spec.body === 'object' && 'multipart' in spec.body) {
         const { pieces, length, contentType } = encodeMultipart(spec.body.multipart)
         const headers = { ...spec.headers, 'content-type': contentType, 'content-length': String(length) }
-        return request(spec.url, { method: spec.method, headers, body: Readable.from(pieces), signal, dispatcher: agent })
+        return agent.request({ origin, path, method: spec.method, headers, body: Readable.from(pieces), signal })
       }
-      return request(spec.url, { method: spec.method, headers: spec.headers, body: spec.body as string | Buffer | undefined, signal, dispatcher: agent })
+      return agent.request({ origin, path, method: spec.method, headers: spec.headers, body: spec.body as string | Buffer | undefined, signal })
     },
     fetchLink,
     /**
@@ -163,17 +179,21 @@ export async function readAnswer(response: UpstreamResponse, maxBytes = MAX_ANSW
     abandonBody(response)
     throw new AnswerTooLarge(maxBytes)
   }
-  const chunks: Buffer[] = []
-  let size = 0
-  for await (const chunk of response.body as AsyncIterable<Buffer>) {
-    size += chunk.length
-    if (size > maxBytes) {
+  // Stream events, not an async iterator: this runs for every answer and the iterator costs more.
+  return new Promise((resolve, reject) => {
+    const body = response.body
+    const chunks: Buffer[] = []
+    let size = 0
+    const onData = (chunk: Buffer) => {
+      size += chunk.length
+      if (size <= maxBytes) return void chunks.push(chunk)
+      body.off('data', onData).off('end', onEnd)
       abandonBody(response)
-      throw new AnswerTooLarge(maxBytes)
+      reject(new AnswerTooLarge(maxBytes))
     }
-    chunks.push(chunk)
-  }
-  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size)
+    const onEnd = () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size))
+    body.on('data', onData).once('end', onEnd).once('error', reject)
+  })
 }
 
 /** Stops reading an answer: the connection is dropped, and the abort it reports is expected, not an error. */
