@@ -1,8 +1,11 @@
-import sharp from 'sharp'
 import { readImageSize } from './image-dimensions.js'
 import { gatewayError } from '../errors.js'
 import { wholeImage, type ImageBytes } from '../upstreams/images/types.js'
 import { checkImageHeader, checkPixels, imageHead, SHARP_INPUT } from './image-limits.js'
+
+// libvips is loaded on the first mask, not at start: ~18 MB of memory a gateway that never edits images would hold.
+let loading: Promise<typeof import('sharp')> | undefined
+const sharpModule = async () => (await (loading ??= import('sharp'))).default
 
 const unreadable = (param: string) => gatewayError('invalid_request', 'invalid_field', { field: param, detail: { en: 'is not a readable image', zh: '不是可读的图像' } }, { param })
 
@@ -10,6 +13,7 @@ const unreadable = (param: string) => gatewayError('invalid_request', 'invalid_f
 async function sizeOf(reference: ImageBytes): Promise<{ width: number; height: number }> {
   const fromHeader = readImageSize(imageHead(reference.chunks))
   if (fromHeader && typeof fromHeader === 'object') return fromHeader
+  const sharp = await sharpModule()
   const { width, height } = await sharp(wholeImage(reference), SHARP_INPUT).metadata().catch(() => ({ width: undefined, height: undefined }))
   if (!width || !height) throw unreadable('image[0]')
   return { width, height }
@@ -27,6 +31,7 @@ export async function fitMask(mask: Buffer, reference: ImageBytes, signal: Abort
   checkPixels({ width, height }, 'image[0]')
   checkImageHeader(mask, 'mask')
   signal.throwIfAborted()
+  const sharp = await sharpModule()
   // Nearest-neighbour keeps the mask's edges hard: an edit region is in or out, never half-transparent.
   const png = await sharp(mask, SHARP_INPUT).resize(width, height, { fit: 'fill', kernel: 'nearest' }).ensureAlpha().png().toBuffer()
     .catch(() => {
