@@ -23,7 +23,7 @@ interface Quote { object: string; currency: string; min: number; max: number; ba
 describe('quote with the openai client', () => {
   it('client.post("/quote") answers the price range of a chat completion', async () => {
     const request = { model: 'test-gpt', messages: [{ role: 'user', content: 'Hello there' }], max_tokens: 100 }
-    const quote = await client.post<unknown, Quote>('/quote', { body: { endpoint: '/v1/chat/completions', request } })
+    const quote = await client.post<Quote>('/quote', { body: { endpoint: '/v1/chat/completions', request } })
     expect(quote).toMatchObject({ object: 'quote', currency: 'USD', basis: { model: 'test-gpt', unit: 'token', max_output_tokens: 100, output_cap: 'max_tokens' } })
     // 2 USD per 1M input tokens, 8 per 1M output: max adds 100 × 8e-6 USD
     expect(quote.max - quote.min).toBeCloseTo(100 * 8e-6, 12)
@@ -32,7 +32,7 @@ describe('quote with the openai client', () => {
   })
 
   it('client.post("/quote") of images is the exact per-image price; an invalid request throws the SDK\'s BadRequestError', async () => {
-    const quote = await client.post<unknown, Quote>('/quote', { body: { endpoint: '/v1/images/generations', request: { model: 'test-image', prompt: 'a fox', n: 3 } } })
+    const quote = await client.post<Quote>('/quote', { body: { endpoint: '/v1/images/generations', request: { model: 'test-image', prompt: 'a fox', n: 3 } } })
     expect([quote.min, quote.max]).toEqual([0.12, 0.12])
     const error = await client.post('/quote', { body: { endpoint: '/v1/chat/completions', request: { model: 'test-gpt' } } }).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(OpenAI.BadRequestError)
