@@ -13,11 +13,14 @@ export interface SessionSlice {
   groupId: string | null
   panel: Panel
   language: Language
+  /** USD: sending asks first when a call's quoted maximum is above this; null never asks */
+  confirmAbove: number | null
   setSession(session: AdminSession): void
   refreshGroups(): Promise<void>
   setGroup(id: string): void
   setPanel(panel: Panel): void
   setLanguage(language: Language): void
+  setConfirmAbove(usd: number | null): void
 }
 
 export const createSessionSlice: StateCreator<AppState, [], [], SessionSlice> = (set, get) => ({
@@ -26,6 +29,7 @@ export const createSessionSlice: StateCreator<AppState, [], [], SessionSlice> = 
   groupId: null,
   panel: 'chat',
   language: 'en',
+  confirmAbove: null,
   setSession: (session) => set({ session }),
   refreshGroups: async () => {
     const groups = await admin.groups()
@@ -35,7 +39,8 @@ export const createSessionSlice: StateCreator<AppState, [], [], SessionSlice> = 
   setGroup: (groupId) => set({ groupId }),
   setPanel: (panel) => set({ panel }),
   setLanguage: (language) => set({ language }),
+  setConfirmAbove: (confirmAbove) => set({ confirmAbove }),
 })
 
 /** What the `ui` state document keeps. */
-export const uiPersisted = (s: AppState) => ({ groupId: s.groupId, panel: s.panel })
+export const uiPersisted = (s: AppState) => ({ groupId: s.groupId, panel: s.panel, confirmAbove: s.confirmAbove })

@@ -41,12 +41,15 @@ export function imagesBody(outcome: ImageOutcome, created = Math.floor(Date.now(
   return { created, data, ...(usage ? { usage } : {}) }
 }
 
+/** Per-image usage: `images` made at `tier` (per-tier prices apply to it). */
+export const perImageUsage = (images: number, tier: string | undefined): TokenUsage => ({ inputTokens: 0, outputTokens: 0, quantity: images, raw: { images, tier } })
+
 /**
  * What an image request is billed: per image (by tier where the price list has tiers), never more images than
  * were asked for; or by tokens, checked like every billed usage (the prompt counted locally when they are absurd).
  */
 export function imageUsage(model: CatalogModel, outcome: ImageOutcome, req: Pick<NormalizedImageRequest, 'prompt' | 'n'>): Promise<TokenUsage> {
   const images = billableQuantity(outcome.images.length, req.n)
-  const reported = model.pricing.unit === 'token' ? outcome.usage : { inputTokens: 0, outputTokens: 0, quantity: images, raw: { images, tier: outcome.tier } }
+  const reported = model.pricing.unit === 'token' ? outcome.usage : perImageUsage(images, outcome.tier)
   return billableUsage(model, reported, { text: { prompt: () => req.prompt, output: () => '' }, maxQuantity: req.n })
 }

@@ -2,6 +2,7 @@ import { chatCompletionRequest } from '../../../shared/schemas/chat.js'
 import { admit, jsonAdmission } from '../admission.js'
 import type { RequestContext } from '../context.js'
 import { applyChatRules } from '../families/chat-rules.js'
+import { outputCap, tokenQuote, type Quotable } from '../quote-price.js'
 import { relay } from '../relay/relay.js'
 import type { Services } from '../services.js'
 import { promptText } from '../tokens.js'
@@ -13,6 +14,12 @@ const ADMISSION = jsonAdmission({
   capability: 'chat',
   rules: (body, model, ctx) => applyChatRules(body, model, ctx.abort.signal),
 })
+
+/** What a chat completion can cost: its prompt, and `max_completion_tokens` / `max_tokens` or the model's output limit. */
+export const CHAT_QUOTE: Quotable<Record<string, unknown>> = {
+  admission: ADMISSION,
+  price: (body, model, ctx) => tokenQuote(model, promptText(body.messages), outputCap(body, ['max_completion_tokens', 'max_tokens'], model), ctx.abort.signal),
+}
 
 /** POST /v1/chat/completions (spec §4.1). */
 export async function chatCompletions(ctx: RequestContext, services: Services): Promise<void> {

@@ -9,8 +9,9 @@ import { checkImageHeader, checkReferenceHeader, imageHead } from '../images/ima
 import { fitMask } from '../images/mask.js'
 import { baseField, readMultipart, type UploadedFile } from '../images/multipart.js'
 import { allReferenceBytes, referenceBytes } from '../images/reference-bytes.js'
-import { imageUsage, imagesBody } from '../images/result.js'
+import { imageUsage, imagesBody, perImageUsage } from '../images/result.js'
 import { runImages } from '../images/run-images.js'
+import { outputCap, tokenQuote, usageQuote, type Quotable } from '../quote-price.js'
 import { saveLinkedImages } from '../images/save-media.js'
 import { startImageStream } from '../images/sse.js'
 import { sendJson } from '../respond.js'
@@ -68,7 +69,11 @@ function imagesAdmission(endpoint: ImageEndpoint): AdmissionSpec<ImageBody, Norm
   return {
     endpoint: endpoint === 'edits' ? 'images.edits' : 'images.generations',
     capability: 'images',
-    read: (ctx) => readImageBody(ctx, endpoint),
+    read: (ctx) => {
+      // Spec §4.2: the Gemini official-direct group has no edits endpoint (references go in the generations body).
+      if (endpoint === 'edits' && ctx.group!.options.officialDirect) throw gatewayError('route_not_found', 'route_not_in_group', { path: ctx.path })
+      return readImageBody(ctx, endpoint)
+    },
     validate: ({ body }) => (typeof body.model !== 'string' || body.model === '' ? gatewayError('invalid_request', 'missing_field', { field: 'model' }, { param: 'model' }) : undefined),
     modelOf: ({ body }) => body.model,
     rules: (input, model, ctx) => {
@@ -91,9 +96,22 @@ function imagesAdmission(endpoint: ImageEndpoint): AdmissionSpec<ImageBody, Norm
 
 const ADMISSION = { generations: imagesAdmission('generations'), edits: imagesAdmission('edits') }
 
+/**
+ * What images cost: per image, `n` at the request's tier (exactly what the call is billed when all are made); a
+ * token-priced model: the prompt, and the model's output limit at most.
+ */
+function imagesQuote(endpoint: ImageEndpoint): Quotable<NormalizedImageRequest> {
+  return {
+    admission: ADMISSION[endpoint],
+    price: async (req, model, ctx) => model.pricing.unit === 'token'
+      ? tokenQuote(model, req.prompt, outputCap({}, [], model), ctx.abort.signal)
+      : usageQuote(model, perImageUsage(req.n, req.tier), { images: req.n, ...(req.tier !== undefined ? { tier: req.tier } : {}) }),
+  }
+}
+
+export const IMAGE_QUOTES = { generations: imagesQuote('generations'), edits: imagesQuote('edits') }
+
 async function handleImages(ctx: RequestContext, services: Services, endpoint: ImageEndpoint): Promise<void> {
-  // Spec §4.2: the Gemini official-direct group has no edits endpoint (references go in the generations body).
-  if (endpoint === 'edits' && ctx.group!.options.officialDirect) throw gatewayError('route_not_found', 'route_not_in_group', { path: ctx.path })
   const { input, request: req, model, candidates } = await admit(ctx, services, ADMISSION[endpoint])
   const job = jobBuilder(ctx, services, req, input)
   const run = (signal: AbortSignal) => runImages(services.http, candidates, model, job, signal)

@@ -22,6 +22,8 @@ import { pricingList } from './pricing.js'
 import { usage } from './usage.js'
 import { nativeVideoRequest, nativeTaskAnswer, videoContent as videoContentSchema, videoGenerateRequest, videoTaskObject } from '../../../shared/schemas/video.js'
 import { nativeVideoSynthesis, nativeVideoTask, videoContent, videoGenerate, videoTask } from './video.js'
+import { quoteObject, quoteRequest } from '../../../shared/schemas/quote.js'
+import { quote } from './quote.js'
 
 /** Every endpoint of the gateway: the router and /openapi.json both read this one table. */
 export const ROUTES: Route[] = [
@@ -187,6 +189,20 @@ export const ROUTES: Route[] = [
     method: 'GET', path: '/openapi.json', endpoint: 'openapi', protocol: 'chat', auth: 'none', concurrency: false, ledger: false,
     handle: async (ctx) => openApiDocument(ctx, ROUTES),
     doc: { tag: 'Meta', summary: 'This OpenAPI 3.1 description', description: 'No key needed.', response: { type: 'object' } },
+  },
+  {
+    method: 'POST', path: '/v1/quote', endpoint: 'quote', protocol: 'chat', auth: 'key', concurrency: false, ledger: true,
+    handle: (ctx, services) => quote(ctx, services, ROUTES),
+    doc: {
+      tag: 'Account', summary: 'Price a call before making it',
+      description: 'Body: `endpoint` (a billable path) and `request` (the JSON body one would send there; images edits in their JSON form). '
+        + 'The request is checked by that endpoint\'s own admission — schema, model in the key\'s group and on the endpoint, family rules, an account that serves it, the key\'s group protocol — so an invalid one gets the same status, code and message as the real call. '
+        + '**Prices**: per image, second or character, `min` = `max` = what the call is billed (`n` and size tier; video `duration` at the resolution\'s rate, or the model\'s shortest to longest clip when none is sent; characters of `input`). Per token: `min` = the prompt\'s tokens as the gateway counts them (o200k_base) × the input price; `max` = `min` + the output cap (`max_tokens`, `max_completion_tokens`, `max_output_tokens`, else the model\'s output limit) × the output price. '
+        + '**Funds are not checked**: a key without balance or quota left still gets a price (the real call would answer 402). '
+        + 'A quote calls no upstream, reserves and bills nothing, holds no concurrency slot; its ledger row (endpoint `quote`) costs 0.',
+      request: { schema: quoteRequest }, response: quoteObject,
+      errors: ['400', '401', '403', '404', '408', '413', '500'],
+    },
   },
   ...ADMIN_ROUTES,
 ]

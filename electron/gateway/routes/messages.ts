@@ -1,6 +1,7 @@
 import { countTokensRequest, messagesRequest } from '../../../shared/schemas/messages.js'
 import { admit, free, jsonAdmission } from '../admission.js'
 import type { RequestContext } from '../context.js'
+import { outputCap, tokenQuote, type Quotable } from '../quote-price.js'
 import { relay } from '../relay/relay.js'
 import type { Services } from '../services.js'
 import { promptText } from '../tokens.js'
@@ -14,6 +15,12 @@ const COUNT_TOKENS = jsonAdmission({ validate: compileValidator(countTokensReque
 export function messagesPromptText(body: Record<string, unknown>): string {
   const system = typeof body.system === 'string' ? body.system : promptText([{ role: 'system', content: body.system }])
   return `${system}\n${promptText(body.messages)}`
+}
+
+/** What a message can cost: its system prompt and messages, and `max_tokens` (required by the protocol). */
+export const MESSAGES_QUOTE: Quotable<Record<string, unknown>> = {
+  admission: MESSAGES,
+  price: (body, model, ctx) => tokenQuote(model, messagesPromptText(body), outputCap(body, ['max_tokens'], model), ctx.abort.signal),
 }
 
 /** POST /v1/messages: Anthropic's wire format, relayed event by event (spec §4.3, §6). */

@@ -2,6 +2,7 @@ import { responsesRequest } from '../../../shared/schemas/responses.js'
 import { admit, jsonAdmission } from '../admission.js'
 import type { RequestContext } from '../context.js'
 import { dropUnknownServiceTier } from '../families/chat-rules.js'
+import { outputCap, tokenQuote, type Quotable } from '../quote-price.js'
 import { relay } from '../relay/relay.js'
 import type { Services } from '../services.js'
 import { compileValidator } from '../validate.js'
@@ -23,6 +24,12 @@ export function responsesPromptText(body: Record<string, unknown>): string {
   }
   collect(body.input)
   return parts.join('\n')
+}
+
+/** What a response can cost: its input, and `max_output_tokens` or the model's output limit. */
+export const RESPONSES_QUOTE: Quotable<Record<string, unknown>> = {
+  admission: ADMISSION,
+  price: (body, model, ctx) => tokenQuote(model, responsesPromptText(body), outputCap(body, ['max_output_tokens'], model), ctx.abort.signal),
 }
 
 /** POST /v1/responses: relayed to OpenAI-compatible accounts (spec §4.3). */

@@ -3,8 +3,10 @@ import type { CatalogModel } from '../../../shared/types.js'
 import { admit, jsonAdmission } from '../admission.js'
 import type { RequestContext } from '../context.js'
 import { gatewayError } from '../errors.js'
+import { usageQuote, type Quotable } from '../quote-price.js'
 import { relay } from '../relay/relay.js'
 import type { Services } from '../services.js'
+import type { TokenUsage } from '../upstreams/types.js'
 import { compileValidator } from '../validate.js'
 
 
@@ -25,11 +27,25 @@ function checkSpeech(body: Record<string, unknown>, model: CatalogModel): Record
 
 const ADMISSION = jsonAdmission({ validate: compileValidator(speechRequest), endpoint: 'audio.speech', capability: 'speech', rules: checkSpeech })
 
+/** What speech is billed: the input's characters (code points), which is how the vendor limits and bills them. */
+function speechUsage(input: string): TokenUsage {
+  const characters = [...input].length
+  return { inputTokens: 0, outputTokens: 0, quantity: characters, raw: { characters } }
+}
+
+/** What speech costs: exactly its characters at the model's price. */
+export const SPEECH_QUOTE: Quotable<Record<string, unknown>> = {
+  admission: ADMISSION,
+  price: async (body, model) => {
+    const usage = speechUsage(body.input as string)
+    return usageQuote(model, usage, { characters: usage.quantity })
+  },
+}
+
 /** POST /v1/audio/speech: audio streamed back as it arrives, billed per input character (spec §4.3). */
 export async function speech(ctx: RequestContext, services: Services): Promise<void> {
   const { request: body, model, candidates } = await admit(ctx, services, ADMISSION)
   const input = body.input as string
-  const characters = [...input].length
   await relay(ctx, services, {
     capability: 'speech',
     model,
@@ -38,6 +54,6 @@ export async function speech(ctx: RequestContext, services: Services): Promise<v
     stream: false,
     billable: true,
     promptText: () => input,
-    binaryUsage: { inputTokens: 0, outputTokens: 0, quantity: characters, raw: { characters } },
+    binaryUsage: speechUsage(input),
   })
 }

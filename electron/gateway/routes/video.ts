@@ -12,6 +12,8 @@ import { checkOrder, generateOrder, nativeOrder, type VideoOrder } from '../task
 import { holdVideo, refusedShape, submitVideo, type VideoHold } from '../tasks/video-submit.js'
 import { nativeCreated, nativeTaskView, videoTaskView } from '../tasks/video-view.js'
 import { compileValidator } from '../validate.js'
+import { videoQuote } from '../tasks/video-pricing.js'
+import type { Quotable } from '../quote-price.js'
 
 const REPLAYED = { 'idempotent-replayed': 'true' }
 
@@ -34,6 +36,9 @@ function videoAdmission(endpoint: 'video.generate' | 'video.native') {
 
 const GENERATE = videoAdmission('video.generate')
 const NATIVE = videoAdmission('video.native')
+
+const videoQuotable = (admission: typeof GENERATE): Quotable<VideoOrder> => ({ admission, price: async (order, model) => videoQuote(model, order) })
+export const VIDEO_QUOTES = { generate: videoQuotable(GENERATE), native: videoQuotable(NATIVE) }
 
 /**
  * POST /v1/video/generate: 202 with the new task (its id, status_url and reservation); 200 with the earlier task

@@ -1,6 +1,7 @@
 import type { CatalogModel } from '../../../shared/types.js'
 import { billableQuantity } from '../billed-usage.js'
-import { NANO_PER_USD } from '../money.js'
+import { NANO_PER_USD, nanoToUsd } from '../money.js'
+import type { QuotePrice } from '../quote-price.js'
 import { longestClip, shortestClip, type VideoOrder } from './video-request.js'
 
 /** When the catalog names no duration at all, a reservation covers this many seconds. */
@@ -66,4 +67,21 @@ export function billedSeconds(price: VideoPrice, reported: number | undefined): 
 export function settlementNano(price: VideoPrice, seconds: number): number {
   if (price.rateUsd === undefined) return price.flatNano ?? 0
   return Math.min(Math.round(NANO_PER_USD * seconds * price.rateUsd), price.reservedNano)
+}
+
+/**
+ * What a video costs: the settlement of the fewest and the most seconds it can be billed — equal when `duration` is
+ * sent (the vendor's default length lies between the model's shortest and longest clip otherwise) — and what it holds.
+ */
+export function videoQuote(model: CatalogModel, order: VideoOrder): QuotePrice {
+  const price = videoPrice(model, order)
+  return {
+    minNano: settlementNano(price, price.fallbackSeconds),
+    maxNano: settlementNano(price, price.maxSeconds),
+    basis: {
+      seconds: { min: price.fallbackSeconds, max: price.maxSeconds },
+      ...(order.resolution !== undefined ? { resolution: order.resolution } : {}),
+      reserved: nanoToUsd(price.reservedNano),
+    },
+  }
 }

@@ -1,4 +1,4 @@
-import { useCallback, useState, type KeyboardEvent } from 'react'
+import { useCallback, useMemo, useState, type KeyboardEvent } from 'react'
 import { ErrorNote } from '../../components/ErrorNote'
 import { fileToDataUrl, useImageInput } from '../../components/image-input'
 import { useT } from '../../i18n'
@@ -6,6 +6,9 @@ import { useAppStore } from '../../stores/app-store'
 import type { Attachment, ComposerDraft } from './chat-types'
 import { STRINGS } from './strings'
 import { ImageFileInput } from '../../components/ImageFileInput'
+import { approveSpend, PriceTag } from '../../components/PriceTag'
+import { useQuote } from '../../components/use-quote'
+import { nextAnswerQuote } from './build-request'
 
 const EMPTY: ComposerDraft = { text: '', attachments: [] }
 
@@ -32,6 +35,14 @@ function AttachmentThumbs({ attachments }: { attachments: Attachment[] }) {
   )
 }
 
+/** What Send would ask for, as a quote body; null while there is nothing to send. */
+function useNextAnswerQuote(conversationId: string, draft: ComposerDraft, ready: boolean) {
+  const conv = useAppStore((s) => s.conversations.find((c) => c.id === conversationId))
+  const protocol = useAppStore((s) => s.groups.find((g) => g.id === s.groupId)?.protocol)
+  const family = useAppStore((s) => s.chatModels.models.find((m) => m.id === conv?.model)?.family)
+  return useMemo(() => (ready && conv && protocol ? nextAnswerQuote(protocol, conv, draft, family) : null), [ready, conv, protocol, draft, family])
+}
+
 /** The message box: text, images (file picker, drop, paste), Send and Stop. Enter sends, Shift+Enter breaks the line. */
 export function Composer({ conversationId, canSend }: { conversationId: string; canSend: boolean }) {
   const t = useT(STRINGS)
@@ -43,8 +54,9 @@ export function Composer({ conversationId, canSend }: { conversationId: string; 
   const onImages = useCallback((files: File[]) => void toAttachments(files).then(addAttachments, setReadError), [addAttachments])
   const { addFiles, handlers } = useImageInput(onImages)
   const ready = canSend && !streaming && (draft.text.trim() !== '' || draft.attachments.length > 0)
+  const price = useQuote(useAppStore((s) => s.groupId), useNextAnswerQuote(conversationId, draft, ready))
   const send = () => {
-    if (ready) void sendMessage()
+    if (ready) void approveSpend(price.latest).then((go) => { if (go) void sendMessage() })
   }
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
     // An IME's Enter confirms the composition; it must not send half a word.
@@ -87,6 +99,7 @@ export function Composer({ conversationId, canSend }: { conversationId: string; 
             {t('stop')}
           </button>
         )}
+        <PriceTag state={price} />
         <button type="button" className="primary" disabled={!ready} onClick={send} data-testid="chat-send">
           {t('send')}
         </button>

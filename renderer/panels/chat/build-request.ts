@@ -1,5 +1,6 @@
 import type { GroupProtocol } from '../../../shared/types'
-import type { AssistantMessage, ChatMessage, Conversation, Effort, UserMessage } from './chat-types'
+import { quoteBody, type QuoteBody } from '../../api/quote'
+import type { AssistantMessage, ChatMessage, ComposerDraft, Conversation, Effort, UserMessage } from './chat-types'
 
 /** The HTTP call for one answer: path, extra headers and JSON body. */
 export interface AnswerRequest {
@@ -109,4 +110,11 @@ export function toMessagesRequest(conv: Conversation): AnswerRequest {
 /** The request for the next answer of `conv`, in the group's protocol. */
 export function toAnswerRequest(protocol: GroupProtocol, conv: Conversation, family?: string): AnswerRequest {
   return protocol === 'messages' ? toMessagesRequest(conv) : toChatCompletionsRequest(conv, family)
+}
+
+/** The quote of the answer Send would ask for: the conversation with the draft as its next user message. */
+export function nextAnswerQuote(protocol: GroupProtocol, conv: Conversation, draft: ComposerDraft, family?: string): QuoteBody {
+  const user: UserMessage = { id: 'draft', role: 'user', text: draft.text, attachments: draft.attachments, createdAt: 0 }
+  const { path, body } = toAnswerRequest(protocol, { ...conv, messages: [...conv.messages, user] }, family)
+  return quoteBody(path, body)
 }

@@ -1,16 +1,19 @@
-import { useCallback, useEffect } from 'react'
+import { useCallback, useEffect, useMemo } from 'react'
 import { ErrorNote } from '../../components/ErrorNote'
 import { useImageInput } from '../../components/image-input'
 import { useT } from '../../i18n'
 import { useAppStore } from '../../stores/app-store'
 import { Gallery, StatusLine } from './Gallery'
 import './image-editor.css'
-import { selectedControls } from './images-slice'
+import { approveSpend, PriceTag } from '../../components/PriceTag'
+import { useDataUrls } from '../../components/use-data-urls'
+import { useQuote } from '../../components/use-quote'
+import { selectedControls, selectedModel } from './images-slice'
 import { MaskEditor } from './MaskEditor'
 import { ModelControls } from './ModelControls'
 import { ReferenceImages } from './ReferenceImages'
 import { STRINGS, type ImageT } from './strings'
-import { formProblem } from './submission'
+import { formProblem, submissionQuote } from './submission'
 
 /** Images: generate from a prompt, or edit reference images with an optional painted mask; the history below. */
 export function ImagePanel() {
@@ -84,7 +87,9 @@ function Form({ t, onFiles }: { t: ImageT; onFiles: (files: FileList | null) => 
   })
   const formError = useAppStore((s) => s.imageFormError)
   const dismiss = useAppStore((s) => s.dismissImageFormError)
-  const submit = useAppStore((s) => s.submitImageRun)
+  const submitRun = useAppStore((s) => s.submitImageRun)
+  const price = useQuote(useAppStore((s) => s.groupId), useSubmissionQuote(problem === undefined))
+  const submit = () => approveSpend(price.latest).then((go) => { if (go) void submitRun() })
   const showRefs = mode === 'edit' || controls?.references.accepted === true
   return (
     <form
@@ -117,12 +122,33 @@ function Form({ t, onFiles }: { t: ImageT; onFiles: (files: FileList | null) => 
         <button type="submit" className="primary" disabled={!controls || problem !== undefined} data-testid="image-submit">
           {t(mode === 'edit' ? 'submitEdit' : 'submitGenerate')}
         </button>
+        <PriceTag state={price} />
         <StatusLine />
       </div>
       {problem && <p className="muted small" data-testid="image-problem">{t(`problem_${problem}`)}</p>}
       <ErrorNote error={formError} onDismiss={dismiss} />
     </form>
   )
+}
+
+/** What Generate would send, as a quote body; null while the form cannot be sent or its references are being read. */
+function useSubmissionQuote(sendable: boolean) {
+  const mode = useAppStore((s) => s.imageMode)
+  const prompt = useAppStore((s) => s.imagePrompt)
+  const params = useAppStore((s) => s.imageParams)
+  const sizeText = useAppStore((s) => s.imageSizeText)
+  const n = useAppStore((s) => s.imageN)
+  const references = useAppStore((s) => s.imageReferences)
+  const option = useAppStore(selectedModel)
+  const controls = useAppStore(selectedControls)
+  const takesReferences = mode === 'edit' || controls?.references.accepted === true
+  const files = useMemo(() => (takesReferences ? references.map((r) => r.file) : []), [takesReferences, references])
+  const urls = useDataUrls(files)
+  return useMemo(() => {
+    if (!sendable || !option || !controls || !urls) return null
+    const form = { imageMode: mode, imagePrompt: prompt, imageParams: params, imageSizeText: sizeText, imageN: n }
+    return submissionQuote(form, option, controls, urls)
+  }, [sendable, option, controls, urls, mode, prompt, params, sizeText, n])
 }
 
 function MaskArea({ t }: { t: ImageT }) {

@@ -2,6 +2,7 @@
  * From the form to a submission: what keeps the form from being sent, the size actually sent, and the
  * request (JSON generation or multipart edit with the mask PNG) with the run record that tracks it.
  */
+import { quoteBody, type QuoteBody } from '../../api/quote'
 import type { History } from '../../canvas/history'
 import { countPainted, rasterizeStrokes, type MaskOp } from '../../canvas/mask-ops'
 import { encodeMaskPng } from '../../canvas/mask-png'
@@ -26,7 +27,7 @@ export interface FormState {
 export type FormProblem = 'noPrompt' | 'noReference' | 'badSize' | 'tooMany' | 'tooManyReferences'
 
 /** The body fields besides model/prompt/n: size (typed, picked or the model's default) and the closed-list choices. */
-export function formParams(s: FormState, controls: EndpointControls): Record<string, string> {
+export function formParams(s: Pick<FormState, 'imageParams' | 'imageSizeText'>, controls: EndpointControls): Record<string, string> {
   const params: Record<string, string> = {}
   for (const c of controls.choices) if (s.imageParams[c.field]) params[c.field] = s.imageParams[c.field]
   if (!controls.size) return params
@@ -80,4 +81,15 @@ export function buildSubmission(s: FormState, group: string, option: ImageModelO
     return { group, endpoint: edit ? 'edits' : 'generations', delivery, body }
   }
   return { run, request }
+}
+
+/**
+ * The quote of what Generate would send: the generation body, or an edit in its JSON form (`image` as data URLs of the
+ * references; a painted mask does not change the price and is left out).
+ */
+export function submissionQuote(s: Omit<FormState, 'imageReferences' | 'imageMask'>, option: ImageModelOption, controls: EndpointControls, references: string[]): QuoteBody {
+  const form: ImageForm = { model: option.id, prompt: s.imagePrompt, n: s.imageN, params: formParams(s, controls) }
+  const delivery = deliveryOf(option.delivery, controls)
+  if (s.imageMode === 'edit') return quoteBody('/v1/images/edits', { ...commonFields(form, controls, delivery), image: references })
+  return quoteBody('/v1/images/generations', generationBody(form, controls, delivery, controls.references.accepted ? references : []))
 }

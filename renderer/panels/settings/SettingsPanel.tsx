@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react'
 import { LANGUAGES, type Language, type Settings } from '../../../shared/admin'
 import type { IpcContract } from '../../../shared/ipc'
 import { admin, signOut } from '../../api/admin'
+import { parseConfirmAbove } from '../../api/quote'
 import { ErrorNote } from '../../components/ErrorNote'
 import { useT } from '../../i18n'
 import { useAppStore } from '../../stores/app-store'
@@ -61,6 +62,7 @@ export function SettingsPanel() {
             {LANGUAGES.map((l) => <option key={l} value={l}>{LANGUAGE_NAMES[l]}</option>)}
           </select>
         </label>
+        <ConfirmAboveField />
         <label>
           <span>{t('port')}</span>
           <input type="number" min={1} max={65535} step={1} value={port} disabled={!saved} onChange={(e) => { setPort(e.target.value); setNote(null) }} data-testid="settings-port" />
@@ -99,5 +101,28 @@ export function SettingsPanel() {
         </section>
       )}
     </section>
+  )
+}
+
+/** The amount above which sending asks first; applied as it is typed (when valid) and saved with the app's ui state. */
+function ConfirmAboveField() {
+  const t = useT(STRINGS)
+  const confirmAbove = useAppStore((s) => s.confirmAbove)
+  const setConfirmAbove = useAppStore((s) => s.setConfirmAbove)
+  const [text, setText] = useState(confirmAbove === null ? '' : String(confirmAbove))
+  const parsed = parseConfirmAbove(text)
+  return (
+    <label>
+      <span>{t('confirmAbove')}</span>
+      <input
+        inputMode="decimal" value={text} placeholder="0.50" data-testid="settings-confirm-above"
+        onChange={(e) => {
+          setText(e.target.value)
+          const value = parseConfirmAbove(e.target.value)
+          if (value !== undefined) setConfirmAbove(value)
+        }}
+      />
+      <span className="muted small">{parsed === undefined ? t('confirmAboveInvalid') : t('confirmAboveHelp')}</span>
+    </label>
   )
 }

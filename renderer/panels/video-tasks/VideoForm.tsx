@@ -1,10 +1,13 @@
-import { useCallback } from 'react'
+import { useCallback, useMemo } from 'react'
 import { ErrorNote } from '../../components/ErrorNote'
 import { useImageInput } from '../../components/image-input'
-import { formatUsd, useT } from '../../i18n'
+import { quoteBody } from '../../api/quote'
+import { approveSpend, PriceTag } from '../../components/PriceTag'
+import { useQuote } from '../../components/use-quote'
+import { useT } from '../../i18n'
 import { useAppStore } from '../../stores/app-store'
 import { STRINGS, type VideoT } from './strings'
-import { costCeiling, videoFormProblem, type VideoControls, type VideoForm as Form } from './video-options'
+import { videoBody, videoFormProblem, type VideoControls, type VideoForm as Form } from './video-options'
 import { videoControlsOf } from './video-slice'
 import { ImageFileInput } from '../../components/ImageFileInput'
 
@@ -15,7 +18,7 @@ export function VideoForm() {
   const models = useAppStore((s) => s.videoModels)
   const setForm = useAppStore((s) => s.setVideoForm)
   const setImage = useAppStore((s) => s.setVideoImage)
-  const submit = useAppStore((s) => s.submitVideo)
+  const submitVideo = useAppStore((s) => s.submitVideo)
   const sending = useAppStore((s) => s.videoSubmissions.some((x) => x.state === 'pending'))
   const selected = videoControlsOf({ videoForm: form, videoModels: models })
   const controls = selected?.controls ?? null
@@ -23,7 +26,9 @@ export function VideoForm() {
   const onImages = useCallback((files: File[]) => void setImage('image', files[0]), [setImage])
   const { addFiles, handlers } = useImageInput(onImages)
   const problem = videoFormProblem(form, controls)
-  const ceiling = selected ? costCeiling(selected.option, form) : undefined
+  const body = useMemo(() => (problem === null ? quoteBody('/v1/video/generate', { ...videoBody(form) }) : null), [problem, form])
+  const price = useQuote(useAppStore((s) => s.groupId), body)
+  const submit = () => approveSpend(price.latest).then((go) => { if (go) void submitVideo() })
 
   if (models.loading && models.options.length === 0) return <p className="muted">{t('loadingModels')}</p>
   if (models.error) return <ErrorNote error={models.error} />
@@ -49,7 +54,7 @@ export function VideoForm() {
           {sending ? t('submitting') : t('submit')}
         </button>
         {problem && <span className="muted small" data-testid="video-problem">{t(`problem_${problem}`)}</span>}
-        {!problem && ceiling !== undefined && <span className="muted small">{t('costCeiling', { cost: formatUsd(ceiling) })}</span>}
+        {!problem && <PriceTag state={price} />}
       </div>
     </form>
   )

@@ -4,7 +4,7 @@ type Key =
   | 'title' | 'noGroup' | 'model' | 'loadingModels' | 'noModels' | 'prompt' | 'promptPlaceholder'
   | 'image' | 'imageHelp' | 'lastFrame' | 'removeImage' | 'role_first_frame' | 'role_reference' | 'role_last_frame' | 'imageRole'
   | 'duration' | 'resolution' | 'aspectRatio' | 'modelDefault' | 'seconds' | 'durationFree' | 'aspectFree'
-  | 'submit' | 'submitting' | 'costCeiling'
+  | 'submit' | 'submitting'
   | 'problem_noModel' | 'problem_unsupported' | 'problem_noInput' | 'problem_imageRequired'
   | 'tasks' | 'refresh' | 'noTasks'
   | 'status_queued' | 'status_running' | 'status_succeeded' | 'status_failed' | 'status_canceled'
@@ -21,7 +21,7 @@ export const STRINGS: Strings<Key> = {
     role_first_frame: 'First frame', role_reference: 'Reference', role_last_frame: 'Last frame', imageRole: 'Use as',
     duration: 'Duration', resolution: 'Resolution', aspectRatio: 'Aspect ratio', modelDefault: 'Model default', seconds: '{n} s',
     durationFree: 'seconds (model default when empty)', aspectFree: 'W:H (model default when empty)',
-    submit: 'Generate', submitting: 'Submitting…', costCeiling: 'At most {cost} (held while it runs)',
+    submit: 'Generate', submitting: 'Submitting…',
     problem_noModel: 'Choose a model.', problem_unsupported: 'This model cannot be used from this form.',
     problem_noInput: 'Write a prompt or add a picture.', problem_imageRequired: 'This model starts from a picture: add one.',
     tasks: 'Tasks', refresh: 'Refresh', noTasks: 'No video tasks yet.',
@@ -41,7 +41,7 @@ export const STRINGS: Strings<Key> = {
     role_first_frame: '首帧', role_reference: '参考图', role_last_frame: '尾帧', imageRole: '用作',
     duration: '时长', resolution: '分辨率', aspectRatio: '宽高比', modelDefault: '模型默认', seconds: '{n} 秒',
     durationFree: '秒（留空为模型默认）', aspectFree: '宽:高（留空为模型默认）',
-    submit: '生成', submitting: '正在提交…', costCeiling: '最多 {cost}（运行期间预留）',
+    submit: '生成', submitting: '正在提交…',
     problem_noModel: '请选择模型。', problem_unsupported: '此模型无法通过此表单使用。',
     problem_noInput: '请填写提示词或添加图片。', problem_imageRequired: '此模型需要从图片开始：请添加图片。',
     tasks: '任务', refresh: '刷新', noTasks: '还没有视频任务。',

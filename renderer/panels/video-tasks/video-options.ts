@@ -151,15 +151,3 @@ export function videoBody(form: VideoForm): VideoBody {
     ...(form.aspectRatio ? { aspect_ratio: form.aspectRatio } : {}),
   }
 }
-
-/**
- * The most the request can cost: the per-second price at the resolution times the duration (or, when left to the
- * model, its longest clip where known). Undefined when that cannot be told.
- */
-export function costCeiling(option: VideoModelOption, form: VideoForm): number | undefined {
-  const { price, byResolution } = option.pricePerSecond
-  const perSecond = form.resolution ? (byResolution[form.resolution] ?? price) : Math.max(price ?? 0, ...Object.values(byResolution))
-  const durations = videoControls(option, form.resolution).durations
-  const seconds = form.duration ? Number(form.duration) : durations?.length ? Math.max(...durations) : undefined
-  return perSecond && seconds ? perSecond * seconds : undefined
-}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import {
-  splitDataUrl, thinkingFor, toAnswerRequest, toChatCompletionsRequest, toMessagesRequest,
+  nextAnswerQuote, splitDataUrl, thinkingFor, toAnswerRequest, toChatCompletionsRequest, toMessagesRequest,
 } from '../../../../../renderer/panels/chat/build-request'
 import type { AssistantMessage, ChatMessage, Conversation, UserMessage } from '../../../../../renderer/panels/chat/chat-types'
 
@@ -163,5 +163,16 @@ describe('toAnswerRequest', () => {
   it('picks the path by the group protocol', () => {
     expect(toAnswerRequest('chat', conv([user('x')])).path).toBe('/v1/chat/completions')
     expect(toAnswerRequest('messages', conv([user('x')])).path).toBe('/v1/messages')
+  })
+})
+
+describe('nextAnswerQuote', () => {
+  it('prices the request Send would make: the conversation with the draft as the next user turn, in the group\'s protocol', () => {
+    const c = conv([user('Hi'), answer('Hello!')], { maxTokens: 300 })
+    const draft = { text: 'More please', attachments: [] }
+    expect(nextAnswerQuote('chat', c, draft, 'gpt')).toEqual({ endpoint: '/v1/chat/completions', request: toChatCompletionsRequest({ ...c, messages: [...c.messages, { ...user('More please'), id: 'draft' }] }, 'gpt').body })
+    const quoted = nextAnswerQuote('messages', c, draft)
+    expect(quoted.endpoint).toBe('/v1/messages')
+    expect(quoted.request).toMatchObject({ max_tokens: 300, messages: [{ role: 'user' }, { role: 'assistant' }, { role: 'user', content: [{ type: 'text', text: 'More please' }] }] })
   })
 })

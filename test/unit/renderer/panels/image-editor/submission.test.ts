@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { emptyHistory } from '../../../../../renderer/canvas/history'
 import type { ReferenceImage } from '../../../../../renderer/panels/image-editor/image-types'
 import { imageModelOptions } from '../../../../../renderer/panels/image-editor/model-options'
-import { buildSubmission, formParams, formProblem, type FormState } from '../../../../../renderer/panels/image-editor/submission'
+import { buildSubmission, formParams, formProblem, submissionQuote, type FormState } from '../../../../../renderer/panels/image-editor/submission'
 import { INDEX, listed } from './catalog-rows'
 
 const [gpt, gemini, seedream] = imageModelOptions(listed('gpt-image-2', 'gemini-3-pro-image', 'doubao-seedream-5-5-261028'), INDEX, {})
@@ -75,5 +75,18 @@ describe('buildSubmission', () => {
     const sd = await buildSubmission({ ...s, imageReferences: [ref('a')] }, 'g1', seedream, seedream.edits!).request()
     expect(sd.delivery).toBe('stream')
     expect((sd.body as FormData).get('stream')).toBe('true')
+  })
+})
+
+describe('submissionQuote', () => {
+  it('prices the generation body, n and size included', () => {
+    const quote = submissionQuote(state({ imageN: 3, imageParams: { image_size: '2K' } }), gemini, gemini.generations!, [])
+    expect(quote.endpoint).toBe('/v1/images/generations')
+    expect(quote.request).toMatchObject({ model: 'gemini-3-pro-image', prompt: 'a fox', n: 3, image_size: '2K' })
+  })
+
+  it('prices an edit in its JSON form, the references as data URLs', () => {
+    const quote = submissionQuote(state({ imageMode: 'edit' }), gpt, gpt.edits!, ['data:image/png;base64,AA=='])
+    expect(quote).toMatchObject({ endpoint: '/v1/images/edits', request: { model: 'gpt-image-2', prompt: 'a fox', n: 1, image: ['data:image/png;base64,AA=='] } })
   })
 })

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import {
-  costCeiling, EMPTY_FORM, fitVideoForm, videoBody, videoControls, videoFormProblem, videoOption, type PricingEntry, type VideoForm,
+  EMPTY_FORM, fitVideoForm, videoBody, videoControls, videoFormProblem, videoOption, type PricingEntry, type VideoForm,
 } from '../../../../../renderer/panels/video-tasks/video-options'
 
 const HAILUO: PricingEntry = {
@@ -73,12 +73,5 @@ describe('video options', () => {
       duration: 6, resolution: '768p', aspect_ratio: '16:9',
     })
     expect(videoBody(form({ modelId: 'm', prompt: 'p', image: PNG, imageRole: 'reference', lastFrame: PNG })).images).toEqual([{ role: 'reference', url: PNG }])
-  })
-
-  it('tells the most a request can cost', () => {
-    const o = videoOption({ id: 'h', family: 'hailuo' }, HAILUO)
-    expect(costCeiling(o, form({ resolution: '768p', duration: '6' }))).toBeCloseTo(0.2802)
-    expect(costCeiling(o, form({}))).toBeCloseTo(0.817)
-    expect(costCeiling(videoOption({ id: 'k', family: 'kling-video' }, PRICE_ONLY), form({ resolution: '720p' }))).toBe(undefined)
   })
 })

@@ -1,0 +1,85 @@
+// The live price next to Send and Generate (POST /v1/quote), and the confirmation asked above the amount set in Settings.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { GatewayConfig } from '../../electron/gateway/config/load-config.js'
+import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js'
+import { browserMissing, openApp, type AppUnderTest } from './harness.js'
+
+const config = (baseUrl: string): GatewayConfig => ({
+  account: { balance: 100, concurrency: 5 },
+  models: [
+    { id: 'test-gpt', family: 'gpt', vendor: 'openai', pricing: { unit: 'token', input: 2, output: 8 }, limits: { maxOutputTokens: 1000 } },
+    { id: 'img-gpt', family: 'gpt-image', vendor: 'openai', pricing: { unit: 'image', price: 0.04 }, maxN: 4, outputFormats: ['png'] },
+    { id: 'img-gemini', family: 'gemini-image', vendor: 'gemini', pricing: { unit: 'image', price: 0.05, byTier: { '1K': 0.05, '2K': 0.1, '4K': 0.2 } }, imageSizes: ['1K', '2K', '4K'], maxNByTier: { '1K': 4, '2K': 4, '4K': 2 }, aspectRatios: ['1:1', '16:9'] },
+  ] as never,
+  upstreams: [
+    { id: 'oa', vendor: 'openai', baseUrl, apiKey: 'sk-upstream-quote' },
+    // never called: quotes reach no upstream, and no image is generated here
+    { id: 'gm', vendor: 'gemini', baseUrl: 'http://127.0.0.1:9', apiKey: 'gm' },
+  ],
+  groups: [{ id: 'priced', protocol: 'chat', models: ['test-gpt', 'img-gpt', 'img-gemini'], upstreams: ['oa', 'gm'] }],
+})
+
+describe.skipIf(browserMissing)('prices before sending', () => {
+  let fake: FakeOpenAI
+  let app: AppUnderTest
+  beforeAll(async () => {
+    fake = await startFakeOpenAI({ apiKey: 'sk-upstream-quote' })
+    app = await openApp(config(fake.url), { group: 'priced' })
+  })
+  afterAll(async () => {
+    await app?.close()
+    await fake?.close()
+  })
+
+  it('shows the price range of the next answer next to Send, from the gateway\'s quote', async () => {
+    const { page } = app
+    await page.getByTestId('chat-model').selectOption('test-gpt')
+    await page.getByTestId('chat-input').fill('Say hello')
+    const tag = page.locator('.chat-composer .row').getByTestId('price-tag')
+    // a few prompt tokens at $2/M, plus up to the model's 1000 output tokens at $8/M
+    await expect.poll(() => tag.textContent()).toMatch(/^≈ \$0\.0000\d+–\$0\.008$/)
+    expect(fake.calls).toHaveLength(0)
+    await app.screenshot('quote-chat')
+  })
+
+  it('asks before sending when the quote is above the amount set in Settings; declining sends nothing', async () => {
+    const { page } = app
+    await page.getByTestId('nav-settings').click()
+    await page.getByTestId('settings-confirm-above').fill('0.001')
+    await page.getByTestId('nav-chat').click()
+    await page.getByTestId('chat-input').fill('Say hello again')
+    await expect.poll(() => page.getByTestId('price-tag').textContent()).toContain('–$0.008')
+    const questions: string[] = []
+    page.once('dialog', (dialog) => {
+      questions.push(dialog.message())
+      void dialog.dismiss()
+    })
+    await page.getByTestId('chat-send').click()
+    await expect.poll(() => questions.length).toBe(1)
+    expect(questions[0]).toBe('This may cost up to $0.008, more than the $0.001 set in Settings. Send anyway?')
+    expect(fake.calls).toHaveLength(0)
+    expect(await page.getByTestId('chat-input').inputValue()).toBe('Say hello again')
+    page.once('dialog', (dialog) => void dialog.accept())
+    await page.getByTestId('chat-send').click()
+    await expect.poll(() => page.getByTestId('chat-message-assistant').last().getAttribute('data-state')).toBe('done')
+    expect(fake.calls).toHaveLength(1)
+  })
+
+  it('shows the exact image price next to Generate, following n and the size tier', async () => {
+    const { page } = app
+    await page.getByTestId('nav-image').click()
+    await page.getByTestId('image-model').selectOption('img-gpt')
+    await page.getByTestId('image-prompt').fill('a red fox')
+    const tag = page.locator('.image-form').getByTestId('price-tag')
+    await expect.poll(() => tag.textContent()).toBe('$0.04')
+    await page.getByTestId('image-n').fill('3')
+    await expect.poll(() => tag.textContent()).toBe('$0.12')
+    await page.getByTestId('image-model').selectOption('img-gemini')
+    await page.getByTestId('image-image-size').selectOption('4K')
+    await page.getByTestId('image-n').fill('2')
+    await expect.poll(() => tag.textContent()).toBe('$0.40')
+    await page.getByTestId('image-image-size').selectOption('1K')
+    await expect.poll(() => tag.textContent()).toBe('$0.10')
+    await app.screenshot('quote-image')
+  })
+})
