@@ -40,3 +40,6 @@ export function formatCount(language: Language, n: number, forms: PluralForms): 
   const form = forms[rule.select(n)] ?? forms.other
   return form.replace(/\{n\}/g, formatNumber(language, n))
 }
+
+/** A latency: one decimal below 10 ms, whole milliseconds from there (0 ms, 1,234 ms). */
+export const formatMs = (ms: number): string => (ms < 9.95 && ms !== 0 ? `${ms.toFixed(1)} ms` : `${Math.round(ms).toLocaleString('en-US')} ms`)

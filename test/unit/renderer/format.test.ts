@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { formatCount, formatNumber, formatUsd } from '../../../renderer/format'
+import { formatCount, formatMs, formatNumber, formatUsd } from '../../../renderer/format'
 
 describe('formatUsd', () => {
   it('writes two decimals', () => {
@@ -33,5 +33,11 @@ describe('formatCount', () => {
   it('falls back to `other` for a form the phrase lacks', () => {
     expect(formatCount('en', 1, { other: '{n} items' })).toBe('1 items')
     expect(formatNumber('zh', 12345)).toBe('12,345')
+  })
+})
+
+describe('formatMs', () => {
+  it('writes one decimal below 10 ms and whole milliseconds from there', () => {
+    expect([0, 0.44, 9.96, 10, 1234.5].map(formatMs)).toEqual(['0 ms', '0.4 ms', '10 ms', '10 ms', '1,235 ms'])
   })
 })
