@@ -67,7 +67,7 @@ describe.skipIf(browserMissing)('usage panel', () => {
 
   it('plots spending per day and model, requests, errors and latency exactly as the ledger has them', async () => {
     const { page } = app
-    // Day 0 (today): 2 of test-gpt, 1 of the long model; day 1: 1 failure, 1 long model (second key); day 3: 2 of test-gpt.
+    // Today: 2 of test-gpt, 1 of the long model; a day ago: the long model and a failure (second key); three days ago: one of each.
     const plan: Array<{ id: string; daysAgo: number; latency: number }> = []
     fake.setScenario({ kind: 'ok', usage: { prompt_tokens: 1000, completion_tokens: 500 } })
     for (const [key, model, daysAgo, latency] of [
