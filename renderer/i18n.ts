@@ -1,4 +1,5 @@
 import type { Language } from '../shared/admin'
+import { formatCount, type Plurals } from './format'
 import { useAppStore } from './stores/app-store'
 
 /** A panel's strings in every language; `{name}` placeholders are filled from `vars`. */
@@ -15,9 +16,11 @@ export function useT<K extends string>(strings: Strings<K>) {
   return (key: K, vars?: Record<string, string | number>) => translate(strings, language, key, vars)
 }
 
-/** Formats USD amounts the way the usage views show them. */
-export function formatUsd(usd: number): string {
-  if (usd === 0) return '$0'
-  if (Math.abs(usd) < 0.01) return `$${usd.toFixed(6).replace(/0+$/, '')}`
-  return `$${usd.toFixed(2)}`
+// Money and counts: one helper for every panel (format.ts).
+export { formatUsd } from './format'
+
+/** `const count = useCount(PLURALS); count('requests', 3)` → "3 requests" / "3 个请求"; re-renders when the language changes. */
+export function useCount<K extends string>(plurals: Plurals<K>) {
+  const language = useAppStore((s) => s.language)
+  return (key: K, n: number) => formatCount(language, n, plurals[language][key] ?? plurals.en[key])
 }

@@ -176,8 +176,9 @@ export interface MediaItem {
  *   DELETE /admin/v1/keys/{id}            revoke → 204
  *   GET    /admin/v1/account              → AccountSummary
  *   PATCH  /admin/v1/account              {balance?,concurrency?} → AccountSummary
- *   GET    /admin/v1/requests?group&key&model&endpoint&status(ok|error|NNN)&since&until&limit&before → RequestLogPage
+ *   GET    /admin/v1/requests?group&key&model&endpoint&status(ok|error|NNN)&since&until&limit&before&housekeeping → RequestLogPage
  *   GET    /admin/v1/tasks?kind=video|image&limit → TaskSummary[] (newest first)
+ *   GET    /admin/v1/usage/summary?since&until&tz&by(model|group)&housekeeping → UsageSummary (per local day)
  *   GET    /admin/v1/media?request=…      → MediaItem[]
  *   POST   /admin/v1/media?request=…      raw image/video body → MediaItem (201)
  *   GET    /admin/v1/media/{id}           the bytes (also with the cookie and ?media_token=, for <img>/<video>)
@@ -186,3 +187,77 @@ export interface MediaItem {
  *   GET    /admin/v1/state/{name}         → { value, updatedAt } (404 before the first save)
  *   PUT    /admin/v1/state/{name}         { value } → 204
  */
+
+// --- Usage summary (GET /admin/v1/usage/summary) ---
+
+/** What the spending chart stacks by. */
+export const USAGE_BY = ['model', 'group'] as const
+export type UsageBy = (typeof USAGE_BY)[number]
+
+/**
+ * The app's housekeeping: calls made with the app's own key of a group (KeySummary.app) to these endpoints, which
+ * the panels make to list models and read usage, not to do work. Admin calls are never in the log at all.
+ * The request log and the usage summary leave them out with `housekeeping=false`.
+ */
+export const HOUSEKEEPING_ENDPOINTS = ['models.list', 'models.retrieve', 'usage'] as const
+
+/** Latency percentiles of a day, in ms (nearest rank), from at most `sampled` of its requests. */
+export interface UsageLatency {
+  p50: number
+  p90: number
+  p99: number
+  /** how many requests the percentiles were read from: all of the day's, or a sample of USAGE_LATENCY_SAMPLE */
+  sampled: number
+}
+
+export interface UsageDay {
+  /** the local date, `YYYY-MM-DD` */
+  date: string
+  /** the day's first millisecond (since 1970) */
+  start: number
+  requests: number
+  /** requests with status 400 and above */
+  errors: number
+  /** USD */
+  cost: number
+  /** null on a day without requests */
+  latency: UsageLatency | null
+}
+
+/** One model's (or group's) spending, a USD figure per day of `days`. `id` null: requests without a model (group). */
+export interface UsageSeries {
+  id: string | null
+  cost: number[]
+}
+
+export interface UsageKeySpend {
+  /** null: requests without a key (refused before a key was known) */
+  keyId: string | null
+  name: string | null
+  /** null when the key was revoked since */
+  hint: string | null
+  app: boolean
+  requests: number
+  /** USD */
+  cost: number
+}
+
+export interface UsageSummary {
+  since: string
+  until: string
+  timeZone: string
+  by: UsageBy
+  housekeeping: boolean
+  days: UsageDay[]
+  /** the biggest spenders, most first, then `other`: the rest summed (null when there is no rest) */
+  series: UsageSeries[]
+  other: { count: number; cost: number[] } | null
+  keys: UsageKeySpend[]
+  otherKeys: { count: number; requests: number; cost: number } | null
+}
+
+/** Bounds of the summary: days per call, series and keys listed one by one, requests read per day for percentiles. */
+export const USAGE_MAX_DAYS = 92
+export const USAGE_MAX_SERIES = 10
+export const USAGE_MAX_KEYS = 20
+export const USAGE_LATENCY_SAMPLE = 2000

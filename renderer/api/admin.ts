@@ -1,6 +1,6 @@
 import type {
   AccountSummary, AdminSession, CreatedKey, GroupSummary, KeySummary, MediaItem, OpenedAdminSession, RequestLogPage, Settings,
-  StateName, TaskSummary, UpstreamSummary,
+  StateName, TaskSummary, UpstreamSummary, UsageSummary,
 } from '../../shared/admin'
 import { ADMIN_PREFIX } from '../../shared/admin'
 import { createSessionTokens, isSessionEnded, tokenFromFragment, withMediaToken, withSessionHeader, type TokenStorage } from './admin-session'
@@ -123,6 +123,7 @@ export const admin = {
   account: () => adminJson<AccountSummary>(url('/account')),
   updateAccount: (body: { balance?: number; concurrency?: number }) => adminJson<AccountSummary>(url('/account'), jsonBody('PATCH', body)),
   requests: (query: Record<string, string | number | undefined>) => adminJson<RequestLogPage>(url('/requests', query)),
+  usageSummary: (query: Record<string, string>) => adminJson<UsageSummary>(url('/usage/summary', query)),
   tasks: (kind: 'image' | 'video', limit = 100) => adminJson<TaskSummary[]>(url('/tasks', { kind, limit })),
   media: (requestId: string) => adminJson<MediaItem[]>(url('/media', { request: requestId })),
   uploadMedia: (requestId: string, blob: Blob) =>

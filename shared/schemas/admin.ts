@@ -2,7 +2,7 @@
  * JSON Schemas of the admin API's bodies and answers (shared/admin.ts). Bodies reuse the config file's
  * item schemas, so a group or key made in the app obeys exactly the rules of one made in a config file.
  */
-import { LANGUAGES, STATE_NAMES } from '../admin.js'
+import { LANGUAGES, STATE_NAMES, USAGE_BY, USAGE_LATENCY_SAMPLE, USAGE_MAX_KEYS, USAGE_MAX_SERIES } from '../admin.js'
 import { VENDORS } from '../types.js'
 import { gatewayConfig } from './config.js'
 
@@ -104,3 +104,32 @@ export const taskSummary = obj({
 export const mediaItem = obj({ id: str, requestId: str, kind: str, mimeType: str, url: str, sourceUrl: strOrNull, createdAt: int })
 export const appKey = obj({ key: str })
 export const stateDoc = obj({ value: {}, updatedAt: int })
+
+// Usage summary (GET /admin/v1/usage/summary).
+const usd = { type: 'number', description: 'USD' }
+const usdPerDay = { type: 'array', items: num, description: 'USD, one figure per day of `days`' }
+export const usageSummary = obj({
+  since: { type: 'string', format: 'date' },
+  until: { type: 'string', format: 'date' },
+  timeZone: { type: 'string', description: 'the IANA time zone the days are local to' },
+  by: { enum: USAGE_BY },
+  housekeeping: { type: 'boolean', description: "whether the app's housekeeping calls are counted" },
+  days: {
+    type: 'array',
+    items: obj({
+      date: { type: 'string', format: 'date' }, start: { type: 'integer', description: "the day's first millisecond since 1970" },
+      requests: int, errors: { type: 'integer', description: 'status 400 and above' }, cost: usd,
+      latency: {
+        anyOf: [
+          obj({ p50: num, p90: num, p99: num, sampled: { type: 'integer', description: `requests read: all of the day's, or a deterministic sample of ${USAGE_LATENCY_SAMPLE}` } }),
+          { type: 'null' },
+        ],
+        description: 'ms, nearest rank; null on a day without requests',
+      },
+    }),
+  },
+  series: { type: 'array', items: obj({ id: { type: ['string', 'null'], description: 'the model or group; null: requests without one' }, cost: usdPerDay }) },
+  other: { anyOf: [obj({ count: int, cost: usdPerDay }), { type: 'null' }], description: `the series after the first ${USAGE_MAX_SERIES}, summed` },
+  keys: { type: 'array', items: obj({ keyId: strOrNull, name: strOrNull, hint: { type: ['string', 'null'], description: 'null: revoked since' }, app: { type: 'boolean' }, requests: int, cost: usd }) },
+  otherKeys: { anyOf: [obj({ count: int, requests: int, cost: usd }), { type: 'null' }], description: `the keys after the first ${USAGE_MAX_KEYS}, summed` },
+})

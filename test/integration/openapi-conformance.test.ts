@@ -193,6 +193,8 @@ describe('the admin API and the app answer as documented', () => {
     await expectStatus(200, 'PATCH', '/admin/v1/account', { headers: admin, body: { concurrency: 5 } })
     await expectStatus(200, 'GET', '/admin/v1/requests', { headers: admin })
     await expectStatus(400, 'GET', '/admin/v1/requests?limit=0', { headers: admin })
+    await expectStatus(200, 'GET', '/admin/v1/usage/summary?by=group&housekeeping=false', { headers: admin })
+    await expectStatus(400, 'GET', '/admin/v1/usage/summary?since=2026-03-02&until=2026-03-01', { headers: admin })
     await expectStatus(200, 'GET', '/admin/v1/tasks', { headers: admin })
     await expectStatus(200, 'GET', '/admin/v1/settings', { headers: admin })
     await expectStatus(200, 'PUT', '/admin/v1/settings', { headers: admin, body: { port: 8787, language: 'en' } })

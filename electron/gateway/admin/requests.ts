@@ -10,7 +10,7 @@ import { queryOf } from './admin-io.js'
 
 const MAX_LIMIT = 500
 
-const badQuery = (name: string, problem: string) => gatewayError('invalid_request', 'invalid_query', { name, problem }, { param: name })
+export const badQuery = (name: string, problem: string) => gatewayError('invalid_request', 'invalid_query', { name, problem }, { param: name })
 
 /** A time as ms since the epoch: a number (ms) or an ISO 8601 date. */
 function timeParam(q: URLSearchParams, name: string): number | undefined {
@@ -19,6 +19,14 @@ function timeParam(q: URLSearchParams, name: string): number | undefined {
   const ms = /^\d+$/.test(raw) ? Number(raw) : Date.parse(raw)
   if (!Number.isFinite(ms)) throw badQuery(name, 'must be milliseconds since 1970 or an ISO 8601 date')
   return ms
+}
+
+/** `housekeeping=true|false` (default true): false leaves out the app's housekeeping calls (shared/admin.ts). */
+export function housekeepingParam(q: URLSearchParams): boolean {
+  const raw = q.get('housekeeping')
+  if (raw === null || raw === '' || raw === 'true') return true
+  if (raw === 'false') return false
+  throw badQuery('housekeeping', 'must be true or false')
 }
 
 /** The query string as a log filter; 400 naming the parameter for anything malformed. */
@@ -42,6 +50,7 @@ export function parseLogQuery(q: URLSearchParams): RequestLogFilter {
     since: timeParam(q, 'since'), until: timeParam(q, 'until'),
     before: cursor ? { createdAt: Number(cursor[1]), id: cursor[2] } : undefined,
     limit,
+    housekeeping: housekeepingParam(q),
   }
 }
 

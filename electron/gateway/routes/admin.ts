@@ -1,3 +1,4 @@
+import { USAGE_LATENCY_SAMPLE, USAGE_MAX_DAYS, USAGE_MAX_KEYS, USAGE_MAX_SERIES } from '../../../shared/admin.js'
 import * as schema from '../../../shared/schemas/admin.js'
 import { getAccount, updateAccount } from '../admin/account.js'
 import { appKey, createGroup, deleteGroup, listGroups, updateGroup } from '../admin/groups.js'
@@ -9,6 +10,7 @@ import { getSettings, getState, putSettings, putState } from '../admin/settings-
 import { serveRenderer } from '../admin/static-files.js'
 import { listTasks } from '../admin/tasks.js'
 import { createUpstream, deleteUpstream, listUpstreams, updateUpstream } from '../admin/upstreams.js'
+import { usageSummary } from '../admin/usage-summary.js'
 import type { Route } from '../router.js'
 
 const list = (items: object) => ({ type: 'array', items })
@@ -83,6 +85,7 @@ export const ADMIN_ROUTES: Route[] = [
       { name: 'until', required: false, description: 'ms since 1970 or an ISO 8601 date (inclusive)' },
       { name: 'limit', required: false, description: '1–500, default 100' },
       { name: 'before', required: false, description: 'the `next` of the previous page' },
+      { name: 'housekeeping', required: false, description: "false leaves out the app's housekeeping calls: its own keys' calls to models.list, models.retrieve and usage (default true)" },
     ],
     response: schema.requestLogPage,
   }),
@@ -111,4 +114,16 @@ export const ADMIN_ROUTES: Route[] = [
   adminRoute('PUT', `${P}/settings`, 'settings.put', putSettings, { summary: 'Save port and language', description: 'The port applies at the next start.', request: { schema: schema.settingsBody }, response: schema.settingsBody }),
   adminRoute('GET', `${P}/state/{name}`, 'state.get', getState, { summary: "A saved panel document (chat, images, video, ui)", response: schema.stateDoc }),
   adminRoute('PUT', `${P}/state/{name}`, 'state.put', putState, { summary: 'Save a panel document', request: { schema: schema.stateBody }, response: {}, success: '204' }),
+  adminRoute('GET', `${P}/usage/summary`, 'usage.summary', usageSummary, {
+    summary: 'Usage per local day: requests, errors, cost, latency percentiles; spending per model or group, and per key',
+    description: `Aggregated in SQL. At most ${USAGE_MAX_DAYS} days; the ${USAGE_MAX_SERIES} biggest series and ${USAGE_MAX_KEYS} biggest keys are listed, the rest summed. Latency percentiles (nearest rank, every status) read at most ${USAGE_LATENCY_SAMPLE} requests per day: all of a day's, or a deterministic sample.`,
+    query: [
+      { name: 'since', required: false, description: 'first local day, YYYY-MM-DD (default: 29 days before until)' },
+      { name: 'until', required: false, description: 'last local day, YYYY-MM-DD, inclusive (default: today)' },
+      { name: 'tz', required: false, description: "IANA time zone of the days (default: the gateway's)" },
+      { name: 'by', required: false, description: 'model (default) or group: what spending is split by' },
+      { name: 'housekeeping', required: false, description: "false leaves out the app's housekeeping calls (default true)" },
+    ],
+    response: schema.usageSummary,
+  }),
 ]

@@ -10,6 +10,7 @@ import { tasksRepo } from './tasks.js'
 import { mediaRepo } from './media.js'
 import { metaRepo } from './meta.js'
 import { upstreamsRepo } from './upstreams.js'
+import { usageSummaryRepo } from './usage-summary.js'
 
 export type Store = ReturnType<typeof createStore>
 
@@ -28,6 +29,7 @@ export function createStore(dataDir: string, log: (line: string) => void = (line
     tasks: tasksRepo(db),
     media: mediaRepo(db),
     requestLog: requestLogRepo(db),
+    usageSummary: usageSummaryRepo(db),
     appState: appStateRepo(db),
     meta: metaRepo(db),
     /** Runs `fn` atomically: all of it is stored, or none. */

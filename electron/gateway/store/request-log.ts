@@ -1,3 +1,4 @@
+import { HOUSEKEEPING_ENDPOINTS } from '../../../shared/admin.js'
 import type { Db } from './db.js'
 import type { LedgerEntry } from './ledger.js'
 
@@ -15,7 +16,16 @@ export interface RequestLogFilter {
   /** the `created_at:id` cursor of the last row of the previous page */
   before?: { createdAt: number; id: string }
   limit: number
+  /** false: leaves out the app's housekeeping calls (shared/admin.ts HOUSEKEEPING_ENDPOINTS) */
+  housekeeping?: boolean
 }
+
+/**
+ * SQL condition on a `requests` row (as `alias`): false for the app's housekeeping calls when the statement's
+ * `@housekeeping` is 0 (an app key's calls to HOUSEKEEPING_ENDPOINTS). A revoked app key's rows are no longer recognized.
+ */
+export const housekeepingFilter = (alias: string) => `(@housekeeping = 1 OR ${alias}.endpoint NOT IN (${HOUSEKEEPING_ENDPOINTS.map((e) => `'${e}'`).join(', ')})
+      OR NOT EXISTS (SELECT 1 FROM api_keys k WHERE k.id = ${alias}.key_id AND k.app_secret_enc IS NOT NULL))`
 
 /** The request log, newest first, read from the ledger's table (the ledger writes it; this only reads). */
 export function requestLogRepo(db: Db) {
@@ -31,6 +41,7 @@ export function requestLogRepo(db: Db) {
       AND (@since IS NULL OR created_at >= @since)
       AND (@until IS NULL OR created_at <= @until)
       AND (@beforeAt IS NULL OR created_at < @beforeAt OR (created_at = @beforeAt AND id < @beforeId))
+      AND ${housekeepingFilter('requests')}
     ORDER BY created_at DESC, id DESC
     LIMIT @limit`)
   return {
@@ -48,6 +59,7 @@ export function requestLogRepo(db: Db) {
         beforeAt: f.before?.createdAt ?? null,
         beforeId: f.before?.id ?? null,
         limit: f.limit,
+        housekeeping: f.housekeeping === false ? 0 : 1,
       }) as LedgerEntry[],
   }
 }

@@ -1,19 +1,22 @@
-import { useCallback, useEffect, useMemo, useState } from 'react'
+import { Fragment, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react'
 import type { KeySummary, RequestLogPage } from '../../../shared/admin'
 import { ENDPOINTS } from '../../../shared/types'
 import { admin } from '../../api/admin'
 import { ErrorNote } from '../../components/ErrorNote'
-import { formatUsd, useT } from '../../i18n'
+import { formatMs, formatUsd } from '../../format'
+import { useCount, useT } from '../../i18n'
 import { useAppStore } from '../../stores/app-store'
 import { useAction } from '../keys/use-action'
-import { EMPTY_FILTERS, logQuery, pageTotals, type LogFilters } from './log-query'
-import { STRINGS, type UsageT } from './strings'
+import { DEFAULT_COLUMNS, EMPTY_FILTERS, LOG_COLUMNS, logQuery, PAGE_SIZE, pageTotals, toggleColumn, type LogColumn, type LogFilters } from './log-query'
+import { PLURALS, STRINGS, type UsageCount, type UsageT } from './strings'
 
 const AUTO_REFRESH_MS = 5_000
 
-/** The request log, newest first, filtered, a page at a time, with the page's totals. */
-export function RequestLog() {
+/** The request log, newest first, filtered, a page at a time, with the page's totals; the app's housekeeping calls only when asked. */
+export function RequestLog({ housekeeping }: { housekeeping: boolean }) {
   const t = useT(STRINGS)
+  const count = useCount(PLURALS)
+  const [columns, setColumns] = useState<LogColumn[]>([...DEFAULT_COLUMNS])
   const [draft, setDraft] = useState<LogFilters>(EMPTY_FILTERS)
   const [filters, setFilters] = useState<LogFilters>(EMPTY_FILTERS)
   // Cursors of the pages shown so far: the last is the current page's `before` (null: the newest page).
@@ -23,7 +26,9 @@ export function RequestLog() {
   const [auto, setAuto] = useState(false)
   const load = useAction()
   const before = cursors[cursors.length - 1]
-  const reload = useCallback(() => load.run(async () => setPage(await admin.requests(logQuery(filters, before)))), [load.run, filters, before])
+  const reload = useCallback(() => load.run(async () => setPage(await admin.requests(logQuery(filters, before, PAGE_SIZE, housekeeping)))), [load.run, filters, before, housekeeping])
+  // Showing or hiding the housekeeping calls starts again at the newest page.
+  useEffect(() => setCursors([null]), [housekeeping])
 
   useEffect(() => {
     void reload()
@@ -55,11 +60,12 @@ export function RequestLog() {
           {t('autoRefresh')}
         </label>
         <button type="button" className="link" onClick={() => void reload()} disabled={load.busy} data-testid="usage-refresh">{t('refresh')}</button>
+        <ColumnChooser t={t} columns={columns} setColumns={setColumns} />
       </div>
       <Filters t={t} draft={draft} setDraft={setDraft} keys={keys} onApply={apply} onClear={() => { setDraft(EMPTY_FILTERS); setFilters(EMPTY_FILTERS); setCursors([null]) }} />
       <ErrorNote error={load.error} />
       <ErrorNote error={keysError} />
-      {page && <LogTable t={t} page={page} hints={hints} />}
+      {page && <LogTable t={t} count={count} page={page} hints={hints} columns={columns} />}
       <div className="row">
         <button type="button" disabled={cursors.length === 1} onClick={() => setCursors([null])} data-testid="usage-newest">{t('newest')}</button>
         <button type="button" disabled={cursors.length === 1} onClick={() => setCursors(cursors.slice(0, -1))} data-testid="usage-newer">{t('newer')}</button>
@@ -123,45 +129,73 @@ function Filters({ t, draft, setDraft, keys, onApply, onClear }: {
 }
 
 const tokens = (n: number | null) => (n === null ? '–' : n.toLocaleString())
-const latency = (ms: number) => (ms < 10 ? `${ms.toFixed(1)} ms` : `${Math.round(ms).toLocaleString()} ms`)
+const shortTime = (ms: number) => new Date(ms).toLocaleString(undefined, { month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' })
 
-function LogTable({ t, page, hints }: { t: UsageT; page: RequestLogPage; hints: Map<string, string> }) {
+/** Which columns the table shows (the defaults fit at 1280 px; more may scroll sideways). */
+function ColumnChooser({ t, columns, setColumns }: { t: UsageT; columns: LogColumn[]; setColumns: (c: LogColumn[]) => void }) {
+  return (
+    <details className="usage-columns" data-testid="usage-columns">
+      <summary>{t('columns')}</summary>
+      <div className="usage-columns-menu">
+        {LOG_COLUMNS.map((c) => (
+          <label key={c} className="small">
+            <input type="checkbox" checked={columns.includes(c)} onChange={() => setColumns(toggleColumn(columns, c))} data-testid={`usage-column-${c}`} />
+            {t(`col_${c}`)}
+          </label>
+        ))}
+      </div>
+    </details>
+  )
+}
+
+function LogTable({ t, count, page, hints, columns }: { t: UsageT; count: UsageCount; page: RequestLogPage; hints: Map<string, string>; columns: LogColumn[] }) {
   const totals = pageTotals(page.data)
   if (page.data.length === 0) return <p className="muted">{t('noRequests')}</p>
+  const cell: Record<LogColumn, (r: RequestLogPage['data'][number]) => ReactNode> = {
+    time: (r) => <td title={`${r.id}\n${new Date(r.createdAt).toLocaleString()}`}>{shortTime(r.createdAt)}</td>,
+    group: (r) => <td className="usage-ellipsis" title={r.group ?? undefined}>{r.group ?? '–'}</td>,
+    key: (r) => <td className="usage-ellipsis"><code>{r.keyId ? (hints.get(r.keyId) ?? r.keyId) : '–'}</code></td>,
+    model: (r) => <td className="usage-ellipsis" title={r.model ?? undefined}>{r.model ?? '–'}</td>,
+    endpoint: (r) => <td className="usage-ellipsis" title={r.endpoint}>{r.endpoint}</td>,
+    status: (r) => (
+      <td className="usage-ellipsis" title={r.errorCode ?? undefined}>
+        <span className={`badge ${r.status < 400 ? 'ok' : 'error'}`}>{r.status}</span>
+        {r.errorCode && <span className="muted small"> {r.errorCode}</span>}
+      </td>
+    ),
+    tokens: (r) => <td>{tokens(r.inputTokens)} / {tokens(r.outputTokens)}</td>,
+    cost: (r) => <td data-testid="usage-cost">{formatUsd(r.cost)}</td>,
+    latency: (r) => <td data-testid="usage-latency">{formatMs(r.latencyMs)}</td>,
+  }
+  const foot: Partial<Record<LogColumn, ReactNode>> = {
+    status: totals.errors > 0 ? count('errors', totals.errors) : '',
+    tokens: `${totals.inputTokens.toLocaleString()} / ${totals.outputTokens.toLocaleString()}`,
+    cost: formatUsd(totals.cost),
+  }
+  // The totals' label takes the first column, unless that column has a total of its own.
+  const labelled = foot[columns[0]] === undefined
   return (
-    <table className="usage-table">
-      <thead>
-        <tr>
-          {(['col_time', 'col_group', 'col_key', 'col_model', 'col_endpoint', 'col_status', 'col_tokens', 'col_cost', 'col_latency'] as const).map((c) => <th key={c}>{t(c)}</th>)}
-        </tr>
-      </thead>
-      <tbody>
-        {page.data.map((r) => (
-          <tr key={r.id} data-testid="usage-row" data-status={r.status}>
-            <td title={r.id}>{new Date(r.createdAt).toLocaleString()}</td>
-            <td>{r.group ?? '–'}</td>
-            <td><code>{r.keyId ? (hints.get(r.keyId) ?? r.keyId) : '–'}</code></td>
-            <td>{r.model ?? '–'}</td>
-            <td>{r.endpoint}</td>
-            <td>
-              <span className={`badge ${r.status < 400 ? 'ok' : 'error'}`} title={r.errorCode ?? undefined}>{r.status}</span>
-              {r.errorCode && <span className="muted small"> {r.errorCode}</span>}
-            </td>
-            <td>{tokens(r.inputTokens)} / {tokens(r.outputTokens)}</td>
-            <td>{formatUsd(r.cost)}</td>
-            <td>{latency(r.latencyMs)}</td>
+    <div className="usage-table-wrap" data-testid="usage-table-wrap">
+      <table className="usage-table" data-testid="usage-table">
+        <thead>
+          <tr>{columns.map((c) => <th key={c} data-column={c}>{t(`col_${c}`)}</th>)}</tr>
+        </thead>
+        <tbody>
+          {page.data.map((r) => (
+            <tr key={r.id} data-testid="usage-row" data-status={r.status}>
+              {columns.map((c) => <Fragment key={c}>{cell[c](r)}</Fragment>)}
+            </tr>
+          ))}
+        </tbody>
+        <tfoot>
+          <tr data-testid="usage-totals">
+            {columns.map((c, i) => (
+              <th key={c}>{i === 0 && labelled ? `${t('totals')}: ${count('requests', totals.count)}` : (foot[c] ?? '')}</th>
+            ))}
           </tr>
-        ))}
-      </tbody>
-      <tfoot>
-        <tr data-testid="usage-totals">
-          <th colSpan={5}>{t('totals')}: {totals.count}</th>
-          <th>{totals.errors > 0 ? t('errors', { n: totals.errors }) : ''}</th>
-          <th>{totals.inputTokens.toLocaleString()} / {totals.outputTokens.toLocaleString()}</th>
-          <th>{formatUsd(totals.cost)}</th>
-          <th />
-        </tr>
-      </tfoot>
-    </table>
+        </tfoot>
+      </table>
+      {!labelled && <p className="muted small">{t('totals')}: {count('requests', totals.count)}</p>}
+    </div>
   )
 }

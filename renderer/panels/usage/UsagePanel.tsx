@@ -1,17 +1,31 @@
+import { useState } from 'react'
 import { useT } from '../../i18n'
 import { AccountCard } from './AccountCard'
 import { RequestLog } from './RequestLog'
 import { STRINGS } from './strings'
+import { UsageCharts } from './UsageCharts'
 import './usage.css'
 
-/** The account (balance, reservations, concurrency) and the per-request log. */
+/**
+ * The account (balance, reservations, concurrency), pictures of the usage over days, and the per-request log.
+ * The app's own housekeeping calls (shared/admin.ts HOUSEKEEPING_ENDPOINTS from its own keys) are left out of the
+ * pictures and the log unless the switch shows them.
+ */
 export function UsagePanel() {
   const t = useT(STRINGS)
+  const [housekeeping, setHousekeeping] = useState(false)
   return (
     <section className="panel usage" data-testid="panel-usage">
-      <h2>{t('title')}</h2>
+      <div className="row">
+        <h2>{t('title')}</h2>
+        <label className="small usage-housekeeping" title={t('housekeepingHelp')}>
+          <input type="checkbox" checked={housekeeping} onChange={(e) => setHousekeeping(e.target.checked)} data-testid="usage-housekeeping" />
+          {t('housekeeping')}
+        </label>
+      </div>
       <AccountCard />
-      <RequestLog />
+      <UsageCharts housekeeping={housekeeping} />
+      <RequestLog housekeeping={housekeeping} />
     </section>
   )
 }

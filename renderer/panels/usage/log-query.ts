@@ -24,13 +24,30 @@ export function dayBound(date: string, end: boolean): number | undefined {
   return Number.isNaN(d.getTime()) ? undefined : d.getTime()
 }
 
-/** GET /admin/v1/requests query: only the filters set, dates as ms (whole days), and the page cursor. */
-export function logQuery(f: LogFilters, before: string | null, limit = PAGE_SIZE): Record<string, string | number | undefined> {
+/**
+ * GET /admin/v1/requests query: only the filters set, dates as ms (whole days), the page cursor, and
+ * `housekeeping=false` unless the app's own housekeeping calls are to be shown.
+ */
+export function logQuery(f: LogFilters, before: string | null, limit = PAGE_SIZE, housekeeping = true): Record<string, string | number | undefined> {
   const text = (v: string) => (v.trim() === '' ? undefined : v.trim())
   return {
     group: text(f.group), key: text(f.key), model: text(f.model), endpoint: text(f.endpoint), status: f.status || undefined,
     since: dayBound(f.since, false), until: dayBound(f.until, true), limit, before: before ?? undefined,
+    housekeeping: housekeeping ? undefined : 'false',
   }
+}
+
+/** The request table's columns; the chooser shows or hides each. */
+export const LOG_COLUMNS = ['time', 'group', 'key', 'model', 'endpoint', 'status', 'tokens', 'cost', 'latency'] as const
+export type LogColumn = (typeof LOG_COLUMNS)[number]
+
+/** Shown at first: what fits beside the sidebar at 1280 px, Cost and Latency included. */
+export const DEFAULT_COLUMNS: readonly LogColumn[] = ['time', 'key', 'model', 'status', 'tokens', 'cost', 'latency']
+
+/** The columns after toggling one, kept in table order; the last one cannot be hidden. */
+export function toggleColumn(shown: readonly LogColumn[], column: LogColumn): LogColumn[] {
+  const next = shown.includes(column) ? shown.filter((c) => c !== column) : [...shown, column]
+  return next.length === 0 ? [...shown] : LOG_COLUMNS.filter((c) => next.includes(c))
 }
 
 export interface PageTotals {

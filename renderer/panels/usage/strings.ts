@@ -1,3 +1,4 @@
+import type { Plurals } from '../../format'
 import type { Strings } from '../../i18n'
 
 type Key =
@@ -5,7 +6,10 @@ type Key =
   | 'setConcurrency' | 'badAmount' | 'requests' | 'group' | 'key' | 'model' | 'endpoint' | 'status' | 'since' | 'until'
   | 'any' | 'status_ok' | 'status_error' | 'apply' | 'clear' | 'autoRefresh' | 'refresh' | 'older' | 'newer' | 'newest'
   | 'col_time' | 'col_group' | 'col_key' | 'col_model' | 'col_endpoint' | 'col_status' | 'col_tokens' | 'col_cost' | 'col_latency'
-  | 'noRequests' | 'totals' | 'errors' | 'pageOf' | 'reservedHelp'
+  | 'noRequests' | 'totals' | 'pageOf' | 'reservedHelp'
+  | 'housekeeping' | 'housekeepingHelp' | 'columns' | 'spendTitle' | 'byModel' | 'byGroup' | 'activityTitle' | 'latencyTitle' | 'keysTitle'
+  | 'noModel' | 'noGroup' | 'noKey' | 'revokedKey' | 'appKey' | 'col_day' | 'col_total' | 'col_requests' | 'col_errors' | 'col_errorRate'
+  | 'col_share' | 'errorRate' | 'noUsage' | 'rangeTotal' | 'chartData' | 'range' | 'sampled'
 
 /** The usage panel's text. */
 export const STRINGS: Strings<Key> = {
@@ -17,7 +21,13 @@ export const STRINGS: Strings<Key> = {
     any: 'any', status_ok: 'ok', status_error: 'error', apply: 'Apply', clear: 'Clear', autoRefresh: 'Refresh every 5 s', refresh: 'Refresh',
     older: 'Older', newer: 'Newer', newest: 'Newest', col_time: 'Time', col_group: 'Group', col_key: 'Key', col_model: 'Model',
     col_endpoint: 'Endpoint', col_status: 'Status', col_tokens: 'Tokens in / out', col_cost: 'Cost', col_latency: 'Latency',
-    noRequests: 'No requests match.', totals: 'This page', errors: '{n} errors', pageOf: 'page {n}',
+    noRequests: 'No requests match.', totals: 'This page', pageOf: 'page {n}',
+    housekeeping: "Show the app's own calls", housekeepingHelp: "The app's own keys listing models (GET /v1/models) and reading usage. Chats, images and videos made in the app always count.",
+    columns: 'Columns', spendTitle: 'Spending per day', byModel: 'By model', byGroup: 'By group', activityTitle: 'Requests and error rate',
+    latencyTitle: 'Latency (p50 / p90 / p99)', keysTitle: 'Spending by key', noModel: '(no model)', noGroup: '(no group)', noKey: '(no key)',
+    revokedKey: 'revoked key', appKey: "the app's key", col_day: 'Day', col_total: 'Total', col_requests: 'Requests', col_errors: 'Errors',
+    col_errorRate: 'Error rate', col_share: 'Share', errorRate: 'Error rate', noUsage: 'No requests in these days.',
+    rangeTotal: '{cost} spent, {requests}, {errors}', chartData: 'The chart as a table', range: 'Days', sampled: 'percentiles of {n} sampled requests',
   },
   zh: {
     title: '用量', account: '账户', balance: '余额', reserved: '预留', available: '可用', concurrency: '并发上限',
@@ -27,9 +37,33 @@ export const STRINGS: Strings<Key> = {
     any: '全部', status_ok: '成功', status_error: '失败', apply: '应用', clear: '清除', autoRefresh: '每 5 秒刷新', refresh: '刷新',
     older: '更早', newer: '更新', newest: '最新', col_time: '时间', col_group: '分组', col_key: '密钥', col_model: '模型',
     col_endpoint: '接口', col_status: '状态', col_tokens: '输入 / 输出 tokens', col_cost: '费用', col_latency: '延迟',
-    noRequests: '没有匹配的请求。', totals: '本页合计', errors: '{n} 个错误', pageOf: '第 {n} 页',
+    noRequests: '没有匹配的请求。', totals: '本页合计', pageOf: '第 {n} 页',
+    housekeeping: '显示应用自身的调用', housekeepingHelp: '应用自身的密钥列出模型（GET /v1/models）和读取用量的调用。在应用中进行的对话、图像和视频始终计入。',
+    columns: '列', spendTitle: '每日花费', byModel: '按模型', byGroup: '按分组', activityTitle: '请求数与错误率',
+    latencyTitle: '延迟（p50 / p90 / p99）', keysTitle: '按密钥的花费', noModel: '（无模型）', noGroup: '（无分组）', noKey: '（无密钥）',
+    revokedKey: '已撤销的密钥', appKey: '应用密钥', col_day: '日期', col_total: '合计', col_requests: '请求数', col_errors: '错误数',
+    col_errorRate: '错误率', col_share: '占比', errorRate: '错误率', noUsage: '这些天没有请求。',
+    rangeTotal: '花费 {cost}，{requests}，{errors}', chartData: '图表数据表', range: '天数', sampled: '由 {n} 个抽样请求计算的百分位',
   },
 }
+
+type Counted = 'requests' | 'errors' | 'lastDays' | 'otherSeries' | 'otherKeys'
+
+/** The usage panel's counted phrases. */
+export const PLURALS: Plurals<Counted> = {
+  en: {
+    requests: { one: '{n} request', other: '{n} requests' }, errors: { one: '{n} error', other: '{n} errors' },
+    lastDays: { one: 'last day', other: 'last {n} days' }, otherSeries: { one: '{n} other', other: '{n} others' },
+    otherKeys: { one: '{n} other key', other: '{n} other keys' },
+  },
+  zh: {
+    requests: { other: '{n} 个请求' }, errors: { other: '{n} 个错误' }, lastDays: { other: '最近 {n} 天' },
+    otherSeries: { other: '其他 {n} 项' }, otherKeys: { other: '其他 {n} 个密钥' },
+  },
+}
+
+/** `count` as `useCount(PLURALS)` returns it. */
+export type UsageCount = (key: Counted, n: number) => string
 
 /** `t` as `useT(STRINGS)` returns it. */
 export type UsageT = (key: Key, vars?: Record<string, string | number>) => string

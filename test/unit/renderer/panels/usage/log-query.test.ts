@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { RequestLogEntry } from '../../../../../shared/admin'
-import { balanceAfter, dayBound, EMPTY_FILTERS, logQuery, pageTotals, parseAmount } from '../../../../../renderer/panels/usage/log-query'
+import { balanceAfter, dayBound, DEFAULT_COLUMNS, EMPTY_FILTERS, logQuery, pageTotals, parseAmount, toggleColumn } from '../../../../../renderer/panels/usage/log-query'
 
 const row = (patch: Partial<RequestLogEntry>): RequestLogEntry => ({
   id: 'r', createdAt: 0, keyId: null, group: null, model: null, endpoint: 'chat.completions', status: 200, errorCode: null,
@@ -43,5 +43,19 @@ describe('usage log query', () => {
     expect(parseAmount('12.5')).toBe(12.5)
     expect(parseAmount('')).toBe(undefined)
     expect(parseAmount('ten')).toBe(undefined)
+  })
+})
+
+describe('usage log housekeeping and columns', () => {
+  it("asks to leave out the app's housekeeping calls only when they are hidden", () => {
+    expect(logQuery(EMPTY_FILTERS, null, 50, false).housekeeping).toBe('false')
+    expect(logQuery(EMPTY_FILTERS, null, 50, true).housekeeping).toBe(undefined)
+  })
+
+  it('toggles columns in table order and never hides the last one', () => {
+    expect(toggleColumn(DEFAULT_COLUMNS, 'group')).toEqual(['time', 'group', 'key', 'model', 'status', 'tokens', 'cost', 'latency'])
+    expect(toggleColumn(DEFAULT_COLUMNS, 'tokens')).toEqual(['time', 'key', 'model', 'status', 'cost', 'latency'])
+    expect(toggleColumn(['cost'], 'cost')).toEqual(['cost'])
+    expect(DEFAULT_COLUMNS).toEqual(expect.arrayContaining(['cost', 'latency']))
   })
 })

@@ -1,0 +1,101 @@
+import { USAGE_LATENCY_SAMPLE } from '../../../shared/admin.js'
+import type { Db } from './db.js'
+import { housekeepingFilter } from './request-log.js'
+
+/** A day to aggregate: [start, end) in ms. */
+export interface DayRange {
+  start: number
+  end: number
+}
+
+export interface DayTotals {
+  requests: number
+  errors: number
+  costNano: number
+}
+
+/** A series' (model's or group's; '' for none) spending per day. */
+export interface SeriesTotals {
+  id: string
+  costNano: number[]
+}
+
+export interface KeyTotals {
+  keyId: string | null
+  name: string | null
+  hint: string | null
+  app: boolean
+  requests: number
+  costNano: number
+}
+
+/** Where a series' name comes from. */
+const SERIES_COLUMN = { model: 'r.model', group: 'r.group_id' } as const
+
+/** The p-th percentile (0–100) of ascending values by nearest rank: the smallest value with at least p% at or below it. */
+export function nearestRank(sorted: readonly number[], p: number): number {
+  // Integer arithmetic first: 90 * 10 / 100 is exactly 9, where 0.9 * 10 is not.
+  return sorted[Math.max(0, Math.ceil((p * sorted.length) / 100) - 1)]
+}
+
+/**
+ * The usage summary's aggregates, computed in SQL over the ledger's table: the days come in as a JSON list of
+ * [start, end) ranges joined against `requests` on its created_at index. `@housekeeping` 0 leaves out the app's
+ * housekeeping calls.
+ *
+ * Latency percentiles read at most USAGE_LATENCY_SAMPLE requests per day: all of a day's when it has no more, else
+ * a deterministic sample (rows ordered by a multiplicative hash of their rowid, the first USAGE_LATENCY_SAMPLE kept),
+ * so SQLite's sorter holds a bounded number of rows however busy the day, and a refresh shows the same figures.
+ */
+export function usageSummaryRepo(db: Db) {
+  const days = `WITH days(i, start, stop) AS (SELECT key, value ->> 0, value ->> 1 FROM json_each(@days))`
+  const inDays = `FROM days d JOIN requests r ON r.created_at >= d.start AND r.created_at < d.stop`
+  const kept = housekeepingFilter('r')
+  const perDay = db.prepare(`${days}
+    SELECT d.i AS day, COUNT(*) AS requests, SUM(r.status >= 400) AS errors, SUM(r.cost_nano) AS cost_nano
+    ${inDays} WHERE ${kept} GROUP BY d.i`)
+  const seriesPerDay = Object.fromEntries(Object.entries(SERIES_COLUMN).map(([by, column]) => [by, db.prepare(`${days}
+    SELECT d.i AS day, COALESCE(${column}, '') AS series, SUM(r.cost_nano) AS cost_nano
+    ${inDays} WHERE ${kept} AND r.cost_nano > 0 GROUP BY d.i, series`)])) as Record<keyof typeof SERIES_COLUMN, ReturnType<Db['prepare']>>
+  const perKey = db.prepare(`${days}
+    SELECT r.key_id AS key_id, k.name AS name, k.hint AS hint, k.app_secret_enc IS NOT NULL AS app, COUNT(*) AS requests, SUM(r.cost_nano) AS cost_nano
+    ${inDays} LEFT JOIN api_keys k ON k.id = r.key_id WHERE ${kept}
+    GROUP BY r.key_id ORDER BY cost_nano DESC, requests DESC, r.key_id`)
+  const latencySample = db.prepare(`
+    SELECT latency_ms FROM requests r WHERE r.created_at >= @start AND r.created_at < @stop AND ${kept}
+    ORDER BY (r.rowid * 40503) % 65536, r.rowid LIMIT ${USAGE_LATENCY_SAMPLE}`)
+
+  const params = (ranges: DayRange[], housekeeping: boolean) => ({ days: JSON.stringify(ranges.map((d) => [d.start, d.end])), housekeeping: housekeeping ? 1 : 0 })
+
+  return {
+    /** Requests, errors and cost of each day (in the order given). */
+    days(ranges: DayRange[], housekeeping: boolean): DayTotals[] {
+      const totals = ranges.map(() => ({ requests: 0, errors: 0, costNano: 0 }))
+      for (const row of perDay.all(params(ranges, housekeeping)) as Array<{ day: number; requests: number; errors: number; cost_nano: number }>) {
+        totals[row.day] = { requests: row.requests, errors: row.errors, costNano: row.cost_nano }
+      }
+      return totals
+    },
+    /** Every model's (or group's) spending per day, biggest spender first (requests that cost nothing are left out). */
+    series(ranges: DayRange[], by: keyof typeof SERIES_COLUMN, housekeeping: boolean): SeriesTotals[] {
+      const series = new Map<string, SeriesTotals>()
+      for (const row of seriesPerDay[by].all(params(ranges, housekeeping)) as Array<{ day: number; series: string; cost_nano: number }>) {
+        let s = series.get(row.series)
+        if (!s) series.set(row.series, (s = { id: row.series, costNano: ranges.map(() => 0) }))
+        s.costNano[row.day] = row.cost_nano
+      }
+      const total = (s: SeriesTotals) => s.costNano.reduce((a, b) => a + b, 0)
+      return [...series.values()].sort((a, b) => total(b) - total(a) || a.id.localeCompare(b.id))
+    },
+    /** Requests and spending per key over all the days, biggest spender first. */
+    keys(ranges: DayRange[], housekeeping: boolean): KeyTotals[] {
+      return (perKey.all(params(ranges, housekeeping)) as Array<{ key_id: string | null; name: string | null; hint: string | null; app: number; requests: number; cost_nano: number }>)
+        .map((r) => ({ keyId: r.key_id, name: r.name, hint: r.hint, app: r.app === 1, requests: r.requests, costNano: r.cost_nano }))
+    },
+    /** A day's latencies, ascending: all of them, or the sample described above. */
+    latencies(range: DayRange, housekeeping: boolean): number[] {
+      const rows = latencySample.all({ start: range.start, stop: range.end, housekeeping: housekeeping ? 1 : 0 }) as Array<{ latency_ms: number }>
+      return rows.map((r) => r.latency_ms).sort((a, b) => a - b)
+    },
+  }
+}
