@@ -96,7 +96,8 @@ async function handleImages(ctx: RequestContext, services: Services, endpoint: I
   if (endpoint === 'edits' && ctx.group!.options.officialDirect) throw gatewayError('route_not_found', 'route_not_in_group', { path: ctx.path })
   const { input, request: req, model, candidates } = await admit(ctx, services, ADMISSION[endpoint])
   const job = jobBuilder(ctx, services, req, input)
-  const run = (signal: AbortSignal) => runImages(services.http, candidates, model, job, signal)
+  // The request log names the account a failure came from (the app shows it next to the error).
+  const run = (signal: AbortSignal, onAccount: (id: string) => void = (id) => void (ctx.outcome.upstreamId = id)) => runImages(services.http, candidates, model, job, signal, onAccount)
 
   if (req.async) {
     const task = startImageTask(ctx, services, model, req, `images.${endpoint}`, run)
