@@ -21,3 +21,19 @@ export function formatUsd(usd: number): string {
   if (Math.abs(usd) < 0.01) return `$${usd.toFixed(6).replace(/0+$/, '')}`
   return `$${usd.toFixed(2)}`
 }
+
+/**
+ * The names the gateway gives its built-in groups (electron/gateway/config/defaults.ts), in every language.
+ * A group renamed by the user keeps its own name.
+ */
+const BUILTIN_GROUP_NAMES: Record<string, { seeded: string } & Record<Language, string>> = {
+  default: { seeded: 'All models', en: 'All models', zh: '全部模型' },
+  claude: { seeded: 'Claude (messages protocol)', en: 'Claude (messages protocol)', zh: 'Claude（Messages 协议）' },
+}
+
+/** A group's name as shown: built-in names translated, others as the user wrote them. */
+export function groupName(group: { id: string; name?: string | null }, language: Language): string {
+  const builtin = BUILTIN_GROUP_NAMES[group.id]
+  if (builtin && group.name === builtin.seeded) return builtin[language]
+  return group.name ?? ''
+}

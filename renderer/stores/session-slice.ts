@@ -13,11 +13,15 @@ export interface SessionSlice {
   groupId: string | null
   panel: Panel
   language: Language
+  /** the upstream account Keys & groups shows highlighted (opened from an error naming it) */
+  focusedUpstream: string | null
   setSession(session: AdminSession): void
   refreshGroups(): Promise<void>
   setGroup(id: string): void
   setPanel(panel: Panel): void
   setLanguage(language: Language): void
+  /** opens Keys & groups at one upstream account */
+  openUpstream(id: string): void
 }
 
 export const createSessionSlice: StateCreator<AppState, [], [], SessionSlice> = (set, get) => ({
@@ -26,6 +30,7 @@ export const createSessionSlice: StateCreator<AppState, [], [], SessionSlice> = 
   groupId: null,
   panel: 'chat',
   language: 'en',
+  focusedUpstream: null,
   setSession: (session) => set({ session }),
   refreshGroups: async () => {
     const groups = await admin.groups()
@@ -33,7 +38,8 @@ export const createSessionSlice: StateCreator<AppState, [], [], SessionSlice> = 
     set({ groups, groupId: groups.some((g) => g.id === current) ? current : (groups[0]?.id ?? null) })
   },
   setGroup: (groupId) => set({ groupId }),
-  setPanel: (panel) => set({ panel }),
+  setPanel: (panel) => set({ panel, focusedUpstream: null }),
+  openUpstream: (id) => set({ panel: 'keys', focusedUpstream: id }),
   setLanguage: (language) => set({ language }),
 })
 

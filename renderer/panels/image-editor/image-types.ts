@@ -41,6 +41,8 @@ export interface RunError {
   status: number
   code: string
   message: string
+  /** the request-log row of the failure: the request's id, or the task's for a task that failed */
+  requestId?: string
 }
 
 /** One submission and its outcome; saved in the history. */

@@ -2,6 +2,7 @@ import type { StateCreator } from 'zustand'
 import { emptyHistory, pushHistory, redoHistory, undoHistory, type History } from '../../canvas/history'
 import type { MaskOp } from '../../canvas/mask-ops'
 import { listModels, modelSpecs } from '../../api/gateway'
+import { naturalSize } from '../../components/downscale-image'
 import type { AppState } from '../../stores/app-store'
 import { carryOut, resumeRun, toRunError, type RunHooks } from './image-runs'
 import type { BrushSettings, ImageMode, ImageRun, ReferenceImage } from './image-types'
@@ -97,16 +98,6 @@ function refit(s: AppState, patch: Partial<ImagesSlice>): Partial<ImagesSlice> {
     imageSizeText: controls?.size?.custom ? next.imageSizeText : null,
     imageN: Math.max(1, Math.min(next.imageN, controls?.nMax ?? 1)),
   }
-}
-
-/** The natural size of an image file (the mask is made at exactly this size). */
-function naturalSize(url: string): Promise<{ width: number; height: number }> {
-  return new Promise((resolve, reject) => {
-    const img = new Image()
-    img.onload = () => resolve({ width: img.naturalWidth, height: img.naturalHeight })
-    img.onerror = () => reject(new Error('could not read the image'))
-    img.src = url
-  })
 }
 
 /** The mask state for the current first reference: kept when it is the same image, empty otherwise. */
