@@ -54,7 +54,7 @@ export function ActionError({ error, onRetry, onDismiss, retryTestId = 'error-re
   return (
     <div className="error-note action-error" role="alert" data-testid="action-error" data-code={error.code}>
       <span className="action-error-title" data-testid="error-title">
-        {error.status !== null && <strong>{error.status} </strong>}
+        {view.status !== null && <strong>{view.status} </strong>}
         {view.title}
       </span>
       {view.detail && (

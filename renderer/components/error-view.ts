@@ -19,6 +19,8 @@ export interface ErrorFacts {
 export type ErrorAction = 'retry' | 'account' | 'budget'
 
 export interface ErrorView {
+  /** the HTTP status, the request log's when it knows it (a failed task's or a stream's error carries none) */
+  status: number | null
   title: string
   /** the text that came with the error, shown as a quote */
   detail: string | null
@@ -56,13 +58,20 @@ function titleOf(e: ErrorFacts, account: string | null): ErrorTitle {
 }
 
 /** The presentation of one error, given the request-log row of its request (when it was found) and whether the action can be retried. */
-export function presentError(e: ErrorFacts, log: Pick<RequestLogEntry, 'upstream'> | null | undefined, language: Language, canRetry: boolean): ErrorView {
+export function presentError(
+  error: ErrorFacts,
+  log: Pick<RequestLogEntry, 'upstream' | 'status'> | null | undefined,
+  language: Language,
+  canRetry: boolean,
+): ErrorView {
   const account = log?.upstream ?? null
+  // The log has the status a task's or an SSE error event's body does not carry (a vendor's refusal is its 4xx).
+  const e = log && log.status >= 400 ? { ...error, status: log.status } : error
   const title = translate(ERROR_TITLES, language, titleOf(e, account), { status: e.status ?? '' })
   const actions: ErrorAction[] = []
   if (canRetry) actions.push('retry')
   if (account) actions.push('account')
   if (e.status === 402 || e.code === 'insufficient_quota') actions.push('budget')
   const detail = e.message.trim() === '' ? null : e.message.trim()
-  return { title, detail, account, actions }
+  return { status: e.status, title, detail, account, actions }
 }

@@ -3,6 +3,7 @@ import { emptyHistory, pushHistory, redoHistory, undoHistory, type History } fro
 import type { MaskOp } from '../../canvas/mask-ops'
 import { listModels, modelSpecs } from '../../api/gateway'
 import { naturalSize } from '../../components/downscale-image'
+import { askNotificationPermissionOnce, notifyTaskEnded } from '../../notify'
 import type { AppState } from '../../stores/app-store'
 import { carryOut, resumeRun, toRunError, type RunHooks } from './image-runs'
 import type { BrushSettings, ImageMode, ImageRun, ReferenceImage } from './image-types'
@@ -98,6 +99,12 @@ function refit(s: AppState, patch: Partial<ImagesSlice>): Partial<ImagesSlice> {
     imageSizeText: controls?.size?.custom ? next.imageSizeText : null,
     imageN: Math.max(1, Math.min(next.imageN, controls?.nMax ?? 1)),
   }
+}
+
+/** A desktop notification for a long run that ended while the window was in the background. */
+function notifyRunEnded(run: ImageRun | undefined): void {
+  if (!run || run.status === 'running') return
+  notifyTaskEnded(run.status === 'succeeded' ? 'imageDone' : 'imageFailed', run.model, run.prompt, (run.finishedAt ?? Date.now()) - run.createdAt)
 }
 
 /** The mask state for the current first reference: kept when it is the same image, empty otherwise. */
@@ -202,6 +209,8 @@ export const createImagesSlice: StateCreator<AppState, [], [], ImagesSlice> = (s
       const controls = selectedControls(s)
       if (!s.groupId || !option || !controls || formProblem(s, controls)) return
       const { run, request } = buildSubmission(s, s.groupId, option, controls)
+      // Image tasks can take minutes: ask once whether the desktop may say when one ends in the background.
+      askNotificationPermissionOnce()
       active.add(run.id)
       set((st) => ({ imageFormError: null, imageRuns: [run, ...st.imageRuns].slice(0, MAX_RUNS) }))
       const hooks = hooksFor(run.id)
@@ -211,6 +220,7 @@ export const createImagesSlice: StateCreator<AppState, [], [], ImagesSlice> = (s
         hooks.update((r) => ({ ...r, status: 'failed', phase: undefined, error: toRunError(err), finishedAt: Date.now() }))
       } finally {
         active.delete(run.id)
+        notifyRunEnded(get().imageRuns.find((r) => r.id === run.id))
       }
     },
     resumeImageRuns: () => {
@@ -221,7 +231,10 @@ export const createImagesSlice: StateCreator<AppState, [], [], ImagesSlice> = (s
           continue
         }
         active.add(run.id)
-        void resumeRun(run.group, run.taskId, run.requestId ?? '', hooksFor(run.id)).finally(() => active.delete(run.id))
+        void resumeRun(run.group, run.taskId, run.requestId ?? '', hooksFor(run.id)).finally(() => {
+          active.delete(run.id)
+          notifyRunEnded(get().imageRuns.find((r) => r.id === run.id))
+        })
       }
     },
     removeImageRun: (id) =>

@@ -29,6 +29,9 @@ export function mergeEntries(known: Record<string, VideoTaskEntry>, fresh: Video
 
 const firstVideo = (v: VideoTaskView) => v.result?.videos[0]
 
+/** Whether the task has ended (succeeded, failed or canceled). */
+export const hasEnded = (v: VideoTaskView): boolean => ENDED.has(v.status)
+
 /** A task is polled until it ended and, when it succeeded, until the gateway's saved copy is there. */
 export function needsPoll(v: VideoTaskView): boolean {
   if (!ENDED.has(v.status)) return true
