@@ -3,8 +3,8 @@
  * (Web Notification API; the Electron shell shows them as native notifications). Permission is asked once,
  * when the first long task starts.
  */
-import { translate, type Strings } from './i18n'
-import { useAppStore } from './stores/app-store'
+import type { Language } from '../shared/admin'
+import type { Strings } from './i18n'
 
 type Key = 'imageDone' | 'imageFailed' | 'videoDone' | 'videoFailed'
 
@@ -30,9 +30,11 @@ export function shouldNotify(elapsedMs: number, hidden: boolean, permission: Not
 }
 
 /** Tells of an ended task, if shouldNotify says so; `body` is the prompt. */
-export function notifyTaskEnded(kind: Key, model: string, body: string, elapsedMs: number): void {
+export async function notifyTaskEnded(kind: Key, model: string, body: string, elapsedMs: number, language: Language): Promise<void> {
   if (!supported() || !shouldNotify(elapsedMs, document.hidden, Notification.permission)) return
-  const title = translate(STRINGS, useAppStore.getState().language, kind, { model })
+  // Loaded when needed: i18n reads the store, whose slices call this module.
+  const { translate } = await import('./i18n')
+  const title = translate(STRINGS, language, kind, { model })
   const note = new Notification(title, { body: body.slice(0, 200), tag: `gatehouse-${kind}` })
   note.onclick = () => window.focus()
 }

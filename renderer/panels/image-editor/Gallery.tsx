@@ -28,6 +28,7 @@ export function runStatus(run: ImageRun, now: number, t: ImageT): string {
   if (run.status === 'succeeded') return run.phase === 'saving' ? t('status_saving') : t('status_succeeded', { count: run.images.length, elapsed })
   if (run.phase === 'waiting') return t('status_waiting', { task: run.taskId ?? '', status: run.taskStatus ?? '', elapsed })
   if (run.phase === 'generating') return t('status_generating', { elapsed })
+  if (run.phase === 'uploading') return t('status_uploading', { percent: run.uploadPercent ?? 0 })
   return t('status_submitting')
 }
 

@@ -24,6 +24,7 @@ export function toRunError(err: unknown): RunError {
 /** The run's fields for a progress report. */
 export function progressPatch(p: Progress): Partial<ImageRun> {
   if (p.phase === 'waiting') return { phase: 'waiting', taskId: p.taskId, taskStatus: p.status }
+  if (p.phase === 'uploading') return { phase: 'uploading', uploadPercent: p.percent }
   return { phase: p.phase }
 }
 

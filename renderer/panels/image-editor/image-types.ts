@@ -58,7 +58,9 @@ export interface ImageRun {
   references: number
   masked: boolean
   status: 'running' | 'succeeded' | 'failed'
-  phase?: 'submitting' | 'waiting' | 'generating' | 'saving'
+  phase?: 'submitting' | 'uploading' | 'waiting' | 'generating' | 'saving'
+  /** how much of a multipart upload has gone, 0..100 */
+  uploadPercent?: number
   taskId?: string
   taskStatus?: string
   requestId?: string

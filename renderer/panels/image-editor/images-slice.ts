@@ -102,9 +102,10 @@ function refit(s: AppState, patch: Partial<ImagesSlice>): Partial<ImagesSlice> {
 }
 
 /** A desktop notification for a long run that ended while the window was in the background. */
-function notifyRunEnded(run: ImageRun | undefined): void {
+function notifyRunEnded(s: AppState, id: string): void {
+  const run = s.imageRuns.find((r) => r.id === id)
   if (!run || run.status === 'running') return
-  notifyTaskEnded(run.status === 'succeeded' ? 'imageDone' : 'imageFailed', run.model, run.prompt, (run.finishedAt ?? Date.now()) - run.createdAt)
+  void notifyTaskEnded(run.status === 'succeeded' ? 'imageDone' : 'imageFailed', run.model, run.prompt, (run.finishedAt ?? Date.now()) - run.createdAt, s.language)
 }
 
 /** The mask state for the current first reference: kept when it is the same image, empty otherwise. */
@@ -220,7 +221,7 @@ export const createImagesSlice: StateCreator<AppState, [], [], ImagesSlice> = (s
         hooks.update((r) => ({ ...r, status: 'failed', phase: undefined, error: toRunError(err), finishedAt: Date.now() }))
       } finally {
         active.delete(run.id)
-        notifyRunEnded(get().imageRuns.find((r) => r.id === run.id))
+        notifyRunEnded(get(), run.id)
       }
     },
     resumeImageRuns: () => {
@@ -233,7 +234,7 @@ export const createImagesSlice: StateCreator<AppState, [], [], ImagesSlice> = (s
         active.add(run.id)
         void resumeRun(run.group, run.taskId, run.requestId ?? '', hooksFor(run.id)).finally(() => {
           active.delete(run.id)
-          notifyRunEnded(get().imageRuns.find((r) => r.id === run.id))
+          notifyRunEnded(get(), run.id)
         })
       }
     },

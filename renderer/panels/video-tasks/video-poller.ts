@@ -57,7 +57,7 @@ async function pollDue(set: SetState, get: GetState, due: VideoTaskEntry[]): Pro
       if (!changed(get().videoTasks[e.id]?.view, view)) return
       moved = true
       set((s) => ({ videoTasks: { ...s.videoTasks, [e.id]: { ...e, view } } }))
-      if (endedNow(e.view, view)) notifyTaskEnded(view.status === 'succeeded' ? 'videoDone' : 'videoFailed', view.model, notes[e.id]?.prompt ?? '', (view.updated_at - view.created_at) * 1000)
+      if (endedNow(e.view, view)) void notifyTaskEnded(view.status === 'succeeded' ? 'videoDone' : 'videoFailed', view.model, notes[e.id]?.prompt ?? '', (view.updated_at - view.created_at) * 1000, get().language)
     } catch (err) {
       if (isForeignTask(err)) foreign.add(e.id)
       else failed = err
