@@ -81,7 +81,7 @@ function ImageInputs({ t, form, controls, image, lastFrame }: { t: VideoT; form:
         <span>{t('image')}</span>
         <ImageIntakeNotice intake={image.intake} />
         <DropZone onImages={image.offer} testId="video-image">
-          {form.image ? <img src={form.image} alt="" className="video-thumb" /> : <span className="muted small">{t('imageHelp')}</span>}
+          {form.image && <img src={form.image} alt="" className="video-thumb" />}
         </DropZone>
       </div>
       {form.image && <button type="button" className="link" onClick={() => setForm({ image: null, lastFrame: null })}>{t('removeImage')}</button>}
