@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState, type ComponentType } from 'react'
 import { admin, onSessionEnded, signIn } from './api/admin'
 import { ErrorNote } from './components/ErrorNote'
-import { useT, type Strings } from './i18n'
+import { groupName, useT, type Strings } from './i18n'
 import { ChatPanel } from './panels/chat/ChatPanel'
 import { ImagePanel } from './panels/image-editor/ImagePanel'
 import { KeysPanel } from './panels/keys/KeysPanel'
@@ -115,6 +115,7 @@ function GroupPicker() {
   const groups = useAppStore((s) => s.groups)
   const groupId = useAppStore((s) => s.groupId)
   const setGroup = useAppStore((s) => s.setGroup)
+  const language = useAppStore((s) => s.language)
   if (groups.length === 0) return <p className="muted small">{t('noGroups')}</p>
   return (
     <label className="group-picker">
@@ -122,7 +123,7 @@ function GroupPicker() {
       <select value={groupId ?? ''} onChange={(e) => setGroup(e.target.value)} data-testid="group-picker">
         {groups.map((g) => (
           <option key={g.id} value={g.id}>
-            {g.name ? `${g.name} (${g.id})` : g.id}
+            {groupName(g, language) ? `${groupName(g, language)} (${g.id})` : g.id}
           </option>
         ))}
       </select>

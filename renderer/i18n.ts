@@ -24,3 +24,19 @@ export function useCount<K extends string>(plurals: Plurals<K>) {
   const language = useAppStore((s) => s.language)
   return (key: K, n: number) => formatCount(language, n, plurals[language][key] ?? plurals.en[key])
 }
+
+/**
+ * The names the gateway gives its built-in groups (electron/gateway/config/defaults.ts), in every language.
+ * A group renamed by the user keeps its own name.
+ */
+const BUILTIN_GROUP_NAMES: Record<string, { seeded: string } & Record<Language, string>> = {
+  default: { seeded: 'All models', en: 'All models', zh: '全部模型' },
+  claude: { seeded: 'Claude (messages protocol)', en: 'Claude (messages protocol)', zh: 'Claude（Messages 协议）' },
+}
+
+/** A group's name as shown: built-in names translated, others as the user wrote them. */
+export function groupName(group: { id: string; name?: string | null }, language: Language): string {
+  const builtin = BUILTIN_GROUP_NAMES[group.id]
+  if (builtin && group.name === builtin.seeded) return builtin[language]
+  return group.name ?? ''
+}

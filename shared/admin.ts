@@ -130,6 +130,8 @@ export interface TaskSummary {
   updatedAt: number
   /** the task's public answer as its GET endpoint gives it */
   detail: unknown
+  /** the Idempotency-Key it was submitted with, if any */
+  idempotencyKey: string | null
 }
 
 export interface Settings {

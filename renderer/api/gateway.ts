@@ -1,6 +1,6 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser'
 import { admin } from './admin'
-import { request, requestJson } from './http'
+import { request, requestJson, toApiError } from './http'
 
 // The app calls the gateway like any SDK would: with a gateway key of the group, fetched once per group.
 const appKeys = new Map<string, Promise<string>>()
@@ -23,6 +23,38 @@ export async function callGateway(group: string, path: string, init: RequestInit
   const headers = new Headers(init.headers)
   headers.set('authorization', `Bearer ${await appKey(group)}`)
   return request(path, { ...init, headers })
+}
+
+/**
+ * A multipart upload to the public API that reports how much of the body has gone (XMLHttpRequest: fetch
+ * reports no upload progress for a FormData body in Chromium). The answer comes back as a Response, read in
+ * full; throws ApiError on error answers like callGateway.
+ */
+export async function uploadToGateway(group: string, path: string, headers: Record<string, string>, body: FormData, onUpload: (fraction: number) => void): Promise<Response> {
+  const key = await appKey(group)
+  const res = await new Promise<Response>((resolve, reject) => {
+    const xhr = new XMLHttpRequest()
+    xhr.open('POST', path)
+    xhr.responseType = 'blob'
+    xhr.setRequestHeader('authorization', `Bearer ${key}`)
+    for (const [name, value] of Object.entries(headers)) xhr.setRequestHeader(name, value)
+    xhr.upload.onprogress = (e) => e.lengthComputable && onUpload(e.loaded / e.total)
+    xhr.onload = () => resolve(new Response(xhr.status === 204 ? null : (xhr.response as Blob), { status: xhr.status, headers: responseHeaders(xhr) }))
+    // Like fetch: a network failure is a TypeError.
+    xhr.onerror = () => reject(new TypeError('Failed to fetch'))
+    xhr.send(body)
+  })
+  if (!res.ok) throw await toApiError(res)
+  return res
+}
+
+function responseHeaders(xhr: XMLHttpRequest): Headers {
+  const headers = new Headers()
+  for (const line of xhr.getAllResponseHeaders().trim().split(/\r?\n/)) {
+    const colon = line.indexOf(':')
+    if (colon > 0) headers.append(line.slice(0, colon).trim(), line.slice(colon + 1).trim())
+  }
+  return headers
 }
 
 /** The same, as JSON. */

@@ -4,6 +4,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /** the gateway's x-request-id of the answer, the key of its request-log row */
+    readonly requestId: string | null = null,
   ) {
     super(message)
   }
@@ -12,11 +14,12 @@ export class ApiError extends Error {
 /** Reads `{error:{code,message}}` (chat protocol) or `{type:'error',error:{type,message}}` (messages protocol). */
 export async function toApiError(res: Response): Promise<ApiError> {
   const text = await res.text().catch(() => '')
+  const requestId = res.headers.get('x-request-id')
   try {
     const body = JSON.parse(text) as { error?: { code?: string; type?: string; message?: string } }
-    return new ApiError(res.status, body.error?.code ?? body.error?.type ?? String(res.status), body.error?.message ?? text)
+    return new ApiError(res.status, body.error?.code ?? body.error?.type ?? String(res.status), body.error?.message ?? text, requestId)
   } catch {
-    return new ApiError(res.status, String(res.status), text || res.statusText)
+    return new ApiError(res.status, String(res.status), text || res.statusText, requestId)
   }
 }
 

@@ -15,12 +15,16 @@ export interface SessionSlice {
   language: Language
   /** USD: sending asks first when a call's quoted maximum is above this; null never asks */
   confirmAbove: number | null
+  /** the upstream account Keys & groups shows highlighted (opened from an error naming it) */
+  focusedUpstream: string | null
   setSession(session: AdminSession): void
   refreshGroups(): Promise<void>
   setGroup(id: string): void
   setPanel(panel: Panel): void
   setLanguage(language: Language): void
   setConfirmAbove(usd: number | null): void
+  /** opens Keys & groups at one upstream account */
+  openUpstream(id: string): void
 }
 
 export const createSessionSlice: StateCreator<AppState, [], [], SessionSlice> = (set, get) => ({
@@ -30,6 +34,7 @@ export const createSessionSlice: StateCreator<AppState, [], [], SessionSlice> = 
   panel: 'chat',
   language: 'en',
   confirmAbove: null,
+  focusedUpstream: null,
   setSession: (session) => set({ session }),
   refreshGroups: async () => {
     const groups = await admin.groups()
@@ -37,7 +42,8 @@ export const createSessionSlice: StateCreator<AppState, [], [], SessionSlice> = 
     set({ groups, groupId: groups.some((g) => g.id === current) ? current : (groups[0]?.id ?? null) })
   },
   setGroup: (groupId) => set({ groupId }),
-  setPanel: (panel) => set({ panel }),
+  setPanel: (panel) => set({ panel, focusedUpstream: null }),
+  openUpstream: (id) => set({ panel: 'keys', focusedUpstream: id }),
   setLanguage: (language) => set({ language }),
   setConfirmAbove: (confirmAbove) => set({ confirmAbove }),
 })

@@ -100,6 +100,7 @@ export const requestLogPage = obj({
 export const taskSummary = obj({
   id: str, kind: { enum: ['image', 'video'] }, group: str, keyId: str, model: str, status: str, progress: numOrNull, createdAt: int, updatedAt: int,
   detail: { type: 'object' },
+  idempotencyKey: { ...strOrNull, description: 'the Idempotency-Key the task was submitted with (the app matches its own submissions by it)' },
 })
 export const mediaItem = obj({ id: str, requestId: str, kind: str, mimeType: str, url: str, sourceUrl: strOrNull, createdAt: int })
 export const appKey = obj({ key: str })

@@ -181,8 +181,18 @@ describe('async image tasks: failure and restart', () => {
     const accepted = (await (await gw.post('/v1/images/generations', { model: 'img-gpt', prompt: 'x' }, { prefer: 'respond-async' })).json()) as { task_id: string; status_url: string }
     const task = await pollUntilDone(gw, accepted.status_url)
     expect(task).toMatchObject({ status: 'failed', error: { code: 'moderation_blocked' } })
-    expect(gw.services.store.ledger.get(accepted.task_id)).toMatchObject({ cost_nano: 0, error_code: 'moderation_blocked' })
+    // The account that refused is recorded, so the app can name it next to the error.
+    expect(gw.services.store.ledger.get(accepted.task_id)).toMatchObject({ cost_nano: 0, error_code: 'moderation_blocked', upstream_id: 'oa' })
     expect(gw.services.registry.account.balanceNano).toBe(before)
+  })
+
+  it('a refused request (no task) records the account that refused it in the request log', async () => {
+    openaiFake.setScenario({ kind: 'status', status: 400, body: { error: { message: 'Your request was rejected by the safety system.', type: 'image_generation_user_error', param: null, code: 'moderation_blocked' } } } as never)
+    const res = await gw.post('/v1/images/generations', { model: 'img-gpt', prompt: 'x' })
+    expect(res.status).toBe(400)
+    const id = res.headers.get('x-request-id')!
+    gw.services.store.ledger.flush()
+    expect(gw.services.store.ledger.get(id)).toMatchObject({ status: 400, cost_nano: 0, error_code: 'moderation_blocked', upstream_id: 'oa' })
   })
 
   it('another key cannot see the task', async () => {

@@ -94,6 +94,7 @@ const addUsage = (sum: TokenUsage, o: ImageOutcome): TokenUsage => ({
 /**
  * Makes the images on the group's accounts in failover order. Nothing reaches the client before the
  * images exist, so any account failure fails over; the client's own errors (400) are thrown at once.
+ * `onAccount` hears of each account as it is tried, so a failure can be recorded against the last one.
  */
 export async function runImages(
   http: Http,
@@ -101,8 +102,10 @@ export async function runImages(
   model: CatalogModel,
   job: (adapter: ImageAdapter) => Promise<ImageJob>,
   signal: AbortSignal,
+  onAccount: (upstreamId: string) => void = () => {},
 ): Promise<ImagesMade> {
   return failover(candidates, signal, async (upstream) => {
+    onAccount(upstream.id)
     const adapter = imageAdapterFor(upstream.vendor)!
     return attempt(http, adapter, await job(adapter), { upstream, model }, signal)
   })

@@ -114,7 +114,8 @@ export const IMAGE_QUOTES = { generations: imagesQuote('generations'), edits: im
 async function handleImages(ctx: RequestContext, services: Services, endpoint: ImageEndpoint): Promise<void> {
   const { input, request: req, model, candidates } = await admit(ctx, services, ADMISSION[endpoint])
   const job = jobBuilder(ctx, services, req, input)
-  const run = (signal: AbortSignal) => runImages(services.http, candidates, model, job, signal)
+  // The request log names the account a failure came from (the app shows it next to the error).
+  const run = (signal: AbortSignal, onAccount: (id: string) => void = (id) => void (ctx.outcome.upstreamId = id)) => runImages(services.http, candidates, model, job, signal, onAccount)
 
   if (req.async) {
     const task = startImageTask(ctx, services, model, req, `images.${endpoint}`, run)

@@ -32,7 +32,7 @@ export function taskView(task: TaskRow, redact: (text: string) => string): objec
  * made in the background holding the request's concurrency slot. Success settles the bill once; a failure
  * is recorded unbilled (spec §1).
  */
-export function startImageTask(ctx: RequestContext, services: Services, model: CatalogModel, req: NormalizedImageRequest, endpoint: string, run: (signal: AbortSignal) => Promise<{ outcome: ImageOutcome; upstreamId: string }>): TaskRow {
+export function startImageTask(ctx: RequestContext, services: Services, model: CatalogModel, req: NormalizedImageRequest, endpoint: string, run: (signal: AbortSignal, onAccount: (upstreamId: string) => void) => Promise<{ outcome: ImageOutcome; upstreamId: string }>): TaskRow {
   const now = Date.now()
   const task: TaskRow = {
     id: newTaskId(), kind: 'image', key_id: ctx.key!.id, group_id: ctx.group!.id, model: model.id, endpoint,
@@ -43,7 +43,9 @@ export function startImageTask(ctx: RequestContext, services: Services, model: C
   const release = ctx.release
   ctx.release = undefined
   const key = ctx.key!
-  void run(new AbortController().signal)
+  // The account last tried is the one a failure is recorded against.
+  let lastAccount: string | null = null
+  void run(new AbortController().signal, (id) => void (lastAccount = id))
     .then(async ({ outcome, upstreamId }) => {
       const usage = await imageUsage(model, outcome, req)
       const cost = costNano(model, usage)
@@ -56,7 +58,7 @@ export function startImageTask(ctx: RequestContext, services: Services, model: C
         key.usedNano += cost
       }
     })
-    .catch((err: unknown) => failTask(services, task, asGatewayError(err, task.id)))
+    .catch((err: unknown) => failTask(services, task, asGatewayError(err, task.id), lastAccount))
     .finally(() => release?.())
     .catch((err: unknown) => services.log(`[gatehouse] image task ${task.id} could not be recorded: ${(err as Error).message}`))
   return task
@@ -70,14 +72,14 @@ function ledgerEntry(task: TaskRow, status: number, errorCode: string | null, up
   }
 }
 
-/** Ends a task as failed, unbilled, once. */
-export function failTask(services: Services, task: TaskRow, error: { code: string; status: number; message: string }): void {
+/** Ends a task as failed, unbilled, once; `upstreamId` is the account that failed, when one was tried. */
+export function failTask(services: Services, task: TaskRow, error: { code: string; status: number; message: string }, upstreamId: string | null = null): void {
   // A task cut off by shutdown after the store closed stays unfinished: the next start fails it cleanly.
   if (!services.store.db.open) return
   const { redact } = services.registry.redactor
   services.store.tasks.end(
     { id: task.id, status: 'failed', result: null, error: storedTaskError(error, redact), cost_nano: 0, progress: null, reserved_nano: 0 },
-    ledgerEntry(task, error.status, redact(error.code), null, null, null, null, 0),
+    ledgerEntry(task, error.status, redact(error.code), upstreamId, null, null, null, 0),
   )
 }
 

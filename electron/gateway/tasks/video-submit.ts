@@ -85,7 +85,8 @@ export async function submitVideo(ctx: RequestContext, services: Services, admit
   let started: VideoStarted
   try {
     // Not tied to the client's connection: once held, the submission completes, and a resubmission finds it.
-    started = await startUpstream(services, candidates, model, order.sub, videoRuntime(services).options.submitTimeoutMs)
+    // The request log names the account tried last, so a refused submission says which account refused it.
+    started = await startUpstream(services, candidates, model, order.sub, videoRuntime(services).options.submitTimeoutMs, (id) => void (ctx.outcome.upstreamId = id))
   } catch (err) {
     submissionsUnderWay.delete(row.id)
     const error = asGatewayError(err, ctx.id)
@@ -146,8 +147,11 @@ interface VideoStarted {
 }
 
 /** The vendor create call, in failover order (connect errors, timeouts, 401/403/408/429/5xx move to the next account). */
-function startUpstream(services: Services, candidates: UpstreamAccount[], model: CatalogModel, sub: VideoSubmission, timeoutMs: number): Promise<VideoStarted> {
-  return failover(candidates, undefined, (upstream) => startOn(services, upstream, model, sub, timeoutMs))
+function startUpstream(services: Services, candidates: UpstreamAccount[], model: CatalogModel, sub: VideoSubmission, timeoutMs: number, onAccount: (upstreamId: string) => void): Promise<VideoStarted> {
+  return failover(candidates, undefined, (upstream) => {
+    onAccount(upstream.id)
+    return startOn(services, upstream, model, sub, timeoutMs)
+  })
 }
 
 /** One account's create call: the vendor's task id, or why the next account is tried. */

@@ -15,6 +15,11 @@ export function ChatPanel() {
   const protocol = useAppStore((s) => s.groups.find((g) => g.id === s.groupId)?.protocol)
   const conversation = useAppStore((s) => s.conversations.find((c) => c.id === s.activeConversationId))
   const hasConversations = useAppStore((s) => s.conversations.length > 0)
+  // Send waits until the conversation's model is one of the group's (a model of another group answers 404).
+  const modelInGroup = useAppStore((s) => {
+    const model = s.conversations.find((c) => c.id === s.activeConversationId)?.model
+    return s.chatModels.groupId === s.groupId && s.chatModels.models.some((m) => m.id === model)
+  })
   const loadChatModels = useAppStore((s) => s.loadChatModels)
   const newConversation = useAppStore((s) => s.newConversation)
   const selectConversation = useAppStore((s) => s.selectConversation)
@@ -43,7 +48,7 @@ export function ChatPanel() {
                 <RequestSettings conversation={conversation} protocol={protocol} />
               </div>
               <MessageList conversationId={conversation.id} />
-              <Composer conversationId={conversation.id} canSend={conversation.model !== null} />
+              <Composer conversationId={conversation.id} canSend={conversation.model !== null && modelInGroup} />
             </>
           )
         )}

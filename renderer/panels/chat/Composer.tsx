@@ -1,16 +1,20 @@
 import { useCallback, useMemo, useState, type KeyboardEvent } from 'react'
+import { DropZone } from '../../components/DropZone'
 import { ErrorNote } from '../../components/ErrorNote'
+import { limitsFor } from '../../components/image-fit'
 import { fileToDataUrl, useImageInput } from '../../components/image-input'
+import { useImageIntake } from '../../components/image-intake'
+import { ImageIntakeNotice } from '../../components/ImageIntakeNotice'
 import { useT } from '../../i18n'
 import { useAppStore } from '../../stores/app-store'
 import type { Attachment, ComposerDraft } from './chat-types'
 import { STRINGS } from './strings'
-import { ImageFileInput } from '../../components/ImageFileInput'
 import { approveSpend, PriceTag } from '../../components/PriceTag'
 import { useQuote } from '../../components/use-quote'
 import { nextAnswerQuote } from './build-request'
 
 const EMPTY: ComposerDraft = { text: '', attachments: [] }
+const CHAT_IMAGE_LIMITS = limitsFor('chat')
 
 async function toAttachments(files: File[]): Promise<Attachment[]> {
   return Promise.all(files.map(async (f) => ({ name: f.name, mediaType: f.type, dataUrl: await fileToDataUrl(f) })))
@@ -51,8 +55,11 @@ export function Composer({ conversationId, canSend }: { conversationId: string; 
   const { setComposerText, addAttachments, sendMessage, stopAnswer } = useAppStore.getState()
   const [dragging, setDragging] = useState(false)
   const [readError, setReadError] = useState<unknown>(null)
+  // Only images within the limits are read into the draft (as small data URLs); larger ones wait for consent.
   const onImages = useCallback((files: File[]) => void toAttachments(files).then(addAttachments, setReadError), [addAttachments])
-  const { addFiles, handlers } = useImageInput(onImages)
+  const intake = useImageIntake(CHAT_IMAGE_LIMITS, onImages)
+  const offer = useCallback((files: File[]) => void intake.offer(files), [intake.offer])
+  const { handlers } = useImageInput(offer)
   const ready = canSend && !streaming && (draft.text.trim() !== '' || draft.attachments.length > 0)
   const price = useQuote(useAppStore((s) => s.groupId), useNextAnswerQuote(conversationId, draft, ready))
   const send = () => {
@@ -78,6 +85,7 @@ export function Composer({ conversationId, canSend }: { conversationId: string; 
       }}
     >
       <AttachmentThumbs attachments={draft.attachments} />
+      <ImageIntakeNotice intake={intake} />
       {readError !== null && <ErrorNote error={readError} onDismiss={() => setReadError(null)} />}
       <textarea
         rows={3}
@@ -89,10 +97,7 @@ export function Composer({ conversationId, canSend }: { conversationId: string; 
         data-testid="chat-input"
       />
       <div className="row">
-        <label className="chat-attach-button" title={t('attach')}>
-          <span>{t('attach')}</span>
-          <ImageFileInput onFiles={addFiles} multiple hidden testId="chat-attach" />
-        </label>
+        <DropZone onImages={offer} multiple compact testId="chat-attach" />
         <span className="chat-spacer" />
         {streaming && (
           <button type="button" className="danger" onClick={() => stopAnswer(conversationId)} data-testid="chat-stop">

@@ -32,7 +32,13 @@ export function MessageList({ conversationId }: { conversationId: string }) {
         stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_PX
       }}
     >
-      {messages.map((m) => (m.role === 'user' ? <UserMessageView key={m.id} message={m} /> : <AssistantMessageView key={m.id} message={m} />))}
+      {messages.map((m, i) =>
+        m.role === 'user' ? (
+          <UserMessageView key={m.id} message={m} />
+        ) : (
+          <AssistantMessageView key={m.id} message={m} conversationId={conversationId} last={i === messages.length - 1} />
+        ),
+      )}
     </div>
   )
 }

@@ -1,9 +1,7 @@
-import { ApiError } from '../../api/http'
-import { ErrorNote } from '../../components/ErrorNote'
+import { ActionError } from '../../components/ActionError'
 import { formatUsd, useT } from '../../i18n'
 import { useAppStore } from '../../stores/app-store'
-import { NETWORK_ERROR, STREAM_ENDED_EARLY } from './chat-api'
-import type { AssistantMessage, MessageError, ToolCall, UserMessage } from './chat-types'
+import type { AssistantMessage, ToolCall, UserMessage } from './chat-types'
 import { Markdown } from './Markdown'
 import { STRINGS, type ChatT as T } from './strings'
 
@@ -23,14 +21,6 @@ export function UserMessageView({ message }: { message: UserMessage }) {
       {message.text && <div className="chat-user-text">{message.text}</div>}
     </article>
   )
-}
-
-/** The error as ErrorNote shows it: with its HTTP status when it came before the stream. */
-function noteError(error: MessageError, t: T): Error {
-  if (error.status !== null) return new ApiError(error.status, error.code, error.message)
-  if (error.code === STREAM_ENDED_EARLY) return new Error(t('streamEndedEarly'))
-  if (error.code === NETWORK_ERROR) return new Error(t('networkError', { message: error.message }))
-  return new Error(error.message ? `${error.code}: ${error.message}` : error.code)
 }
 
 function prettyJson(text: string): string {
@@ -69,8 +59,9 @@ function UsageLine({ message, t }: { message: AssistantMessage; t: T }) {
 }
 
 /** An answer: live while it streams, then as saved; reasoning and tool calls fold away. */
-export function AssistantMessageView({ message }: { message: AssistantMessage }) {
+export function AssistantMessageView({ message, conversationId, last }: { message: AssistantMessage; conversationId: string; last: boolean }) {
   const t = useT(STRINGS)
+  const retry = useAppStore((s) => s.retryAnswer)
   const live = useAppStore((s) => (message.state === 'streaming' ? s.chatLive[message.id] : undefined))
   const shown = live ?? message
   const streaming = message.state === 'streaming'
@@ -91,7 +82,9 @@ export function AssistantMessageView({ message }: { message: AssistantMessage })
       )}
       {shown.text && <Markdown text={shown.text} />}
       <ToolCalls calls={shown.toolCalls} t={t} />
-      {message.error && <ErrorNote error={noteError(message.error, t)} />}
+      {message.error && (
+        <ActionError error={{ ...message.error, requestId: message.requestId }} onRetry={last ? () => void retry(conversationId, message.id) : undefined} />
+      )}
       {!streaming && <UsageLine message={message} t={t} />}
     </article>
   )

@@ -18,11 +18,14 @@ export function ModelPicker({ conversation }: { conversation: Conversation }) {
   const { model } = conversation
   const unstarted = conversation.messages.length === 0
   useEffect(() => {
-    // A conversation not started yet takes the group's first model when it has none of the group's,
-    // so a new chat can start at once; a started one keeps its model on view until the user picks.
-    if (!current || ids.length === 0) return
-    if (model === null || (unstarted && !ids.includes(model))) setModel(ids[0])
-  }, [current, model, ids, unstarted, setModel])
+    // Switching group clears a model the new group does not have (Send would only get a 404). A conversation
+    // not started yet then takes the group's first model, so a new chat can start at once; a started one waits
+    // for the user to pick.
+    if (!current || loading || error) return
+    if (model !== null && ids.includes(model)) return
+    const next = unstarted ? (ids[0] ?? null) : null
+    if (next !== model) setModel(next)
+  }, [current, loading, error, model, ids, unstarted, setModel])
   if (error) return <ErrorNote error={error} />
   return (
     <label>

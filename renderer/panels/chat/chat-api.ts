@@ -53,6 +53,8 @@ export async function streamAnswer(
       onAnswer(answer)
     })
   } catch (err) {
+    // An error answer carries its own request id (the log row names the account that failed).
+    if (err instanceof ApiError && err.requestId) requestId = err.requestId
     if (signal.aborted) return { answer, state: 'stopped', requestId, error: null }
     return { answer, state: 'error', requestId, error: toMessageError(err) }
   }

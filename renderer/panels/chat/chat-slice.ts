@@ -32,13 +32,15 @@ export interface ChatSlice {
   selectConversation(id: string): void
   renameConversation(id: string, title: string): void
   deleteConversation(id: string): void
-  setConversationModel(model: string): void
+  setConversationModel(model: string | null): void
   setConversationSettings(patch: Partial<ChatSettings>): void
   setComposerText(text: string): void
   addAttachments(attachments: Attachment[]): void
   removeAttachment(index: number): void
   loadChatModels(groupId: string): Promise<void>
   sendMessage(): Promise<void>
+  /** asks again for a failed last answer, in its place */
+  retryAnswer(conversationId: string, messageId: string): Promise<void>
   stopAnswer(conversationId: string): void
 }
 
@@ -196,6 +198,21 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
     set((st) => ({
       ...mapConversation(st, conv.id, () => ({ ...asked, messages: [...asked.messages, answer] })),
       chatDrafts: without(st.chatDrafts, conv.id),
+      chatStreaming: { ...st.chatStreaming, [conv.id]: answer.id },
+    }))
+    await runAnswer(set, get, conv.id, answer.id, asked)
+  },
+  retryAnswer: async (conversationId, messageId) => {
+    const s = get()
+    const conv = s.conversations.find((c) => c.id === conversationId)
+    const failed = conv?.messages.at(-1)
+    if (!conv?.model || !failed || failed.id !== messageId || failed.role !== 'assistant' || failed.state !== 'error' || s.chatStreaming[conversationId]) return
+    if (!s.groups.some((g) => g.id === s.groupId)) return
+    // The question is asked again with the conversation's current model; the failed answer gives way to the new one.
+    const asked = { ...conv, messages: conv.messages.slice(0, -1), updatedAt: Date.now() }
+    const answer = pendingAnswer(conv.model, Date.now())
+    set((st) => ({
+      ...mapConversation(st, conv.id, () => ({ ...asked, messages: [...asked.messages, answer] })),
       chatStreaming: { ...st.chatStreaming, [conv.id]: answer.id },
     }))
     await runAnswer(set, get, conv.id, answer.id, asked)

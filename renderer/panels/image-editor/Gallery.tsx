@@ -1,7 +1,6 @@
 import { useEffect, useState } from 'react'
-import { ErrorNote } from '../../components/ErrorNote'
+import { ActionError } from '../../components/ActionError'
 import { mediaSrc } from '../../api/admin'
-import { ApiError } from '../../api/http'
 import { useT } from '../../i18n'
 import { useAppStore } from '../../stores/app-store'
 import { downloadName } from './image-results'
@@ -29,7 +28,19 @@ export function runStatus(run: ImageRun, now: number, t: ImageT): string {
   if (run.status === 'succeeded') return run.phase === 'saving' ? t('status_saving') : t('status_succeeded', { count: run.images.length, elapsed })
   if (run.phase === 'waiting') return t('status_waiting', { task: run.taskId ?? '', status: run.taskStatus ?? '', elapsed })
   if (run.phase === 'generating') return t('status_generating', { elapsed })
+  if (run.phase === 'uploading') return t('status_uploading', { percent: run.uploadPercent ?? 0 })
   return t('status_submitting')
+}
+
+/**
+ * The newest run's failure, shown under the submit button it came from, with Retry (the form is sent again);
+ * dismissed until the next failure.
+ */
+export function LatestRunError({ onRetry }: { onRetry: () => void }) {
+  const run = useAppStore((s) => s.imageRuns[0])
+  const [dismissed, setDismissed] = useState<string | null>(null)
+  if (!run || run.status !== 'failed' || !run.error || dismissed === run.id) return null
+  return <ActionError error={run.error} onRetry={onRetry} onDismiss={() => setDismissed(run.id)} />
 }
 
 /** The newest run's status (the test hook `image-status`, with `data-state` idle | running | succeeded | failed). */
@@ -80,7 +91,7 @@ function RunCard({ run, t }: { run: ImageRun; t: ImageT }) {
       <p className="image-run-prompt">{run.prompt}</p>
       {params && <p className="muted small">{params}{run.taskId ? ` · ${t('task', { id: run.taskId })}` : ''}</p>}
       {run.interrupted && <p className="error-text small">{t('interrupted')}</p>}
-      {run.error && <ErrorNote error={new ApiError(run.error.status, run.error.code, run.error.message)} />}
+      {run.error && <ActionError error={run.error} />}
       <div className="image-results">
         {run.images.map((image, i) => (
           <ResultImage key={i} run={run} image={image} index={i} t={t} />

@@ -1,9 +1,12 @@
 import { useCallback, useEffect, useMemo } from 'react'
 import { ErrorNote } from '../../components/ErrorNote'
+import { Segmented } from '../../components/Segmented'
+import { limitsFor } from '../../components/image-fit'
 import { useImageInput } from '../../components/image-input'
+import { useImageIntake, type ImageIntake } from '../../components/image-intake'
 import { useT } from '../../i18n'
 import { useAppStore } from '../../stores/app-store'
-import { Gallery, StatusLine } from './Gallery'
+import { Gallery, LatestRunError, StatusLine } from './Gallery'
 import './image-editor.css'
 import { approveSpend, PriceTag } from '../../components/PriceTag'
 import { useDataUrls } from '../../components/use-data-urls'
@@ -22,8 +25,13 @@ export function ImagePanel() {
   const load = useAppStore((s) => s.loadImageModels)
   const resume = useAppStore((s) => s.resumeImageRuns)
   const addReferences = useAppStore((s) => s.addImageReferences)
+  const dataUrlMax = useAppStore((s) => selectedControls(s)?.references.dataUrlMax)
+  const limits = useMemo(() => limitsFor('reference', dataUrlMax), [dataUrlMax])
   const onImages = useCallback((files: File[]) => void addReferences(files), [addReferences])
-  const { addFiles, handlers } = useImageInput(onImages)
+  // Dropped, pasted and picked images pass the size check first (a 6000×6000 photo waits for consent to shrink).
+  const intake = useImageIntake(limits, onImages)
+  const offer = useCallback((files: File[]) => void intake.offer(files), [intake.offer])
+  const { handlers } = useImageInput(offer)
 
   useEffect(() => {
     if (groupId) void load(groupId)
@@ -40,7 +48,7 @@ export function ImagePanel() {
         <p className="muted">{t('noGroup')}</p>
       ) : (
         <div className="image-layout">
-          <Form t={t} onFiles={addFiles} />
+          <Form t={t} intake={intake} onImages={offer} />
           <div className="image-work">
             <MaskArea t={t} />
             <Gallery />
@@ -56,27 +64,19 @@ function ModeTabs({ t }: { t: ImageT }) {
   const setMode = useAppStore((s) => s.setImageMode)
   const canEdit = useAppStore((s) => s.imageModels.options.some((m) => m.edits))
   return (
-    <div className="image-modes" role="tablist">
-      {(['generate', 'edit'] as const).map((m) => (
-        <button
-          key={m}
-          type="button"
-          role="tab"
-          aria-selected={mode === m}
-          className={mode === m ? 'primary' : ''}
-          disabled={m === 'edit' && !canEdit}
-          title={m === 'edit' && !canEdit ? t('noEditModels') : undefined}
-          onClick={() => setMode(m)}
-          data-testid={`image-mode-${m}`}
-        >
-          {t(m)}
-        </button>
-      ))}
-    </div>
+    <Segmented
+      value={mode}
+      options={[{ value: 'generate', label: t('generate') }, { value: 'edit', label: t('edit') }]}
+      onChange={setMode}
+      label={t('title')}
+      testId="image-mode"
+      disabled={(m) => m === 'edit' && !canEdit}
+      titles={canEdit ? {} : { edit: t('noEditModels') }}
+    />
   )
 }
 
-function Form({ t, onFiles }: { t: ImageT; onFiles: (files: FileList | null) => void }) {
+function Form({ t, intake, onImages }: { t: ImageT; intake: ImageIntake; onImages: (files: File[]) => void }) {
   const mode = useAppStore((s) => s.imageMode)
   const prompt = useAppStore((s) => s.imagePrompt)
   const setPrompt = useAppStore((s) => s.setImagePrompt)
@@ -117,7 +117,7 @@ function Form({ t, onFiles }: { t: ImageT; onFiles: (files: FileList | null) => 
           data-testid="image-prompt"
         />
       </label>
-      {showRefs && <ReferenceImages onFiles={onFiles} max={controls?.references.max} />}
+      {showRefs && <ReferenceImages onImages={onImages} intake={intake} max={controls?.references.max} />}
       <div className="row">
         <button type="submit" className="primary" disabled={!controls || problem !== undefined} data-testid="image-submit">
           {t(mode === 'edit' ? 'submitEdit' : 'submitGenerate')}
@@ -126,6 +126,7 @@ function Form({ t, onFiles }: { t: ImageT; onFiles: (files: FileList | null) => 
         <StatusLine />
       </div>
       {problem && <p className="muted small" data-testid="image-problem">{t(`problem_${problem}`)}</p>}
+      <LatestRunError onRetry={() => void submit()} />
       <ErrorNote error={formError} onDismiss={dismiss} />
     </form>
   )

@@ -17,13 +17,14 @@ export interface RunHooks {
 
 /** An error as saved with a run. */
 export function toRunError(err: unknown): RunError {
-  if (err instanceof ApiError) return { status: err.status, code: err.code, message: err.message }
+  if (err instanceof ApiError) return { status: err.status, code: err.code, message: err.message, ...(err.requestId ? { requestId: err.requestId } : {}) }
   return { status: 0, code: 'network_error', message: err instanceof Error ? err.message : String(err) }
 }
 
 /** The run's fields for a progress report. */
 export function progressPatch(p: Progress): Partial<ImageRun> {
   if (p.phase === 'waiting') return { phase: 'waiting', taskId: p.taskId, taskStatus: p.status }
+  if (p.phase === 'uploading') return { phase: 'uploading', uploadPercent: p.percent }
   return { phase: p.phase }
 }
 
@@ -45,9 +46,12 @@ export async function carryOut(submission: Omit<Submission, 'onProgress' | 'onRe
     })
     await settle(body, requestId, hooks)
   } catch (err) {
-    hooks.update((r) => ({ ...r, status: 'failed', phase: undefined, error: toRunError(err), finishedAt: Date.now() }))
+    hooks.update((r) => ({ ...r, status: 'failed', phase: undefined, error: withLogId(toRunError(err), r), finishedAt: Date.now() }))
   }
 }
+
+/** A task's failure is logged under the task's id (the gateway's request log row of the task). */
+const withLogId = (error: RunError, run: ImageRun): RunError => (run.taskId && !error.requestId ? { ...error, requestId: run.taskId } : error)
 
 /** The answer of a task resumed after a restart, or of a fresh submission: results, then copies. */
 export async function settle(body: unknown, requestId: string, hooks: RunHooks): Promise<void> {
@@ -99,6 +103,6 @@ export async function resumeRun(group: string, taskId: string, requestId: string
     const body = await resumeTask(group, taskId, (p) => hooks.update((r) => ({ ...r, ...progressPatch(p) })))
     await settle(body, requestId, hooks)
   } catch (err) {
-    hooks.update((r) => ({ ...r, status: 'failed', phase: undefined, error: toRunError(err), finishedAt: Date.now() }))
+    hooks.update((r) => ({ ...r, status: 'failed', phase: undefined, error: withLogId(toRunError(err), r), finishedAt: Date.now() }))
   }
 }

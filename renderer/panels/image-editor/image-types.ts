@@ -41,6 +41,8 @@ export interface RunError {
   status: number
   code: string
   message: string
+  /** the request-log row of the failure: the request's id, or the task's for a task that failed */
+  requestId?: string
 }
 
 /** One submission and its outcome; saved in the history. */
@@ -56,7 +58,9 @@ export interface ImageRun {
   references: number
   masked: boolean
   status: 'running' | 'succeeded' | 'failed'
-  phase?: 'submitting' | 'waiting' | 'generating' | 'saving'
+  phase?: 'submitting' | 'uploading' | 'waiting' | 'generating' | 'saving'
+  /** how much of a multipart upload has gone, 0..100 */
+  uploadPercent?: number
   taskId?: string
   taskStatus?: string
   requestId?: string

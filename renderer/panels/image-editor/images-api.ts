@@ -5,14 +5,18 @@
 import type { MediaItem } from '../../../shared/admin'
 import { isRetryableStatus } from '../../../shared/error-codes'
 import { admin } from '../../api/admin'
-import { callGateway, callGatewayJson, readEvents } from '../../api/gateway'
+import { callGateway, callGatewayJson, readEvents, uploadToGateway } from '../../api/gateway'
 import { ApiError } from '../../api/http'
 import { matchCopies, pollDelay, readTask, reduceImageStream, type ImageItem, type StreamState } from './image-results'
 import type { Delivery, ImageEndpoint } from './model-options'
 import { submitHeaders } from './request-build'
 
 /** Where a submission is: `waiting` carries the task id once the 202 arrived and the task's last status. */
-export type Progress = { phase: 'submitting' } | { phase: 'waiting'; taskId: string; status: string } | { phase: 'generating' }
+export type Progress =
+  | { phase: 'submitting' }
+  | { phase: 'uploading'; percent: number }
+  | { phase: 'waiting'; taskId: string; status: string }
+  | { phase: 'generating' }
 
 export interface Submission {
   group: string
@@ -33,7 +37,11 @@ export async function submitImages(s: Submission): Promise<unknown> {
   // fetch sets the multipart boundary itself.
   if (!isForm) headers['content-type'] = 'application/json'
   s.onProgress({ phase: 'submitting' })
-  const res = await callGateway(s.group, `/v1/images/${s.endpoint}`, { method: 'POST', headers, body: isForm ? (s.body as FormData) : JSON.stringify(s.body) })
+  const path = `/v1/images/${s.endpoint}`
+  // Reference files can be large: a multipart upload shows how far it has got.
+  const res = isForm
+    ? await uploadToGateway(s.group, path, headers, s.body as FormData, (f) => s.onProgress({ phase: 'uploading', percent: Math.floor(f * 100) }))
+    : await callGateway(s.group, path, { method: 'POST', headers, body: JSON.stringify(s.body) })
   s.onRequestId(res.headers.get('x-request-id') ?? '')
   if (res.status === 202) return pollTask(s.group, (await res.json()) as { task_id: string; status_url?: string }, s.onProgress)
   s.onProgress({ phase: 'generating' })

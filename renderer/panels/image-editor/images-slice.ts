@@ -2,6 +2,8 @@ import type { StateCreator } from 'zustand'
 import { emptyHistory, pushHistory, redoHistory, undoHistory, type History } from '../../canvas/history'
 import type { MaskOp } from '../../canvas/mask-ops'
 import { listModels, modelSpecs } from '../../api/gateway'
+import { naturalSize } from '../../components/downscale-image'
+import { askNotificationPermissionOnce, notifyTaskEnded } from '../../notify'
 import type { AppState } from '../../stores/app-store'
 import { carryOut, resumeRun, toRunError, type RunHooks } from './image-runs'
 import type { BrushSettings, ImageMode, ImageRun, ReferenceImage } from './image-types'
@@ -99,14 +101,11 @@ function refit(s: AppState, patch: Partial<ImagesSlice>): Partial<ImagesSlice> {
   }
 }
 
-/** The natural size of an image file (the mask is made at exactly this size). */
-function naturalSize(url: string): Promise<{ width: number; height: number }> {
-  return new Promise((resolve, reject) => {
-    const img = new Image()
-    img.onload = () => resolve({ width: img.naturalWidth, height: img.naturalHeight })
-    img.onerror = () => reject(new Error('could not read the image'))
-    img.src = url
-  })
+/** A desktop notification for a long run that ended while the window was in the background. */
+function notifyRunEnded(s: AppState, id: string): void {
+  const run = s.imageRuns.find((r) => r.id === id)
+  if (!run || run.status === 'running') return
+  void notifyTaskEnded(run.status === 'succeeded' ? 'imageDone' : 'imageFailed', run.model, run.prompt, (run.finishedAt ?? Date.now()) - run.createdAt, s.language)
 }
 
 /** The mask state for the current first reference: kept when it is the same image, empty otherwise. */
@@ -211,6 +210,8 @@ export const createImagesSlice: StateCreator<AppState, [], [], ImagesSlice> = (s
       const controls = selectedControls(s)
       if (!s.groupId || !option || !controls || formProblem(s, controls)) return
       const { run, request } = buildSubmission(s, s.groupId, option, controls)
+      // Image tasks can take minutes: ask once whether the desktop may say when one ends in the background.
+      askNotificationPermissionOnce()
       active.add(run.id)
       set((st) => ({ imageFormError: null, imageRuns: [run, ...st.imageRuns].slice(0, MAX_RUNS) }))
       const hooks = hooksFor(run.id)
@@ -220,6 +221,7 @@ export const createImagesSlice: StateCreator<AppState, [], [], ImagesSlice> = (s
         hooks.update((r) => ({ ...r, status: 'failed', phase: undefined, error: toRunError(err), finishedAt: Date.now() }))
       } finally {
         active.delete(run.id)
+        notifyRunEnded(get(), run.id)
       }
     },
     resumeImageRuns: () => {
@@ -230,7 +232,10 @@ export const createImagesSlice: StateCreator<AppState, [], [], ImagesSlice> = (s
           continue
         }
         active.add(run.id)
-        void resumeRun(run.group, run.taskId, run.requestId ?? '', hooksFor(run.id)).finally(() => active.delete(run.id))
+        void resumeRun(run.group, run.taskId, run.requestId ?? '', hooksFor(run.id)).finally(() => {
+          active.delete(run.id)
+          notifyRunEnded(get(), run.id)
+        })
       }
     },
     removeImageRun: (id) =>

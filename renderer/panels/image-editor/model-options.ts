@@ -49,7 +49,8 @@ export interface EndpointControls {
   /** caps on n by the value of `image_size` (or a tier-named size), from the schema's conditional rules */
   nByTier: Record<string, number>
   mask: boolean
-  references: { accepted: boolean; max?: number }
+  /** `dataUrlMax`: the longest data URL one reference may be (the schema's `maxLength`), when the model caps it */
+  references: { accepted: boolean; max?: number; dataUrlMax?: number }
   stream: boolean
   /** `response_format` offers `b64_json`: inline images that the app keeps without a vendor link */
   b64: boolean
@@ -120,7 +121,13 @@ function tierCaps(schema: Schema): Record<string, number> {
 function referencesOf(prop: unknown): EndpointControls['references'] {
   if (!isSchema(prop)) return { accepted: false }
   const array = (Array.isArray(prop.anyOf) ? prop.anyOf.filter(isSchema) : []).find((b) => b.type === 'array')
-  return { accepted: true, ...(typeof array?.maxItems === 'number' ? { max: array.maxItems } : {}) }
+  const items = isSchema(array?.items) && Array.isArray(array.items.anyOf) ? array.items.anyOf.filter(isSchema) : []
+  const dataUrlMax = items.find((b) => typeof b.maxLength === 'number')?.maxLength
+  return {
+    accepted: true,
+    ...(typeof array?.maxItems === 'number' ? { max: array.maxItems } : {}),
+    ...(typeof dataUrlMax === 'number' ? { dataUrlMax } : {}),
+  }
 }
 
 /** The controls one endpoint schema allows; `singleImage`: the group makes one image per request. */

@@ -9,7 +9,7 @@ type Key =
   | 'firstRef' | 'makeFirst' | 'remove'
   | 'submitGenerate' | 'submitEdit' | 'problem_noPrompt' | 'problem_noReference' | 'problem_badSize' | 'problem_tooMany'
   | 'problem_tooManyReferences'
-  | 'status_idle' | 'status_submitting' | 'status_waiting' | 'status_generating' | 'status_saving' | 'status_succeeded'
+  | 'status_idle' | 'status_submitting' | 'status_uploading' | 'status_waiting' | 'status_generating' | 'status_saving' | 'status_succeeded'
   | 'status_failed' | 'status_interrupted' | 'elapsed'
   | 'mask' | 'maskNeedsImage' | 'maskUnsupported' | 'brush' | 'eraser' | 'brushSize' | 'opacity' | 'undo' | 'redo'
   | 'clear' | 'invert' | 'zoomIn' | 'zoomOut' | 'fit' | 'maskHint' | 'maskEmpty' | 'maskPainted'
@@ -38,7 +38,7 @@ export const STRINGS: Strings<Key> = {
     submitGenerate: 'Generate', submitEdit: 'Edit image',
     problem_noPrompt: 'Write a prompt.', problem_noReference: 'Add the image to edit.', problem_badSize: 'Fix the size first.',
     problem_tooMany: 'Too many images for this model and tier.', problem_tooManyReferences: 'Too many reference images for this model.',
-    status_idle: 'Ready.', status_submitting: 'Sending…', status_waiting: 'Task {task}: {status}… {elapsed}',
+    status_idle: 'Ready.', status_submitting: 'Sending…', status_uploading: 'Uploading the images… {percent}%', status_waiting: 'Task {task}: {status}… {elapsed}',
     status_generating: 'Generating… {elapsed}', status_saving: 'Keeping the images…', status_succeeded: 'Done: {count} image(s) in {elapsed}.',
     status_failed: 'Failed after {elapsed}.', status_interrupted: 'Interrupted.', elapsed: '{s} s',
     mask: 'Mask', maskNeedsImage: 'Add a reference image to paint the area to edit.',
@@ -73,7 +73,7 @@ export const STRINGS: Strings<Key> = {
     submitGenerate: '生成', submitEdit: '编辑图像',
     problem_noPrompt: '请填写提示词。', problem_noReference: '请添加要编辑的图片。', problem_badSize: '请先修正尺寸。',
     problem_tooMany: '该模型在此档位下不能生成这么多张。', problem_tooManyReferences: '参考图数量超过该模型的上限。',
-    status_idle: '就绪。', status_submitting: '正在发送…', status_waiting: '任务 {task}：{status}… {elapsed}',
+    status_idle: '就绪。', status_submitting: '正在发送…', status_uploading: '正在上传图像… {percent}%', status_waiting: '任务 {task}：{status}… {elapsed}',
     status_generating: '正在生成… {elapsed}', status_saving: '正在保存图像…', status_succeeded: '完成：{count} 张，用时 {elapsed}。',
     status_failed: '{elapsed} 后失败。', status_interrupted: '已中断。', elapsed: '{s} 秒',
     mask: '蒙版', maskNeedsImage: '添加参考图后即可涂抹要编辑的区域。',

@@ -2,7 +2,7 @@ import { useState } from 'react'
 import type { GroupSummary } from '../../../shared/admin'
 import { admin } from '../../api/admin'
 import { ErrorNote } from '../../components/ErrorNote'
-import { useT } from '../../i18n'
+import { groupName, useT } from '../../i18n'
 import { useAppStore } from '../../stores/app-store'
 import { ConfirmButton } from './ConfirmButton'
 import { GroupEditor } from './GroupEditor'
@@ -39,21 +39,22 @@ function GroupRow({ group, data, editing, onEdit }: { group: GroupSummary; data:
   const t = useT(STRINGS)
   const selected = useAppStore((s) => s.groupId === group.id)
   const setGroup = useAppStore((s) => s.setGroup)
+  const name = groupName(group, useAppStore((s) => s.language))
   const remove = useAction()
   return (
     <li className={selected ? 'keys-group selected' : 'keys-group'} data-testid="group-row" data-group-id={group.id}>
       <div className="row">
         <label>
           <input type="radio" name="keys-group" checked={selected} onChange={() => setGroup(group.id)} data-testid="group-select" />
-          <strong>{group.name || group.id}</strong>
-          {group.name && <span className="muted small">{group.id}</span>}
+          <strong>{name || group.id}</strong>
+          {name && <span className="muted small">{group.id}</span>}
         </label>
         <span className="badge">{t(`protocol_${group.protocol}`)}</span>
         <span className="muted small">{t('modelCount', { n: group.models.length })} · {t('keyCount', { n: group.keyCount })}</span>
         <span className="keys-spacer" />
         <button type="button" onClick={() => onEdit(!editing)} data-testid="group-edit">{t('edit')}</button>
         <ConfirmButton
-          label={t('delete')} question={t('confirmDelete', { name: group.name || group.id })} testId="group-delete" disabled={remove.busy}
+          label={t('delete')} question={t('confirmDelete', { name: name || group.id })} testId="group-delete" disabled={remove.busy}
           onConfirm={() => void remove.run(async () => {
             await admin.deleteGroup(group.id)
             await data.changed()

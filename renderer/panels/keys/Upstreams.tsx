@@ -1,8 +1,9 @@
-import { useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import type { GroupSummary, UpstreamSummary } from '../../../shared/admin'
 import { admin } from '../../api/admin'
 import { ErrorNote } from '../../components/ErrorNote'
 import { useT } from '../../i18n'
+import { useAppStore } from '../../stores/app-store'
 import { ConfirmButton } from './ConfirmButton'
 import { STRINGS } from './strings'
 import { UpstreamEditor } from './UpstreamEditor'
@@ -41,8 +42,14 @@ function UpstreamRow({ upstream: u, group, data }: { upstream: UpstreamSummary; 
   const [editing, setEditing] = useState(false)
   const action = useAction()
   const others = u.groups.filter((g) => g !== group.id)
+  // Opened from an error naming this account: shown highlighted and scrolled into view.
+  const focused = useAppStore((s) => s.focusedUpstream === u.id)
+  const row = useRef<HTMLLIElement>(null)
+  useEffect(() => {
+    if (focused) row.current?.scrollIntoView({ block: 'center' })
+  }, [focused])
   return (
-    <li className="keys-upstream" data-testid="upstream-row" data-upstream-id={u.id}>
+    <li ref={row} className={focused ? 'keys-upstream focused' : 'keys-upstream'} data-testid="upstream-row" data-upstream-id={u.id} data-focused={focused || undefined}>
       <div className="row">
         <strong>{u.id}</strong>
         <span className="badge">{u.vendor}</span>

@@ -1,11 +1,11 @@
 import { memo } from 'react'
 import { mediaSrc } from '../../api/admin'
+import { ActionError } from '../../components/ActionError'
 import { ErrorNote } from '../../components/ErrorNote'
 import { formatUsd, useT } from '../../i18n'
 import { useAppStore } from '../../stores/app-store'
 import { STRINGS, type VideoT } from './strings'
 import { TaskVideo } from './TaskVideo'
-import { fromSubmissionError } from './video-api'
 import type { VideoRow } from './video-types'
 
 const BADGE: Record<string, string> = { succeeded: 'ok', failed: 'error', canceled: 'error', submit_failed: 'error', interrupted: 'error' }
@@ -47,12 +47,14 @@ export const TaskRow = memo(function TaskRow({ row }: { row: VideoRow }) {
         </progress>
       )}
       {row.status === 'interrupted' && <p className="muted small">{t('interruptedHelp')}</p>}
-      {row.error && <ErrorNote error={fromSubmissionError(row.error)} />}
+      {row.error && (
+        <ActionError error={row.error} onRetry={row.retry ? () => void retry(row.id) : undefined} retryTestId="video-retry" />
+      )}
       {rowError ? <div className="small">{t('keepImagesError')} <ErrorNote error={rowError} /></div> : null}
       {row.status === 'succeeded' && <TaskVideo row={row} />}
       {(row.retry || row.kind === 'submission') && (
         <div className="row">
-          {row.retry && (
+          {row.retry && !row.error && (
             <button type="button" onClick={() => void retry(row.id)} title={t(row.retry === 'same-key' ? 'retrySameKey' : 'retryNewKey')} data-testid="video-retry">
               {t('retry')}
             </button>

@@ -1,15 +1,20 @@
 import { useCallback, useMemo } from 'react'
+import { DropZone } from '../../components/DropZone'
 import { ErrorNote } from '../../components/ErrorNote'
+import { limitsFor } from '../../components/image-fit'
 import { useImageInput } from '../../components/image-input'
 import { quoteBody } from '../../api/quote'
 import { approveSpend, PriceTag } from '../../components/PriceTag'
 import { useQuote } from '../../components/use-quote'
+import { useImageIntake, type ImageIntake } from '../../components/image-intake'
+import { ImageIntakeNotice } from '../../components/ImageIntakeNotice'
 import { useT } from '../../i18n'
 import { useAppStore } from '../../stores/app-store'
 import { STRINGS, type VideoT } from './strings'
 import { videoBody, videoFormProblem, type VideoControls, type VideoForm as Form } from './video-options'
 import { videoControlsOf } from './video-slice'
-import { ImageFileInput } from '../../components/ImageFileInput'
+
+const VIDEO_IMAGE_LIMITS = limitsFor('video')
 
 /** The submission form: model, prompt, picture(s) and the values the model accepts. */
 export function VideoForm() {
@@ -24,7 +29,13 @@ export function VideoForm() {
   const controls = selected?.controls ?? null
   const takesImage = (controls?.imageRoles.length ?? 0) > 0
   const onImages = useCallback((files: File[]) => void setImage('image', files[0]), [setImage])
-  const { addFiles, handlers } = useImageInput(onImages)
+  const onLastFrame = useCallback((files: File[]) => void setImage('lastFrame', files[0]), [setImage])
+  // Frames pass the size check first: a picture too large waits for consent to shrink.
+  const intake = useImageIntake(VIDEO_IMAGE_LIMITS, onImages)
+  const lastFrameIntake = useImageIntake(VIDEO_IMAGE_LIMITS, onLastFrame)
+  const offer = useCallback((files: File[]) => void intake.offer(files.slice(0, 1)), [intake.offer])
+  const offerLastFrame = useCallback((files: File[]) => void lastFrameIntake.offer(files.slice(0, 1)), [lastFrameIntake.offer])
+  const { handlers } = useImageInput(offer)
   const problem = videoFormProblem(form, controls)
   const body = useMemo(() => (problem === null ? quoteBody('/v1/video/generate', { ...videoBody(form) }) : null), [problem, form])
   const price = useQuote(useAppStore((s) => s.groupId), body)
@@ -47,7 +58,9 @@ export function VideoForm() {
         rows={3} value={form.prompt} placeholder={t('promptPlaceholder')} aria-label={t('prompt')} disabled={controls?.text === false && !takesImage}
         onChange={(e) => setForm({ prompt: e.target.value })} data-testid="video-prompt"
       />
-      {takesImage && controls && <ImageInputs t={t} form={form} controls={controls} addFiles={addFiles} />}
+      {takesImage && controls && (
+        <ImageInputs t={t} form={form} controls={controls} image={{ intake, offer }} lastFrame={{ intake: lastFrameIntake, offer: offerLastFrame }} />
+      )}
       {controls && <ValueControls t={t} form={form} controls={controls} />}
       <div className="row">
         <button type="submit" className="primary" disabled={problem !== null || sending} data-testid="video-submit">
@@ -60,16 +73,22 @@ export function VideoForm() {
   )
 }
 
-function ImageInputs({ t, form, controls, addFiles }: { t: VideoT; form: Form; controls: VideoControls; addFiles: (f: FileList | null) => void }) {
+interface FrameInput {
+  intake: ImageIntake
+  offer: (files: File[]) => void
+}
+
+function ImageInputs({ t, form, controls, image, lastFrame }: { t: VideoT; form: Form; controls: VideoControls; image: FrameInput; lastFrame: FrameInput }) {
   const setForm = useAppStore((s) => s.setVideoForm)
-  const setImage = useAppStore((s) => s.setVideoImage)
   return (
     <div className="row video-images">
-      <label className="video-drop">
+      <div className="video-drop">
         <span>{t('image')}</span>
-        {form.image ? <img src={form.image} alt="" className="video-thumb" /> : <span className="muted small">{t('imageHelp')}</span>}
-        <ImageFileInput onFiles={addFiles} testId="video-image" />
-      </label>
+        <ImageIntakeNotice intake={image.intake} />
+        <DropZone onImages={image.offer} testId="video-image">
+          {form.image && <img src={form.image} alt="" className="video-thumb" />}
+        </DropZone>
+      </div>
       {form.image && <button type="button" className="link" onClick={() => setForm({ image: null, lastFrame: null })}>{t('removeImage')}</button>}
       {controls.imageRoles.length > 1 && (
         <label>
@@ -80,11 +99,13 @@ function ImageInputs({ t, form, controls, addFiles }: { t: VideoT; form: Form; c
         </label>
       )}
       {controls.lastFrame && form.image && form.imageRole === 'first_frame' && (
-        <label className="video-drop">
+        <div className="video-drop">
           <span>{t('lastFrame')}</span>
-          {form.lastFrame && <img src={form.lastFrame} alt="" className="video-thumb" />}
-          <ImageFileInput onFiles={(files) => void setImage('lastFrame', files?.[0] ?? null)} testId="video-last-frame" />
-        </label>
+          <ImageIntakeNotice intake={lastFrame.intake} />
+          <DropZone onImages={lastFrame.offer} testId="video-last-frame">
+            {form.lastFrame && <img src={form.lastFrame} alt="" className="video-thumb" />}
+          </DropZone>
+        </div>
       )}
     </div>
   )

@@ -11,14 +11,16 @@ const FAILED = new Set(['failed', 'canceled'])
 
 /** The admin list as task entries. */
 export const entriesFromSummaries = (list: TaskSummary[]): VideoTaskEntry[] =>
-  list.map((t) => ({ id: t.id, group: t.group, view: t.detail as VideoTaskView }))
+  list.map((t) => ({ id: t.id, group: t.group, view: t.detail as VideoTaskView, idempotencyKey: t.idempotencyKey }))
 
 /** Replaces the known tasks with the admin list, keeping polled answers that are newer than the list's. */
 export function mergeEntries(known: Record<string, VideoTaskEntry>, fresh: VideoTaskEntry[], now: number): Record<string, VideoTaskEntry> {
   const next: Record<string, VideoTaskEntry> = {}
   for (const e of fresh) {
     const old = known[e.id]
-    next[e.id] = old && old.view.updated_at > e.view.updated_at ? old : e
+    if (!old || old.view.updated_at <= e.view.updated_at) next[e.id] = e
+    // A newer polled answer is kept, with the key only the list knows.
+    else next[e.id] = e.idempotencyKey === undefined || old.idempotencyKey === e.idempotencyKey ? old : { ...old, idempotencyKey: e.idempotencyKey }
   }
   // A task just submitted may be newer than the list that was being fetched.
   for (const [id, e] of Object.entries(known)) if (!(id in next) && now / 1000 - e.view.created_at < 60) next[id] = e
@@ -26,6 +28,9 @@ export function mergeEntries(known: Record<string, VideoTaskEntry>, fresh: Video
 }
 
 const firstVideo = (v: VideoTaskView) => v.result?.videos[0]
+
+/** Whether the task has ended (succeeded, failed or canceled). */
+export const hasEnded = (v: VideoTaskView): boolean => ENDED.has(v.status)
 
 /** A task is polled until it ended and, when it succeeded, until the gateway's saved copy is there. */
 export function needsPoll(v: VideoTaskView): boolean {
@@ -55,7 +60,8 @@ function taskRow(e: VideoTaskEntry, note: TaskNote | undefined): VideoRow {
     images: note?.images ?? [],
     progress: v.status === 'succeeded' ? 100 : (v.progress ?? null),
     createdAt: v.created_at * 1000,
-    error: v.error ? { status: null, code: v.error.code, message: v.error.message } : null,
+    // A task's failure is logged under the task's id.
+    error: v.error ? { status: null, code: v.error.code, message: v.error.message, requestId: e.id } : null,
     contentUrl: video?.content_url, vendorUrl: video?.url, cost: v.usage?.cost, seconds: v.usage?.seconds ?? v.result?.seconds,
     fromApp: note !== undefined,
     retry: FAILED.has(v.status) && note !== undefined && note.retriedBy === undefined ? 'new-key' : null,
@@ -73,9 +79,15 @@ function submissionRow(s: Submission): VideoRow {
   }
 }
 
-/** The rows, newest first: submissions without a task, then tasks with what the notes add. */
+/**
+ * The rows, newest first: submissions without a task, then tasks with what the notes add. A task the gateway
+ * stored for a submission still listed (sent with its Idempotency-Key: a rejected one is kept as a failed task)
+ * is that submission's own card, not a second one.
+ */
 export function videoRows(tasks: Record<string, VideoTaskEntry>, notes: Record<string, TaskNote>, submissions: Submission[]): VideoRow[] {
-  const rows = [...submissions.map(submissionRow), ...Object.values(tasks).map((e) => taskRow(e, notes[e.id]))]
+  const submitted = new Set(submissions.map((s) => s.idempotencyKey))
+  const own = (e: VideoTaskEntry) => typeof e.idempotencyKey === 'string' && submitted.has(e.idempotencyKey)
+  const rows = [...submissions.map(submissionRow), ...Object.values(tasks).filter((e) => !own(e)).map((e) => taskRow(e, notes[e.id]))]
   return rows.sort((a, b) => b.createdAt - a.createdAt)
 }
 

@@ -16,13 +16,9 @@ export async function fetchVideoModels(group: string): Promise<VideoModelOption[
 
 /** An error as data that survives a restart: the gateway's answer, or no answer (status null). */
 export function toSubmissionError(err: unknown): SubmissionError {
-  if (err instanceof ApiError) return { status: err.status, code: err.code, message: err.message }
+  if (err instanceof ApiError) return { status: err.status, code: err.code, message: err.message, requestId: err.requestId }
   return { status: null, code: 'network_error', message: err instanceof Error ? err.message : String(err) }
 }
-
-/** The data back as an error ErrorNote shows with its status and code. */
-export const fromSubmissionError = (e: SubmissionError): Error =>
-  e.status === null ? new Error(e.message) : new ApiError(e.status, e.code, e.message)
 
 /**
  * POST /v1/video/generate with the submission's Idempotency-Key: 202 with a new task, or 200 with the task this

@@ -5,11 +5,12 @@
  */
 import type { StateCreator } from 'zustand'
 import { admin } from '../../api/admin'
+import { notifyTaskEnded } from '../../notify'
 import type { AppState } from '../../stores/app-store'
-import { changed, entriesFromSummaries, mergeEntries, needsPoll, nextDelay, pruneNotes } from './task-list'
+import { changed, entriesFromSummaries, hasEnded, mergeEntries, needsPoll, nextDelay, pruneNotes } from './task-list'
 import { isForeignTask, pollTask } from './video-api'
 import type { VideoSlice } from './video-slice'
-import type { VideoTaskEntry } from './video-types'
+import type { VideoTaskEntry, VideoTaskView } from './video-types'
 
 export type SetState = Parameters<StateCreator<AppState, [], [], VideoSlice>>[0]
 export type GetState = () => AppState
@@ -41,6 +42,9 @@ export async function refresh(set: SetState, get: GetState): Promise<boolean> {
   }
 }
 
+/** The poll answer that first shows the task ended. */
+const endedNow = (before: VideoTaskView, after: VideoTaskView) => !hasEnded(before) && hasEnded(after)
+
 /** One round: the app's own unfinished tasks by their GET endpoint, the others through the admin list. */
 async function pollDue(set: SetState, get: GetState, due: VideoTaskEntry[]): Promise<'changed' | 'same' | 'error'> {
   const notes = get().videoNotes
@@ -53,6 +57,7 @@ async function pollDue(set: SetState, get: GetState, due: VideoTaskEntry[]): Pro
       if (!changed(get().videoTasks[e.id]?.view, view)) return
       moved = true
       set((s) => ({ videoTasks: { ...s.videoTasks, [e.id]: { ...e, view } } }))
+      if (endedNow(e.view, view)) void notifyTaskEnded(view.status === 'succeeded' ? 'videoDone' : 'videoFailed', view.model, notes[e.id]?.prompt ?? '', (view.updated_at - view.created_at) * 1000, get().language)
     } catch (err) {
       if (isForeignTask(err)) foreign.add(e.id)
       else failed = err

@@ -1,5 +1,6 @@
 import type { StateCreator } from 'zustand'
 import { fileToDataUrl } from '../../components/image-input'
+import { askNotificationPermissionOnce } from '../../notify'
 import type { AppState } from '../../stores/app-store'
 import { storage } from '../../stores/gateway-storage'
 import { bodyFromNote, newSubmission, noteOf, savedSubmissions, submissionFailed, submissionRetried } from './submissions'
@@ -159,6 +160,8 @@ export const createVideoSlice: StateCreator<AppState, [], [], VideoSlice> = (set
     // One at a time: a second click while the first is on its way would be a second task under another key.
     if (!s.groupId || videoFormProblem(s.videoForm, selected?.controls ?? null) || s.videoSubmissions.some((x) => x.state === 'pending')) return
     const sub = newSubmission(s.groupId, videoBody(s.videoForm), Date.now(), uuid)
+    // Videos take minutes: ask once whether the desktop may say when one ends in the background.
+    askNotificationPermissionOnce()
     set({ videoSubmissions: [sub, ...s.videoSubmissions] })
     await send(set, get, sub)
   },

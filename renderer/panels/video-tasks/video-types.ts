@@ -43,6 +43,8 @@ export interface VideoTaskEntry {
   id: string
   group: string
   view: VideoTaskView
+  /** the Idempotency-Key it was submitted with (from the admin list): matches it with the panel's submission */
+  idempotencyKey?: string | null
 }
 
 /** What the panel remembers of a task it submitted (saved): what was asked, and whether it was retried. */
@@ -63,6 +65,8 @@ export interface SubmissionError {
   status: number | null
   code: string
   message: string
+  /** the gateway's x-request-id of the error answer (its request-log row names the account that failed) */
+  requestId?: string | null
 }
 
 /**

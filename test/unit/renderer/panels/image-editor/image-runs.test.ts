@@ -5,7 +5,7 @@ import type { ImageRun } from '../../../../../renderer/panels/image-editor/image
 const api = vi.hoisted(() => ({ submitImages: vi.fn(), findCopies: vi.fn(), keepImage: vi.fn(), resumeTask: vi.fn() }))
 vi.mock('../../../../../renderer/panels/image-editor/images-api', () => api)
 
-const { carryOut, resumeRun, toRunError } = await import('../../../../../renderer/panels/image-editor/image-runs')
+const { carryOut, progressPatch, resumeRun, toRunError } = await import('../../../../../renderer/panels/image-editor/image-runs')
 
 function harness() {
   let run: ImageRun = { id: 'r', group: 'g', createdAt: 0, mode: 'generate', model: 'm', prompt: 'p', params: {}, references: 0, masked: false, status: 'running', images: [] }
@@ -20,6 +20,21 @@ const media = (id: string) => ({ id, requestId: 'req-1', kind: 'image', mimeType
 const submission = { group: 'g', endpoint: 'generations' as const, delivery: 'async' as const, body: {} }
 
 beforeEach(() => vi.resetAllMocks())
+
+describe('progressPatch', () => {
+  it('an upload reports its percentage; a task its id and status', () => {
+    expect(progressPatch({ phase: 'uploading', percent: 42 })).toEqual({ phase: 'uploading', uploadPercent: 42 })
+    expect(progressPatch({ phase: 'waiting', taskId: 't1', status: 'running' })).toEqual({ phase: 'waiting', taskId: 't1', taskStatus: 'running' })
+    expect(progressPatch({ phase: 'generating' })).toEqual({ phase: 'generating' })
+  })
+})
+
+describe('toRunError', () => {
+  it('keeps the request id of an error answer (its log row names the failed account)', () => {
+    expect(toRunError(new ApiError(400, 'moderation_blocked', 'no', 'req-9'))).toEqual({ status: 400, code: 'moderation_blocked', message: 'no', requestId: 'req-9' })
+    expect(toRunError(new ApiError(400, 'invalid_request', 'no'))).toEqual({ status: 400, code: 'invalid_request', message: 'no' })
+  })
+})
 
 describe('carryOut', () => {
   it('inline images: shown at once, uploaded once, the run keeps only the gateway link', async () => {

@@ -4,14 +4,14 @@ import { newSubmission, submissionFailed } from '../../../../../renderer/panels/
 import {
   changed, entriesFromSummaries, mergeEntries, needsPoll, nextDelay, pruneNotes, videoRows,
 } from '../../../../../renderer/panels/video-tasks/task-list'
-import type { TaskNote, VideoTaskView } from '../../../../../renderer/panels/video-tasks/video-types'
+import type { Submission, TaskNote, VideoTaskView } from '../../../../../renderer/panels/video-tasks/video-types'
 
 const view = (id: string, status: string, extra: Partial<VideoTaskView> = {}): VideoTaskView => ({
   task_id: id, status, model: 'kling-v3', created_at: 100, updated_at: 100, status_url: `/v1/video/tasks/${id}`, reserved: 0, ...extra,
 })
 const summary = (v: VideoTaskView, group = 'g1'): TaskSummary => ({
   id: v.task_id, kind: 'video', group, keyId: 'key_app', model: v.model, status: v.status, progress: v.progress ?? null,
-  createdAt: v.created_at * 1000, updatedAt: v.updated_at * 1000, detail: v,
+  createdAt: v.created_at * 1000, updatedAt: v.updated_at * 1000, detail: v, idempotencyKey: null,
 })
 const note = (extra: Partial<TaskNote> = {}): TaskNote => ({
   group: 'g1', model: 'kling-v3', prompt: 'from the app', params: { duration: 5 }, images: [], submittedAt: 0, ...extra,
@@ -46,6 +46,23 @@ describe('video task list', () => {
     ])
   })
 
+  it('a task stored for a submission still listed is that submission\'s card, not a second one', () => {
+    const rejected: Submission = {
+      id: 's1', idempotencyKey: 'key-1', group: 'g1', body: { model: 'kling-v3', prompt: 'a fox' }, createdAt: 200_000, state: 'failed',
+      error: { status: 400, code: 'invalid_request', message: 'prompt refused', requestId: 'req-1' },
+    }
+    const tasks = {
+      t1: { id: 't1', group: 'g1', view: view('t1', 'failed', { error: { code: 'invalid_request', message: 'prompt refused' } }), idempotencyKey: 'key-1' },
+      t2: { id: 't2', group: 'g1', view: view('t2', 'queued'), idempotencyKey: 'key-other' },
+      t3: { id: 't3', group: 'g1', view: view('t3', 'queued'), idempotencyKey: null },
+    }
+    const rows = videoRows(tasks, {}, [rejected])
+    expect(rows.map((r) => r.id)).toEqual(['s1', 't2', 't3'])
+    expect(rows[0]).toMatchObject({ kind: 'submission', status: 'submit_failed', error: rejected.error })
+    // Once the submission is gone (answered with its task), the task shows.
+    expect(videoRows(tasks, {}, []).map((r) => r.id).sort()).toEqual(['t1', 't2', 't3'])
+  })
+
   it('offers a new-key retry for failed tasks of the app, once', () => {
     const tasks = {
       a: { id: 'a', group: 'g1', view: view('a', 'failed', { error: { code: 'vendor_failed', message: 'no' } }) },
@@ -55,7 +72,8 @@ describe('video task list', () => {
     }
     const rows = Object.fromEntries(videoRows(tasks, { a: note(), c: note({ retriedBy: 'u9' }), d: note() }, []).map((r) => [r.id, r]))
     expect(rows.a.retry).toBe('new-key')
-    expect(rows.a.error).toEqual({ status: null, code: 'vendor_failed', message: 'no' })
+    // The task's id is the key of its request-log row (which names the account that failed).
+    expect(rows.a.error).toEqual({ status: null, code: 'vendor_failed', message: 'no', requestId: 'a' })
     expect(rows.b.retry).toBe(null) // made elsewhere: the app does not know its pictures
     expect(rows.c.retry).toBe(null)
     expect(rows.d.retry).toBe(null)
