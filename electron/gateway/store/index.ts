@@ -1,6 +1,7 @@
 import { accountRepo } from './account.js'
 import { appStateRepo } from './app-state.js'
 import { apiKeysRepo } from './api-keys.js'
+import { startCheckpointer } from './checkpointer.js'
 import { openDb, type Db } from './db.js'
 import { groupsRepo } from './groups.js'
 import { ledgerRepo } from './ledger.js'
@@ -17,6 +18,9 @@ export type Store = ReturnType<typeof createStore>
 /** The gateway's embedded store: one SQLite file in the data dir, one repo per table; `log` takes its background errors. */
 export function createStore(dataDir: string, log: (line: string) => void = (line) => process.stderr.write(`${line}\n`)) {
   const db: Db = openDb(dataDir)
+  // The serving connection only appends to the WAL; a worker moves pages into the store file (checkpointer.ts).
+  db.pragma('wal_autocheckpoint = 0')
+  const checkpointer = startCheckpointer(db.name, () => db.open && db.pragma('wal_autocheckpoint = 1000'), log)
   const ledger = ledgerRepo(db, log)
   return {
     db,
@@ -36,6 +40,7 @@ export function createStore(dataDir: string, log: (line: string) => void = (line
     transaction: <T>(fn: () => T): T => db.transaction(fn)(),
     close: () => {
       ledger.flush()
+      void checkpointer.stop()
       db.close()
     },
   }

@@ -1,0 +1,61 @@
+import { createRequire } from 'node:module'
+import { Worker } from 'node:worker_threads'
+
+/** How often the worker moves committed pages from the WAL into the store file. */
+export const CHECKPOINT_INTERVAL_MS = 1000
+
+// CommonJS, evaluated as the worker's own script: a bundle of the gateway then needs no second file beside it.
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads')
+const Database = require(workerData.driver)
+const db = new Database(workerData.path)
+db.pragma('busy_timeout = 5000')
+const checkpoint = () => {
+  try {
+    db.pragma('wal_checkpoint(PASSIVE)')
+  } catch (err) {
+    parentPort.postMessage(err.message)
+  }
+}
+const timer = setInterval(checkpoint, workerData.intervalMs)
+parentPort.on('message', () => {
+  clearInterval(timer)
+  db.close()
+  parentPort.close()
+})
+`
+
+export interface Checkpointer {
+  /** Stops the worker once its checkpoint in progress, if any, is done. */
+  stop(): Promise<void>
+}
+
+/**
+ * Checkpoints the store's WAL from a worker thread with a connection of its own, while the connection that serves
+ * requests has automatic checkpoints turned off. A checkpoint copies pages back into the store file and syncs it to
+ * disk: on the request path it held the event loop for the whole sync, every thousand pages. Commits stay where
+ * they were (appended to the WAL, as durable as before); only the copy moves. PASSIVE never waits for readers or
+ * writers, so the worker never blocks the requests' connection either. Its errors go to `log`; should the worker
+ * stop, the serving connection checkpoints for itself again.
+ */
+export function startCheckpointer(path: string, enableInline: () => void, log: (line: string) => void): Checkpointer {
+  const driver = createRequire(import.meta.url).resolve('better-sqlite3')
+  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { path, driver, intervalMs: CHECKPOINT_INTERVAL_MS } })
+  // The worker keeps no event loop of the gateway's alive: a process may exit while it waits.
+  worker.unref()
+  let stopping = false
+  worker.on('message', (message: string) => log(`[gatehouse] WAL checkpoint failed: ${message}`))
+  worker.on('error', (err) => log(`[gatehouse] WAL checkpointer stopped: ${err.message}`))
+  worker.on('exit', () => {
+    if (!stopping) enableInline()
+  })
+  return {
+    async stop() {
+      if (stopping) return
+      stopping = true
+      const exited = new Promise((resolve) => worker.once('exit', resolve))
+      worker.postMessage('stop')
+      await exited
+    },
+  }
+}
