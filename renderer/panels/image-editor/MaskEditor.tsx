@@ -190,7 +190,14 @@ function usePointerInput(stage: MaskStage | null, space: RefObject<boolean>, pix
     onPointerDown,
     onPointerMove,
     onPointerUp,
-    onPointerCancel: onPointerUp,
+    // A cancelled box (the pointer taken away, say by a touch gesture) selects nothing.
+    onPointerCancel: () => {
+      if (drag.current?.kind === 'box') {
+        drag.current = null
+        stage?.setBox(null)
+      }
+      onPointerUp()
+    },
     onPointerLeave: () => !drag.current && stage?.setCursor(null),
   }
 }

@@ -5,9 +5,20 @@
 import { compositeEdit, type CompositeStats } from '../../canvas/composite'
 import type { SentMask } from './submission'
 
+/**
+ * A result image decoded through an <img>: the page's CSP lets images load from blob: and the gateway, while
+ * script fetches may only reach the gateway (connect-src 'self'), so a blob URL cannot be fetched.
+ */
+async function loadImage(src: string): Promise<ImageBitmap> {
+  const img = new Image()
+  img.src = src
+  await img.decode()
+  return createImageBitmap(img)
+}
+
 /** The pixels of an image drawn at width x height (the reference is stretched to the result's size, as the vendor does). */
-async function pixelsOf(source: Blob, width?: number, height?: number): Promise<ImageData> {
-  const bitmap = await createImageBitmap(source)
+async function pixelsOf(source: Blob | string, width?: number, height?: number): Promise<ImageData> {
+  const bitmap = typeof source === 'string' ? await loadImage(source) : await createImageBitmap(source)
   try {
     const w = width ?? bitmap.width
     const h = height ?? bitmap.height
@@ -21,11 +32,9 @@ async function pixelsOf(source: Blob, width?: number, height?: number): Promise<
   }
 }
 
-/** The composite of one result (fetched from `resultSrc`, a gateway media link or a blob URL) as a PNG, with its figures. */
+/** The composite of one result (`resultSrc`: a blob URL or a gateway media link) as a PNG, with its figures. */
 export async function compositeResult(resultSrc: string, reference: Blob, mask: SentMask): Promise<{ png: Blob; stats: CompositeStats }> {
-  const res = await fetch(resultSrc)
-  if (!res.ok) throw new Error(`could not read the result (HTTP ${res.status})`)
-  const result = await pixelsOf(await res.blob())
+  const result = await pixelsOf(resultSrc)
   const ref = await pixelsOf(reference, result.width, result.height)
   const { pixels, stats } = compositeEdit(result.data, ref.data, result.width, result.height, mask)
   const canvas = new OffscreenCanvas(result.width, result.height)
