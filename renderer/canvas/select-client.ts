@@ -7,8 +7,7 @@ let nextId = 1
 const pending = new Map<number, { resolve(bits: Uint8Array): void; reject(err: Error): void }>()
 
 function startWorker(): Worker {
-  // A classic worker: OpenCV.js is a UMD script the worker loads with importScripts.
-  const w = new Worker(new URL('./select-worker.ts', import.meta.url), { name: 'select-worker' })
+  const w = new Worker(new URL('./select-worker.ts', import.meta.url), { type: 'module', name: 'select-worker' })
   w.onmessage = (e: MessageEvent<SelectReply>) => {
     const job = pending.get(e.data.id)
     pending.delete(e.data.id)

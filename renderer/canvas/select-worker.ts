@@ -7,25 +7,27 @@ import opencvUrl from '@techstark/opencv-js/dist/opencv.js?url'
 import { cvReady, selectObject, type Cv } from './select-object'
 import type { SelectReply, SelectRequest } from './select-protocol'
 
-declare function importScripts(...urls: string[]): void
-
 const scope = self as unknown as {
-  cv?: unknown
   onmessage: ((e: MessageEvent<SelectRequest>) => void) | null
   postMessage(message: SelectReply, transfer: Transferable[]): void
 }
 
 let loading: Promise<{ cv: Cv }> | undefined
 
-/** OpenCV.js, loaded once: the classic worker's importScripts runs its UMD build, which sets `self.cv`. */
+/**
+ * OpenCV.js, loaded once. It is a UMD script, not an ES module: given a CommonJS-style global `module`, it
+ * puts itself in `module.exports`, which works the same in this module worker in the built app and under
+ * the dev server.
+ */
 function loadCv(): Promise<{ cv: Cv }> {
-  loading ??= Promise.resolve().then(() => {
-    importScripts(opencvUrl)
-    return cvReady(scope.cv)
-  })
+  loading ??= (async () => {
+    const shim: { exports: unknown } = { exports: {} }
+    ;(globalThis as { module?: unknown }).module = shim
+    await import(/* @vite-ignore */ opencvUrl)
+    return cvReady(shim.exports)
+  })()
   return loading
 }
-
 scope.onmessage = (e) => {
   const { id, rgba, width, height, hint } = e.data
   loadCv()

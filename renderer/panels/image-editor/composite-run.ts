@@ -33,10 +33,10 @@ async function pixelsOf(source: Blob | string, width?: number, height?: number):
 }
 
 /** The composite of one result (`resultSrc`: a blob URL or a gateway media link) as a PNG, with its figures. */
-export async function compositeResult(resultSrc: string, reference: Blob, mask: SentMask): Promise<{ png: Blob; stats: CompositeStats }> {
+export async function compositeResult(resultSrc: string, reference: Blob, mask: SentMask, feather: number): Promise<{ png: Blob; stats: CompositeStats }> {
   const result = await pixelsOf(resultSrc)
   const ref = await pixelsOf(reference, result.width, result.height)
-  const { pixels, stats } = compositeEdit(result.data, ref.data, result.width, result.height, mask)
+  const { pixels, stats } = compositeEdit(result.data, ref.data, result.width, result.height, mask, feather)
   const canvas = new OffscreenCanvas(result.width, result.height)
   canvas.getContext('2d')!.putImageData(new ImageData(pixels, result.width, result.height), 0, 0)
   return { png: await canvas.convertToBlob({ type: 'image/png' }), stats }

@@ -4,6 +4,7 @@ import type { MaskOp } from '../../canvas/mask-ops'
 import { listModels, modelSpecs } from '../../api/gateway'
 import type { AppState } from '../../stores/app-store'
 import { carryOut, resumeRun, toRunError, type RunHooks } from './image-runs'
+import { DEFAULT_FEATHER } from '../../canvas/composite'
 import { compositeResult } from './composite-run'
 import type { BrushSettings, ImageMode, ImageRun, ReferenceImage, ResultComposite, SelectSettings } from './image-types'
 import { keepImage } from './images-api'
@@ -40,6 +41,8 @@ export interface ImagesSlice {
   imageMask: MaskState
   imageBrush: BrushSettings
   imageSelect: SelectSettings
+  /** the composite's edge feather in result pixels (0 = a hard edge), for the next masked edits */
+  imageFeather: number
   imageModels: ImageModels
   /** newest first */
   imageRuns: ImageRun[]
@@ -63,6 +66,7 @@ export interface ImagesSlice {
   invertMask(): void
   setBrush(patch: Partial<BrushSettings>): void
   setSelect(patch: Partial<SelectSettings>): void
+  setFeather(px: number): void
   /** shows a masked run's raw output (true) or its composite (false) */
   setShowRaw(runId: string, showRaw: boolean): void
   submitImageRun(): Promise<void>
@@ -73,6 +77,8 @@ export interface ImagesSlice {
 
 /** Most runs the history keeps. */
 export const MAX_RUNS = 200
+/** The widest feather offered: beyond a few pixels the seam only gets blurrier. */
+export const MAX_FEATHER = 16
 const DEFAULT_BRUSH: BrushSettings = { tool: 'brush', size: 48, opacity: 0.5 }
 const DEFAULT_SELECT: SelectSettings = { tolerance: 32, mode: 'add', busy: false, error: null }
 
@@ -134,7 +140,7 @@ export const createImagesSlice: StateCreator<AppState, [], [], ImagesSlice> = (s
    * Puts the reference back outside the mask in each result of a finished masked run, shows the composite at
    * once and keeps it in the media store; a result that cannot be read (say, only a vendor link) stays raw.
    */
-  const compositeRunImages = async (runId: string, mask: SentMask, reference: Blob) => {
+  const compositeRunImages = async (runId: string, mask: SentMask, reference: Blob, feather: number) => {
     const run = get().imageRuns.find((r) => r.id === runId)
     if (!run || run.status !== 'succeeded') return
     await Promise.all(
@@ -143,7 +149,7 @@ export const createImagesSlice: StateCreator<AppState, [], [], ImagesSlice> = (s
         if (!src) return
         patchComposite(runId, i, { state: 'pending' })
         try {
-          const { png, stats } = await compositeResult(src, reference, mask)
+          const { png, stats } = await compositeResult(src, reference, mask, feather)
           set((s) => ({ imageBlobUrls: { ...s.imageBlobUrls, [`${runId}:${i}:composite`]: URL.createObjectURL(png) } }))
           patchComposite(runId, i, { stats })
           const media = await keepImage(run.requestId ?? '', png)
@@ -167,6 +173,7 @@ export const createImagesSlice: StateCreator<AppState, [], [], ImagesSlice> = (s
     imageMask: { refId: null, history: emptyHistory() },
     imageBrush: DEFAULT_BRUSH,
     imageSelect: DEFAULT_SELECT,
+    imageFeather: DEFAULT_FEATHER,
     imageModels: { group: null, options: [], loading: false, error: null },
     imageRuns: [],
     imageBlobUrls: {},
@@ -246,6 +253,7 @@ export const createImagesSlice: StateCreator<AppState, [], [], ImagesSlice> = (s
         const select = { ...s.imageSelect, ...patch }
         return { imageSelect: { ...select, tolerance: Math.min(255, Math.max(0, Math.round(select.tolerance))) } }
       }),
+    setFeather: (px) => set({ imageFeather: Number.isFinite(px) ? Math.min(MAX_FEATHER, Math.max(0, Math.round(px))) : DEFAULT_FEATHER }),
     setShowRaw: (runId, showRaw) => updateRun(runId)((r) => ({ ...r, showRaw })),
 
     submitImageRun: async () => {
@@ -254,6 +262,7 @@ export const createImagesSlice: StateCreator<AppState, [], [], ImagesSlice> = (s
       const controls = selectedControls(s)
       if (!s.groupId || !option || !controls || formProblem(s, controls)) return
       const { run, request, masked } = buildSubmission(s, s.groupId, option, controls)
+      const feather = s.imageFeather
       active.add(run.id)
       set((st) => ({
         imageFormError: null,
@@ -264,7 +273,7 @@ export const createImagesSlice: StateCreator<AppState, [], [], ImagesSlice> = (s
       const hooks = hooksFor(run.id)
       try {
         await carryOut(await request(), hooks)
-        if (masked) await compositeRunImages(run.id, masked.mask, masked.reference)
+        if (masked) await compositeRunImages(run.id, masked.mask, masked.reference, feather)
       } catch (err) {
         hooks.update((r) => ({ ...r, status: 'failed', phase: undefined, error: toRunError(err), finishedAt: Date.now() }))
       } finally {

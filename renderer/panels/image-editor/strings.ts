@@ -16,7 +16,7 @@ type Key =
   | 'gallery' | 'noRuns' | 'download' | 'openLink' | 'delete' | 'masked' | 'refsUsed' | 'task'
   | 'keep_pending' | 'keep_link' | 'keep_failed' | 'notKept' | 'revisedPrompt' | 'interrupted'
   | 'wand' | 'object' | 'selectAdd' | 'selectSubtract' | 'tolerance' | 'selecting' | 'selectFailed' | 'wandTitle' | 'objectTitle'
-  | 'showRaw' | 'compositeStats' | 'compositePending' | 'compositeFailed' | 'compare'
+  | 'showRaw' | 'compositeStats' | 'compositePending' | 'compositeFailed' | 'compare' | 'feather' | 'featherHint'
 
 /** The images panel's text. */
 export const STRINGS: Strings<Key> = {
@@ -61,6 +61,7 @@ export const STRINGS: Strings<Key> = {
     compositeStats: 'Outside the mask the model changed {changed} of {outside} pixels; the composite kept {kept} as in the original.',
     compositePending: 'Putting the original back outside the mask…', compositeFailed: 'Could not keep the original outside the mask: {error}',
     compare: 'Before / after',
+    feather: 'Edge feather', featherHint: 'Outside the mask the original is kept; this many pixels just inside its edge blend the two (0 = a hard edge).',
   },
   zh: {
     title: '图像', generate: '生成', edit: '编辑', noGroup: '请选择一个分组来生成图像。',
@@ -103,6 +104,7 @@ export const STRINGS: Strings<Key> = {
     compositeStats: '蒙版外模型改动了 {outside} 个像素中的 {changed} 个；合成图按原图保留了 {kept} 个。',
     compositePending: '正在把蒙版外恢复为原图…', compositeFailed: '无法在蒙版外保留原图：{error}',
     compare: '修改前 / 修改后',
+    feather: '边缘羽化', featherHint: '蒙版外保留原图；蒙版边缘内侧这么多像素会把两者平滑过渡（0 = 硬边）。',
   },
 }
 

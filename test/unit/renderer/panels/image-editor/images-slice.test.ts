@@ -63,6 +63,19 @@ describe('selection settings and the raw-output switch', () => {
     expect(s.getState().imageSelect.tolerance).toBe(0)
   })
 
+  it('keeps the feather within 0..16 whole pixels (3 by default)', () => {
+    const s = store()
+    expect(s.getState().imageFeather).toBe(3)
+    s.getState().setFeather(40)
+    expect(s.getState().imageFeather).toBe(16)
+    s.getState().setFeather(-1)
+    expect(s.getState().imageFeather).toBe(0)
+    s.getState().setFeather(2.6)
+    expect(s.getState().imageFeather).toBe(3)
+    s.getState().setFeather(Number.NaN)
+    expect(s.getState().imageFeather).toBe(3)
+  })
+
   it('a region step is undone and redone like a stroke', () => {
     const s = store()
     const region = { kind: 'region' as const, mode: 'add' as const, rect: { x: 0, y: 0, width: 1, height: 1 }, bits: Uint8Array.from([1]) }
