@@ -6,6 +6,8 @@ export default defineConfig({
   root: 'renderer',
   base: '/',
   plugins: [react()],
+  // The "select object" worker is an ES module (as under the dev server), so it can import OpenCV.js lazily.
+  worker: { format: 'es' },
   build: { outDir: '../dist/renderer', emptyOutDir: true, sourcemap: false, chunkSizeWarningLimit: 1500 },
   server: {
     // `npm run dev:renderer`: hot reload against a gateway already running on the default port.

@@ -7,18 +7,30 @@
 /** A point in image pixels (x right, y down; pixel (i, j) spans [i, i+1) x [j, j+1)). */
 export type Point = readonly [number, number]
 
-export type MaskTool = 'brush' | 'eraser'
+/** The painting tools. */
+export type PaintTool = 'brush' | 'eraser'
+
+/** Every tool of the mask editor: painting, the magic wand, and "select object". */
+export type MaskTool = PaintTool | 'wand' | 'object'
 
 /** A brush or eraser stroke: a round tip of `radius` image pixels dragged through `points`. */
 export interface StrokeOp {
   kind: 'stroke'
-  tool: MaskTool
+  tool: PaintTool
   radius: number
   points: Point[]
 }
 
+/** A selection (magic wand or object) added to or taken from the mask: `bits` covers `rect`, 1 = selected. */
+export interface RegionOp {
+  kind: 'region'
+  mode: 'add' | 'subtract'
+  rect: Rect
+  bits: Uint8Array
+}
+
 /** One undoable step of the mask history. */
-export type MaskOp = StrokeOp | { kind: 'clear' } | { kind: 'invert' }
+export type MaskOp = StrokeOp | RegionOp | { kind: 'clear' } | { kind: 'invert' }
 
 /** A pixel rectangle inside the image (x, y inclusive; width and height at least 1). */
 export interface Rect {
@@ -88,9 +100,41 @@ export function paintStroke(coverage: Uint8Array, width: number, height: number,
   return dirty
 }
 
+/**
+ * A whole-image selection as a region step: cropped to the selection's bounding box (so the history holds
+ * only that much), or undefined when nothing is selected.
+ */
+export function regionOp(selected: Uint8Array, width: number, height: number, mode: RegionOp['mode']): RegionOp | undefined {
+  let [x0, y0, x1, y1] = [width, height, -1, -1]
+  for (let y = 0; y < height; y++) {
+    const row = y * width
+    for (let x = 0; x < width; x++) {
+      if (!selected[row + x]) continue
+      if (x < x0) x0 = x
+      if (x > x1) x1 = x
+      if (y < y0) y0 = y
+      y1 = y
+    }
+  }
+  if (x1 < 0) return undefined
+  const rect = { x: x0, y: y0, width: x1 - x0 + 1, height: y1 - y0 + 1 }
+  const bits = new Uint8Array(rect.width * rect.height)
+  for (let y = 0; y < rect.height; y++) bits.set(selected.subarray((y0 + y) * width + x0, (y0 + y) * width + x1 + 1), y * rect.width)
+  return { kind: 'region', mode, rect, bits }
+}
+
+/** Adds the region's selected pixels to the mask, or takes them out. */
+function applyRegion(coverage: Uint8Array, width: number, op: RegionOp): Rect {
+  const value = op.mode === 'add' ? 1 : 0
+  const { x, y, width: w, height: h } = op.rect
+  for (let j = 0; j < h; j++) for (let i = 0; i < w; i++) if (op.bits[j * w + i]) coverage[(y + j) * width + x + i] = value
+  return op.rect
+}
+
 /** Applies one history step to the buffer in place; returns the rectangle that may have changed. */
 export function applyMaskOp(coverage: Uint8Array, width: number, height: number, op: MaskOp): Rect | undefined {
   if (op.kind === 'stroke') return paintStroke(coverage, width, height, op)
+  if (op.kind === 'region') return applyRegion(coverage, width, op)
   if (op.kind === 'clear') coverage.fill(0)
   else for (let i = 0; i < coverage.length; i++) coverage[i] ^= 1
   return width > 0 && height > 0 ? { x: 0, y: 0, width, height } : undefined

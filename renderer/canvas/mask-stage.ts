@@ -5,7 +5,7 @@
  */
 import { paintSegment, paintStroke, rasterizeStrokes, unionRect, type MaskOp, type MaskTool, type Point, type Rect, type StrokeOp } from './mask-ops'
 import { renderCursorLayer, renderImageLayer, renderMaskLayer, writeOverlayRegion, type Surface } from './render-mask'
-import { fitView, panBy, screenToImage, zoomAt, type View } from './viewport'
+import { fitView, imageToScreen, panBy, screenToImage, zoomAt, type View } from './viewport'
 
 export interface StageLayers {
   image: HTMLCanvasElement
@@ -34,6 +34,8 @@ export class MaskStage {
   private readonly overlayCtx: CanvasRenderingContext2D
   private stroke: StrokeOp | null = null
   private cursor: { x: number; y: number } | null = null
+  /** the box being dragged for "select object", corners in image pixels */
+  private box: { from: Point; to: Point } | null = null
   private dirty = new Set<Layer>()
   private frame = 0
 
@@ -78,9 +80,10 @@ export class MaskStage {
     this.rasterOf = ops
   }
 
-  /** Starts a stroke at a screen point (CSS px) with the current tool; radius in image pixels. */
+  /** Starts a stroke at a screen point (CSS px) with the current tool (brush or eraser); radius in image pixels. */
   beginStroke(sx: number, sy: number): void {
     const { tool, size } = this.brush()
+    if (tool !== 'brush' && tool !== 'eraser') return
     const p = this.toImage(sx, sy)
     this.stroke = { kind: 'stroke', tool, radius: size / 2, points: [p] }
     this.refreshOverlay(paintSegment(this.coverage, this.width, this.height, p, p, size / 2, tool === 'brush' ? 1 : 0))
@@ -117,6 +120,17 @@ export class MaskStage {
     this.redraw('cursor')
   }
 
+  /** Shows (or, with null, hides) the box dragged for "select object"; corners are screen points (CSS px). */
+  setBox(from: { x: number; y: number } | null, to?: { x: number; y: number }): void {
+    this.box = from && to ? { from: this.toImage(from.x, from.y), to: this.toImage(to.x, to.y) } : null
+    this.redraw('cursor')
+  }
+
+  /** A screen point (CSS px) in image pixels. */
+  toImage(sx: number, sy: number): Point {
+    return screenToImage(this.view, sx, sy)
+  }
+
   /** Zooms by `factor` about a screen point (the centre when omitted). */
   zoom(factor: number, sx = this.surface.width / 2, sy = this.surface.height / 2): void {
     this.setView(zoomAt(this.view, factor, sx, sy), false)
@@ -137,10 +151,6 @@ export class MaskStage {
 
   dispose(): void {
     cancelAnimationFrame(this.frame)
-  }
-
-  private toImage(sx: number, sy: number): Point {
-    return screenToImage(this.view, sx, sy)
   }
 
   private setView(view: View, fitted: boolean): void {
@@ -171,7 +181,10 @@ export class MaskStage {
     const ctx = (layer: Layer) => this.layers[layer].getContext('2d')!
     if (this.dirty.has('image')) renderImageLayer(ctx('image'), this.image, size, this.view, this.surface)
     if (this.dirty.has('mask')) renderMaskLayer(ctx('mask'), this.overlay, size, this.view, this.surface, brush.opacity)
-    if (this.dirty.has('cursor')) renderCursorLayer(ctx('cursor'), this.cursor, (brush.size / 2) * this.view.scale, brush.tool, this.surface)
+    if (this.dirty.has('cursor')) {
+      const box = this.box && { from: imageToScreen(this.view, ...this.box.from), to: imageToScreen(this.view, ...this.box.to) }
+      renderCursorLayer(ctx('cursor'), this.cursor, (brush.size / 2) * this.view.scale, brush.tool, this.surface, box)
+    }
     this.dirty.clear()
   }
 }

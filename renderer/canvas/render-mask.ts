@@ -46,11 +46,37 @@ export function renderMaskLayer(ctx: Ctx2D, overlay: CanvasImageSource, size: { 
   ctx.globalAlpha = 1
 }
 
-/** The brush outline at the pointer (screen CSS px), or nothing when the pointer is elsewhere. */
-export function renderCursorLayer(ctx: Ctx2D, cursor: { x: number; y: number } | null, radiusPx: number, tool: MaskTool, surface: Surface): void {
+/**
+ * The brush outline at the pointer (screen CSS px), a crosshair for the selection tools, and the box being
+ * dragged for "select object"; nothing when the pointer is elsewhere.
+ */
+export function renderCursorLayer(ctx: Ctx2D, cursor: { x: number; y: number } | null, radiusPx: number, tool: MaskTool, surface: Surface, box?: { from: readonly [number, number]; to: readonly [number, number] } | null): void {
   startLayer(ctx, surface)
-  if (!cursor) return
   ctx.setTransform(surface.dpr, 0, 0, surface.dpr, 0, 0)
+  if (box) {
+    const [x, y, w, h] = [Math.min(box.from[0], box.to[0]), Math.min(box.from[1], box.to[1]), Math.abs(box.to[0] - box.from[0]), Math.abs(box.to[1] - box.from[1])]
+    ctx.lineWidth = 1
+    ctx.setLineDash([5, 4])
+    ctx.strokeStyle = 'rgba(0, 0, 0, 0.85)'
+    ctx.strokeRect(x - 0.5, y - 0.5, w + 1, h + 1)
+    ctx.strokeStyle = 'rgba(255, 255, 255, 0.95)'
+    ctx.strokeRect(x + 0.5, y + 0.5, w - 1, h - 1)
+    ctx.setLineDash([])
+  }
+  if (!cursor) return
+  if (tool === 'wand' || tool === 'object') {
+    ctx.lineWidth = 1
+    for (const [style, d] of [['rgba(0, 0, 0, 0.85)', 1], ['rgba(255, 255, 255, 0.95)', 0]] as const) {
+      ctx.strokeStyle = style
+      ctx.beginPath()
+      ctx.moveTo(cursor.x - 8 + d, cursor.y + d)
+      ctx.lineTo(cursor.x + 8 + d, cursor.y + d)
+      ctx.moveTo(cursor.x + d, cursor.y - 8 + d)
+      ctx.lineTo(cursor.x + d, cursor.y + 8 + d)
+      ctx.stroke()
+    }
+    return
+  }
   const r = Math.max(radiusPx, 1)
   // Two rings, dark and light, so the outline shows on any image.
   ctx.lineWidth = 1

@@ -23,6 +23,16 @@ export const RENDERER_CSP = [
   "frame-ancestors 'none'",
 ].join('; ')
 
+/**
+ * The one exception: the mask editor's "select object" worker (`assets/select-worker-<hash>.js`) runs
+ * OpenCV.js, an Emscripten build that compiles WebAssembly and whose bindings build functions from strings
+ * (embind's `new Function`). A worker's script is governed by the CSP of its own response, so only that file
+ * gets 'unsafe-eval' and 'wasm-unsafe-eval': the page keeps the strict policy, and the worker has no DOM and
+ * only ever receives pixels and numbers from the page.
+ */
+export const SELECT_WORKER_CSP = RENDERER_CSP.replace("script-src 'self'", "script-src 'self' 'unsafe-eval' 'wasm-unsafe-eval'")
+export const SELECT_WORKER_FILE = /^select-worker-[A-Za-z0-9_-]+\.js$/
+
 const SECURITY_HEADERS = {
   'content-security-policy': RENDERER_CSP,
   'x-content-type-options': 'nosniff',
@@ -58,5 +68,6 @@ export async function serveRenderer(ctx: RequestContext, { app }: Services, para
     return
   }
   const cache = params[0] === undefined ? 'no-cache' : 'public, max-age=31536000, immutable'
-  await sendFile(ctx, path!, size, { ...SECURITY_HEADERS, 'content-type': TYPES[extname(path!)] ?? 'application/octet-stream', 'cache-control': cache })
+  const csp = params[0] !== undefined && SELECT_WORKER_FILE.test(params[0]) ? { 'content-security-policy': SELECT_WORKER_CSP } : {}
+  await sendFile(ctx, path!, size, { ...SECURITY_HEADERS, ...csp, 'content-type': TYPES[extname(path!)] ?? 'application/octet-stream', 'cache-control': cache })
 }

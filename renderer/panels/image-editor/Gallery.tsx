@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react'
+import { useEffect, useState, type ReactNode } from 'react'
 import { ActionError } from '../../components/ActionError'
 import { mediaSrc } from '../../api/admin'
 import { useT } from '../../i18n'
@@ -92,6 +92,7 @@ function RunCard({ run, t }: { run: ImageRun; t: ImageT }) {
       {params && <p className="muted small">{params}{run.taskId ? ` · ${t('task', { id: run.taskId })}` : ''}</p>}
       {run.interrupted && <p className="error-text small">{t('interrupted')}</p>}
       {run.error && <ActionError error={run.error} />}
+      {run.images.some((image) => image.composite) && <RawToggle run={run} t={t} />}
       <div className="image-results">
         {run.images.map((image, i) => (
           <ResultImage key={i} run={run} image={image} index={i} t={t} />
@@ -101,22 +102,40 @@ function RunCard({ run, t }: { run: ImageRun; t: ImageT }) {
   )
 }
 
+/** A masked run's switch between the composite (the default) and the model's raw output. */
+function RawToggle({ run, t }: { run: ImageRun; t: ImageT }) {
+  const setShowRaw = useAppStore((s) => s.setShowRaw)
+  return (
+    <label className="row small image-raw-toggle">
+      <input type="checkbox" checked={run.showRaw === true} onChange={(e) => setShowRaw(run.id, e.target.checked)} data-testid="image-show-raw" />
+      <span>{t('showRaw')}</span>
+    </label>
+  )
+}
+
 function ResultImage({ run, image, index, t }: { run: ImageRun; image: RunImage; index: number; t: ImageT }) {
   const blobUrl = useAppStore((s) => s.imageBlobUrls[`${run.id}:${index}`])
+  const compositeBlob = useAppStore((s) => s.imageBlobUrls[`${run.id}:${index}:composite`])
+  const reference = useAppStore((s) => s.imageBlobUrls[`${run.id}:reference`])
   // The gateway's copy first: it outlives both this session's blob and the vendor's 24-hour link. The page's
   // CSP lets images come only from here, data:, blob: and https: links.
   const link = image.sourceUrl?.startsWith('https:') ? image.sourceUrl : undefined
-  const src = image.url ? mediaSrc(image.url) : (blobUrl ?? link)
+  const raw = image.url ? mediaSrc(image.url) : (blobUrl ?? link)
+  const composite = image.composite?.url ? mediaSrc(image.composite.url) : compositeBlob
+  const showComposite = composite !== undefined && run.showRaw !== true
+  const src = showComposite ? composite : raw
   return (
     <figure className="image-result">
       {src ? (
-        <img src={src} alt={run.prompt} loading="lazy" data-testid="image-result" />
+        <Compare before={reference} t={t}>
+          <img src={src} alt={run.prompt} loading="lazy" data-testid="image-result" data-composite={showComposite} />
+        </Compare>
       ) : (
         <div className="image-missing muted small" data-testid="image-missing">{t(image.keep === 'pending' ? 'keep_pending' : 'notKept')}</div>
       )}
       <figcaption className="row small">
         {src && (
-          <a href={src} download={downloadName(run.createdAt, index, image.mimeType)} data-testid="image-download">
+          <a href={src} download={downloadName(run.createdAt, index, showComposite ? 'image/png' : image.mimeType)} data-testid="image-download">
             {t('download')}
           </a>
         )}
@@ -127,7 +146,36 @@ function ResultImage({ run, image, index, t }: { run: ImageRun; image: RunImage;
         {image.keep === 'link' && <span className="muted">{t('keep_link')}</span>}
         {image.keep === 'failed' && <span className="error-text">{t('keep_failed', { error: image.keepError ?? '' })}</span>}
       </figcaption>
+      {image.composite && <CompositeNote composite={image.composite} t={t} />}
       {image.revisedPrompt && <p className="muted small">{t('revisedPrompt', { text: image.revisedPrompt })}</p>}
     </figure>
+  )
+}
+
+/** The figures of a composite: how many pixels outside the mask the model changed, and how many the composite kept. */
+function CompositeNote({ composite, t }: { composite: NonNullable<RunImage['composite']>; t: ImageT }) {
+  const { stats } = composite
+  const n = (v: number) => v.toLocaleString()
+  return (
+    <p className="muted small" data-testid="image-composite-stats" data-changed={stats?.changedByModel} data-kept={stats?.keptByComposite} data-outside={stats?.outside}>
+      {stats && t('compositeStats', { changed: n(stats.changedByModel), kept: n(stats.keptByComposite), outside: n(stats.outside) })}
+      {composite.state === 'pending' && ` ${t('compositePending')}`}
+      {composite.state === 'failed' && <span className="error-text"> {t('compositeFailed', { error: composite.error ?? '' })}</span>}
+    </p>
+  )
+}
+
+/** A before/after slider: the reference as sent over the left part of the result, as far as the slider says. */
+function Compare({ before, t, children }: { before?: string; t: ImageT; children: ReactNode }) {
+  const [split, setSplit] = useState(0)
+  if (!before) return <>{children}</>
+  return (
+    <div className="image-compare-wrap">
+      <div className="image-compare">
+        {children}
+        <img className="image-compare-before" src={before} alt="" style={{ clipPath: `inset(0 ${100 - split}% 0 0)` }} data-testid="image-compare-before" />
+      </div>
+      <input type="range" min={0} max={100} value={split} onChange={(e) => setSplit(e.target.valueAsNumber)} aria-label={t('compare')} title={t('compare')} data-testid="image-compare" />
+    </div>
   )
 }

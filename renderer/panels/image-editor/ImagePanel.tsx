@@ -11,7 +11,7 @@ import './image-editor.css'
 import { approveSpend, PriceTag } from '../../components/PriceTag'
 import { useDataUrls } from '../../components/use-data-urls'
 import { useQuote } from '../../components/use-quote'
-import { selectedControls, selectedModel } from './images-slice'
+import { MAX_FEATHER, selectedControls, selectedModel } from './images-slice'
 import { MaskEditor } from './MaskEditor'
 import { ModelControls } from './ModelControls'
 import { ReferenceImages } from './ReferenceImages'
@@ -166,7 +166,23 @@ function MaskArea({ t }: { t: ImageT }) {
   return (
     <section className="card" aria-label={t('mask')}>
       <MaskEditor key={first.id} reference={first} />
-      <p className="muted small">{t(painted ? 'maskPainted' : 'maskEmpty')}</p>
+      <div className="row">
+        <p className="muted small">{t(painted ? 'maskPainted' : 'maskEmpty')}</p>
+        <FeatherField t={t} />
+      </div>
     </section>
+  )
+}
+
+/** The composite's edge feather for the next masked edit (pixels of linear blend just inside the mask's edge). */
+function FeatherField({ t }: { t: ImageT }) {
+  const feather = useAppStore((s) => s.imageFeather)
+  const setFeather = useAppStore((s) => s.setFeather)
+  return (
+    <label className="small mask-feather" title={t('featherHint')}>
+      <span>{t('feather')}</span>
+      <input type="number" min={0} max={MAX_FEATHER} step={1} value={feather} onChange={(e) => setFeather(e.target.valueAsNumber)} data-testid="mask-feather" />
+      <span className="muted">px</span>
+    </label>
   )
 }

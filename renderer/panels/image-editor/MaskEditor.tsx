@@ -1,13 +1,18 @@
-import { useEffect, useRef, useState, type PointerEvent as ReactPointerEvent, type RefObject } from 'react'
+import { useCallback, useEffect, useRef, useState, type PointerEvent as ReactPointerEvent, type RefObject } from 'react'
 import { MaskStage } from '../../canvas/mask-stage'
 import { wheelFactor, type View } from '../../canvas/viewport'
 import { useAppStore } from '../../stores/app-store'
 import type { ReferenceImage } from './image-types'
 import { runMaskAction } from './mask-actions'
 import { isTypingTarget, maskShortcut } from './mask-keys'
+import { applyObjectSelect, applyWand, boxBetween } from './mask-select'
 import { MaskToolbar } from './MaskToolbar'
 
-type Drag = { kind: 'paint' } | { kind: 'pan'; x: number; y: number } | null
+type ScreenPoint = { x: number; y: number }
+type Drag = { kind: 'paint' } | { kind: 'pan'; x: number; y: number } | { kind: 'box'; start: ScreenPoint; last: ScreenPoint } | null
+
+/** A drag shorter than this (CSS px) is a click: "select object" then seeds from the point, not a box. */
+const CLICK_SLOP = 4
 
 const local = (e: { clientX: number; clientY: number }, el: Element) => {
   const box = el.getBoundingClientRect()
@@ -27,6 +32,26 @@ function useDecodedImage(url: string): HTMLImageElement | null {
     }
   }, [url])
   return image
+}
+
+/** The reference's pixels at its natural size, read once when a selection tool first needs them. */
+function useReferencePixels(image: HTMLImageElement | null, width: number, height: number): () => ImageData | null {
+  const cache = useRef<ImageData | null>(null)
+  useEffect(() => {
+    cache.current = null
+  }, [image, width, height])
+  return useCallback(() => {
+    if (!image) return null
+    if (!cache.current) {
+      const canvas = document.createElement('canvas')
+      canvas.width = width
+      canvas.height = height
+      const ctx = canvas.getContext('2d', { willReadFrequently: true })!
+      ctx.drawImage(image, 0, 0, width, height)
+      cache.current = ctx.getImageData(0, 0, width, height)
+    }
+    return cache.current
+  }, [image, width, height])
 }
 
 /**
@@ -70,7 +95,8 @@ export function MaskEditor({ reference }: { reference: ReferenceImage }) {
   useEffect(() => stage?.brushChanged(), [stage, brush])
   useWheelZoom(cursorCanvas, stage)
   useShortcuts(stage, space, hovering)
-  const pointer = usePointerInput(stage, space)
+  const pixels = useReferencePixels(image, reference.width, reference.height)
+  const pointer = usePointerInput(stage, space, pixels)
 
   return (
     <div className="mask-editor" data-testid="mask-editor">
@@ -99,9 +125,10 @@ export function MaskEditor({ reference }: { reference: ReferenceImage }) {
 
 /**
  * Pointer input on the cursor canvas: the left button paints (captured, so a stroke may leave the canvas),
- * the middle or right button, or the left one with Space held, pans.
+ * clicks with the magic wand, or clicks or drags a box for "select object"; the middle or right button, or
+ * the left one with Space held, pans.
  */
-function usePointerInput(stage: MaskStage | null, space: RefObject<boolean>) {
+function usePointerInput(stage: MaskStage | null, space: RefObject<boolean>, pixels: () => ImageData | null) {
   const drag = useRef<Drag>(null)
   const onPointerDown = (e: ReactPointerEvent<HTMLCanvasElement>) => {
     if (!stage || drag.current) return
@@ -111,8 +138,16 @@ function usePointerInput(stage: MaskStage | null, space: RefObject<boolean>) {
       e.preventDefault()
       drag.current = { kind: 'pan', ...p }
     } else if (e.button === 0) {
-      drag.current = { kind: 'paint' }
-      stage.beginStroke(p.x, p.y)
+      const { tool } = useAppStore.getState().imageBrush
+      if (tool === 'wand') {
+        const data = pixels()
+        if (data) applyWand(data, stage.toImage(p.x, p.y))
+      } else if (tool === 'object') {
+        drag.current = { kind: 'box', start: p, last: p }
+      } else {
+        drag.current = { kind: 'paint' }
+        stage.beginStroke(p.x, p.y)
+      }
     }
   }
   const onPointerMove = (e: ReactPointerEvent<HTMLCanvasElement>) => {
@@ -123,6 +158,9 @@ function usePointerInput(stage: MaskStage | null, space: RefObject<boolean>) {
     if (d?.kind === 'pan') {
       stage.pan(p.x - d.x, p.y - d.y)
       drag.current = { kind: 'pan', ...p }
+    } else if (d?.kind === 'box') {
+      drag.current = { ...d, last: p }
+      if (Math.hypot(p.x - d.start.x, p.y - d.start.y) >= CLICK_SLOP) stage.setBox(d.start, p)
     } else if (d?.kind === 'paint') {
       // Coalesced events carry the pointer's full path between frames, so fast strokes keep their shape.
       const events = e.nativeEvent.getCoalescedEvents?.() ?? []
@@ -133,6 +171,15 @@ function usePointerInput(stage: MaskStage | null, space: RefObject<boolean>) {
   const onPointerUp = () => {
     const d = drag.current
     drag.current = null
+    if (d?.kind === 'box' && stage) {
+      stage.setBox(null)
+      const data = pixels()
+      if (!data) return
+      const click = Math.hypot(d.last.x - d.start.x, d.last.y - d.start.y) < CLICK_SLOP
+      const start = stage.toImage(d.start.x, d.start.y)
+      void applyObjectSelect(data, click ? { point: start } : { box: boxBetween(start, stage.toImage(d.last.x, d.last.y)) })
+      return
+    }
     if (d?.kind !== 'paint' || !stage) return
     const stroke = stage.endStroke()
     if (!stroke) return
@@ -143,7 +190,14 @@ function usePointerInput(stage: MaskStage | null, space: RefObject<boolean>) {
     onPointerDown,
     onPointerMove,
     onPointerUp,
-    onPointerCancel: onPointerUp,
+    // A cancelled box (the pointer taken away, say by a touch gesture) selects nothing.
+    onPointerCancel: () => {
+      if (drag.current?.kind === 'box') {
+        drag.current = null
+        stage?.setBox(null)
+      }
+      onPointerUp()
+    },
     onPointerLeave: () => !drag.current && stage?.setCursor(null),
   }
 }

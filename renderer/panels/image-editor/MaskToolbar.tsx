@@ -9,16 +9,35 @@ import { STRINGS } from './strings'
 
 const ZOOM_STEP = 1.25
 
-/** Tools of the mask editor: brush/eraser, size, overlay opacity, undo/redo, clear, invert, zoom; and the shortcut hint. */
+const TOOL_KEYS = { brush: 'B', eraser: 'E', wand: 'W', object: 'O' } as const
+
+/**
+ * Tools of the mask editor: brush/eraser, magic wand and "select object" (add or subtract, wand tolerance),
+ * size, overlay opacity, undo/redo, clear, invert, zoom; and the shortcut hint.
+ */
 export function MaskToolbar({ stage, view }: { stage: MaskStage | null; view: View | null }) {
   const t = useT(STRINGS)
   const brush = useAppStore((s) => s.imageBrush)
   const setBrush = useAppStore((s) => s.setBrush)
   const undoable = useAppStore((s) => canUndo(s.imageMask.history))
   const redoable = useAppStore((s) => canRedo(s.imageMask.history))
-  const tool = (name: 'brush' | 'eraser') => (
-    <button type="button" className={brush.tool === name ? 'primary' : ''} aria-pressed={brush.tool === name} onClick={() => setBrush({ tool: name })} data-testid={`mask-${name}`}>
+  const select = useAppStore((s) => s.imageSelect)
+  const setSelect = useAppStore((s) => s.setSelect)
+  const tool = (name: keyof typeof TOOL_KEYS) => (
+    <button
+      type="button"
+      className={brush.tool === name ? 'primary' : ''}
+      aria-pressed={brush.tool === name}
+      onClick={() => setBrush({ tool: name })}
+      title={name === 'wand' ? t('wandTitle') : name === 'object' ? t('objectTitle') : `${t(name)} (${TOOL_KEYS[name]})`}
+      data-testid={`mask-${name}`}
+    >
       {t(name)}
+    </button>
+  )
+  const mode = (name: 'add' | 'subtract') => (
+    <button type="button" className={select.mode === name ? 'primary' : ''} aria-pressed={select.mode === name} onClick={() => setSelect({ mode: name })} title={`${t(name === 'add' ? 'selectAdd' : 'selectSubtract')} (${name === 'add' ? 'A' : 'S'})`} data-testid={`mask-${name}`}>
+      {t(name === 'add' ? 'selectAdd' : 'selectSubtract')}
     </button>
   )
   return (
@@ -26,6 +45,17 @@ export function MaskToolbar({ stage, view }: { stage: MaskStage | null; view: Vi
       <div className="row">
         {tool('brush')}
         {tool('eraser')}
+        {tool('wand')}
+        {tool('object')}
+        <span className="mask-select">
+          {mode('add')}
+          {mode('subtract')}
+        </span>
+        <label title={t('wandTitle')}>
+          <span>{t('tolerance')}</span>
+          <input type="range" min={0} max={255} value={select.tolerance} onChange={(e) => setSelect({ tolerance: e.target.valueAsNumber })} data-testid="mask-tolerance" />
+          <span className="muted small mask-number" data-testid="mask-tolerance-value">{select.tolerance}</span>
+        </label>
         <label>
           <span>{t('brushSize')}</span>
           <input type="range" min={MIN_BRUSH} max={MAX_BRUSH} value={brush.size} onChange={(e) => setBrush({ size: e.target.valueAsNumber })} data-testid="mask-size" />
@@ -48,6 +78,8 @@ export function MaskToolbar({ stage, view }: { stage: MaskStage | null; view: Vi
           <button type="button" onClick={() => stage?.fit()} data-testid="mask-fit">{t('fit')}</button>
         </span>
       </div>
+      {select.busy && <p className="small mask-busy" role="status" data-testid="mask-selecting">{t('selecting')}</p>}
+      {select.error && <p className="small error-text" data-testid="mask-select-error">{t('selectFailed', { error: select.error })}</p>}
       <p className="muted small" data-testid="mask-hint">{t('maskHint')}</p>
     </div>
   )

@@ -1,4 +1,5 @@
 /** Types of the images panel's state: reference images, runs (past and under way) and their results. */
+import type { CompositeStats } from '../../canvas/composite'
 import type { MaskTool } from '../../canvas/mask-ops'
 
 export type ImageMode = 'generate' | 'edit'
@@ -22,6 +23,18 @@ export interface BrushSettings {
   opacity: number
 }
 
+/** Settings of the magic wand and "select object" (this session only). */
+export interface SelectSettings {
+  /** the wand's colour tolerance, 0..255 (largest channel difference from the clicked pixel) */
+  tolerance: number
+  /** whether a selection is added to the mask or taken from it */
+  mode: 'add' | 'subtract'
+  /** "select object" is working (OpenCV loading or GrabCut running) */
+  busy: boolean
+  /** why the last "select object" failed */
+  error: string | null
+}
+
 /**
  * One result image. `url` is the gateway's copy (`/admin/v1/media/{id}`), which outlives vendor links;
  * `sourceUrl` the vendor link (expires after 24 hours, spec §8). `keep` says whether a copy exists yet.
@@ -34,6 +47,17 @@ export interface RunImage {
   revisedPrompt?: string
   keep: 'pending' | 'kept' | 'link' | 'failed'
   keepError?: string
+  /** for a masked edit: the result with the reference put back outside the mask */
+  composite?: ResultComposite
+}
+
+/** A masked result's composite: its gateway copy once kept, and how many pixels outside the mask changed. */
+export interface ResultComposite {
+  state: 'pending' | 'kept' | 'failed'
+  mediaId?: string
+  url?: string
+  stats?: CompositeStats
+  error?: string
 }
 
 /** An error answer as saved with its run (status, code, message: what ErrorNote shows). */
@@ -69,4 +93,6 @@ export interface ImageRun {
   error?: RunError
   /** the app closed before the answer came and there was no task to poll */
   interrupted?: boolean
+  /** show the model's raw output instead of the composite (masked edits) */
+  showRaw?: boolean
 }

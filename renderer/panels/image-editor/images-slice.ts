@@ -6,10 +6,14 @@ import { naturalSize } from '../../components/downscale-image'
 import { askNotificationPermissionOnce, notifyTaskEnded } from '../../notify'
 import type { AppState } from '../../stores/app-store'
 import { carryOut, resumeRun, toRunError, type RunHooks } from './image-runs'
-import type { BrushSettings, ImageMode, ImageRun, ReferenceImage } from './image-types'
+import { DEFAULT_FEATHER } from '../../canvas/composite'
+import { compositeResult } from './composite-run'
+import type { BrushSettings, ImageMode, ImageRun, ReferenceImage, ResultComposite, SelectSettings } from './image-types'
+import { keepImage } from './images-api'
+import { mediaSrc } from '../../api/admin'
 import { MAX_BRUSH, MIN_BRUSH } from './mask-keys'
 import { fitParams, imageModelOptions, type EndpointControls, type ImageModelOption } from './model-options'
-import { buildSubmission, formProblem } from './submission'
+import { buildSubmission, formProblem, type SentMask } from './submission'
 
 /** The image models of the group the panel works in, with their controls. */
 export interface ImageModels {
@@ -38,6 +42,9 @@ export interface ImagesSlice {
   imageReferences: ReferenceImage[]
   imageMask: MaskState
   imageBrush: BrushSettings
+  imageSelect: SelectSettings
+  /** the composite's edge feather in result pixels (0 = a hard edge), for the next masked edits */
+  imageFeather: number
   imageModels: ImageModels
   /** newest first */
   imageRuns: ImageRun[]
@@ -60,6 +67,10 @@ export interface ImagesSlice {
   clearMask(): void
   invertMask(): void
   setBrush(patch: Partial<BrushSettings>): void
+  setSelect(patch: Partial<SelectSettings>): void
+  setFeather(px: number): void
+  /** shows a masked run's raw output (true) or its composite (false) */
+  setShowRaw(runId: string, showRaw: boolean): void
   submitImageRun(): Promise<void>
   resumeImageRuns(): void
   removeImageRun(id: string): void
@@ -68,7 +79,10 @@ export interface ImagesSlice {
 
 /** Most runs the history keeps. */
 export const MAX_RUNS = 200
+/** The widest feather offered: beyond a few pixels the seam only gets blurrier. */
+export const MAX_FEATHER = 16
 const DEFAULT_BRUSH: BrushSettings = { tool: 'brush', size: 48, opacity: 0.5 }
+const DEFAULT_SELECT: SelectSettings = { tolerance: 32, mode: 'add', busy: false, error: null }
 
 // Runs this session is carrying out; a saved run marked running but not here was cut off by a restart.
 const active = new Set<string>()
@@ -118,6 +132,33 @@ export const createImagesSlice: StateCreator<AppState, [], [], ImagesSlice> = (s
     update: updateRun(id),
     showBlob: (index, blob) => set((s) => ({ imageBlobUrls: { ...s.imageBlobUrls, [`${id}:${index}`]: URL.createObjectURL(blob) } })),
   })
+  const patchComposite = (runId: string, index: number, patch: Partial<ResultComposite>) =>
+    updateRun(runId)((r) => ({ ...r, images: r.images.map((img, i) => (i === index ? { ...img, composite: { state: 'pending', ...img.composite, ...patch } } : img)) }))
+
+  /**
+   * Puts the reference back outside the mask in each result of a finished masked run, shows the composite at
+   * once and keeps it in the media store; a result that cannot be read (say, only a vendor link) stays raw.
+   */
+  const compositeRunImages = async (runId: string, mask: SentMask, reference: Blob, feather: number) => {
+    const run = get().imageRuns.find((r) => r.id === runId)
+    if (!run || run.status !== 'succeeded') return
+    await Promise.all(
+      run.images.map(async (image, i) => {
+        const src = get().imageBlobUrls[`${runId}:${i}`] ?? (image.url ? mediaSrc(image.url) : undefined)
+        if (!src) return
+        patchComposite(runId, i, { state: 'pending' })
+        try {
+          const { png, stats } = await compositeResult(src, reference, mask, feather)
+          set((s) => ({ imageBlobUrls: { ...s.imageBlobUrls, [`${runId}:${i}:composite`]: URL.createObjectURL(png) } }))
+          patchComposite(runId, i, { stats })
+          const media = await keepImage(run.requestId ?? '', png)
+          patchComposite(runId, i, { state: 'kept', mediaId: media.id, url: media.url })
+        } catch (err) {
+          patchComposite(runId, i, { state: 'failed', error: toRunError(err).message })
+        }
+      }),
+    )
+  }
   const editMask = (fn: (h: History<MaskOp>) => History<MaskOp>) => set((s) => ({ imageMask: { ...s.imageMask, history: fn(s.imageMask.history) } }))
 
   return {
@@ -130,6 +171,8 @@ export const createImagesSlice: StateCreator<AppState, [], [], ImagesSlice> = (s
     imageReferences: [],
     imageMask: { refId: null, history: emptyHistory() },
     imageBrush: DEFAULT_BRUSH,
+    imageSelect: DEFAULT_SELECT,
+    imageFeather: DEFAULT_FEATHER,
     imageModels: { group: null, options: [], loading: false, error: null },
     imageRuns: [],
     imageBlobUrls: {},
@@ -204,19 +247,34 @@ export const createImagesSlice: StateCreator<AppState, [], [], ImagesSlice> = (s
         return { imageBrush: { ...brush, size: Math.min(MAX_BRUSH, Math.max(MIN_BRUSH, Math.round(brush.size))), opacity: Math.min(1, Math.max(0, brush.opacity)) } }
       }),
 
+    setSelect: (patch) =>
+      set((s) => {
+        const select = { ...s.imageSelect, ...patch }
+        return { imageSelect: { ...select, tolerance: Math.min(255, Math.max(0, Math.round(select.tolerance))) } }
+      }),
+    setFeather: (px) => set({ imageFeather: Number.isFinite(px) ? Math.min(MAX_FEATHER, Math.max(0, Math.round(px))) : DEFAULT_FEATHER }),
+    setShowRaw: (runId, showRaw) => updateRun(runId)((r) => ({ ...r, showRaw })),
+
     submitImageRun: async () => {
       const s = get()
       const option = selectedModel(s)
       const controls = selectedControls(s)
       if (!s.groupId || !option || !controls || formProblem(s, controls)) return
-      const { run, request } = buildSubmission(s, s.groupId, option, controls)
+      const { run, request, masked } = buildSubmission(s, s.groupId, option, controls)
+      const feather = s.imageFeather
       // Image tasks can take minutes: ask once whether the desktop may say when one ends in the background.
       askNotificationPermissionOnce()
       active.add(run.id)
-      set((st) => ({ imageFormError: null, imageRuns: [run, ...st.imageRuns].slice(0, MAX_RUNS) }))
+      set((st) => ({
+        imageFormError: null,
+        imageRuns: [run, ...st.imageRuns].slice(0, MAX_RUNS),
+        // The reference as it was sent, for the before/after comparison (this session only).
+        ...(masked ? { imageBlobUrls: { ...st.imageBlobUrls, [`${run.id}:reference`]: URL.createObjectURL(masked.reference) } } : {}),
+      }))
       const hooks = hooksFor(run.id)
       try {
         await carryOut(await request(), hooks)
+        if (masked) await compositeRunImages(run.id, masked.mask, masked.reference, feather)
       } catch (err) {
         hooks.update((r) => ({ ...r, status: 'failed', phase: undefined, error: toRunError(err), finishedAt: Date.now() }))
       } finally {

@@ -6,7 +6,8 @@ import { stepBrushSize, type MaskAction } from './mask-keys'
 export function runMaskAction(action: MaskAction, stage: MaskStage | null): void {
   const s = useAppStore.getState()
   switch (action) {
-    case 'brush': case 'eraser': return s.setBrush({ tool: action })
+    case 'brush': case 'eraser': case 'wand': case 'object': return s.setBrush({ tool: action })
+    case 'add': case 'subtract': return s.setSelect({ mode: action })
     case 'smaller': return s.setBrush({ size: stepBrushSize(s.imageBrush.size, -1) })
     case 'bigger': return s.setBrush({ size: stepBrushSize(s.imageBrush.size, 1) })
     case 'undo': return s.undoMask()

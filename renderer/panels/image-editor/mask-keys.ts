@@ -1,6 +1,6 @@
 /** Keyboard shortcuts of the mask editor, as a pure mapping from a key event to an action. */
 
-export type MaskAction = 'brush' | 'eraser' | 'smaller' | 'bigger' | 'undo' | 'redo' | 'invert' | 'fit' | 'clear'
+export type MaskAction = 'brush' | 'eraser' | 'wand' | 'object' | 'add' | 'subtract' | 'smaller' | 'bigger' | 'undo' | 'redo' | 'invert' | 'fit' | 'clear'
 
 /** The parts of a KeyboardEvent the mapping reads. */
 export interface KeyInput {
@@ -12,7 +12,7 @@ export interface KeyInput {
 }
 
 /**
- * B brush, E eraser, [ and ] size, Ctrl/Cmd+Z undo, Ctrl/Cmd+Shift+Z or Ctrl+Y redo, I invert, 0 fit,
+ * B brush, E eraser, W magic wand, O select object, A add to the mask, S subtract from it, [ and ] size, Ctrl/Cmd+Z undo, Ctrl/Cmd+Shift+Z or Ctrl+Y redo, I invert, 0 fit,
  * Delete (or Backspace) clear. Plain letters only without modifiers, so browser and system shortcuts still work.
  */
 export function maskShortcut(e: KeyInput): MaskAction | undefined {
@@ -26,6 +26,10 @@ export function maskShortcut(e: KeyInput): MaskAction | undefined {
   switch (key) {
     case 'b': return 'brush'
     case 'e': return 'eraser'
+    case 'w': return 'wand'
+    case 'o': return 'object'
+    case 'a': return 'add'
+    case 's': return 'subtract'
     case '[': return 'smaller'
     case ']': return 'bigger'
     case 'i': return 'invert'

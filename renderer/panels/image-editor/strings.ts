@@ -15,6 +15,8 @@ type Key =
   | 'clear' | 'invert' | 'zoomIn' | 'zoomOut' | 'fit' | 'maskHint' | 'maskEmpty' | 'maskPainted'
   | 'gallery' | 'noRuns' | 'download' | 'openLink' | 'delete' | 'masked' | 'refsUsed' | 'task'
   | 'keep_pending' | 'keep_link' | 'keep_failed' | 'notKept' | 'revisedPrompt' | 'interrupted'
+  | 'wand' | 'object' | 'selectAdd' | 'selectSubtract' | 'tolerance' | 'selecting' | 'selectFailed' | 'wandTitle' | 'objectTitle'
+  | 'showRaw' | 'compositeStats' | 'compositePending' | 'compositeFailed' | 'compare' | 'feather' | 'featherHint'
 
 /** The images panel's text. */
 export const STRINGS: Strings<Key> = {
@@ -45,13 +47,21 @@ export const STRINGS: Strings<Key> = {
     maskUnsupported: 'This model edits the whole image: it takes no mask.',
     brush: 'Brush', eraser: 'Eraser', brushSize: 'Size', opacity: 'Overlay', undo: 'Undo', redo: 'Redo', clear: 'Clear',
     invert: 'Invert', zoomIn: 'Zoom in', zoomOut: 'Zoom out', fit: 'Fit',
-    maskHint: 'B brush · E eraser · [ ] size · Ctrl/Cmd+Z undo · Ctrl/Cmd+Shift+Z or Ctrl+Y redo · I invert · 0 fit · Delete clear · wheel zoom · Space+drag or right/middle drag pan',
+    maskHint: 'B brush · E eraser · W magic wand · O select object (click, or drag a box) · A add · S subtract · [ ] size · Ctrl/Cmd+Z undo · Ctrl/Cmd+Shift+Z or Ctrl+Y redo · I invert · 0 fit · Delete clear · wheel zoom · Space+drag or right/middle drag pan',
     maskEmpty: 'Nothing painted: the whole image may change.', maskPainted: 'The painted area is what changes.',
     gallery: 'History', noRuns: 'Generated images appear here.', download: 'Download', openLink: 'Open link', delete: 'Delete',
     masked: 'masked', refsUsed: '{count} reference(s)', task: 'task {id}',
     keep_pending: 'saving a copy…', keep_link: 'only the vendor link (expires after 24 h)', keep_failed: 'not saved: {error}',
     notKept: 'This image was not saved and is gone.', revisedPrompt: 'Revised prompt: {text}',
     interrupted: 'The app closed before the answer arrived; send it again.',
+    wand: 'Magic wand', object: 'Select object', selectAdd: 'Add', selectSubtract: 'Subtract', tolerance: 'Tolerance',
+    selecting: 'Selecting…', selectFailed: 'Could not select the object: {error}',
+    wandTitle: 'Magic wand (W): click to select the area of similar colour', objectTitle: 'Select object (O): click inside an object, or drag a box around it',
+    showRaw: "Show the model's raw output (otherwise the original is kept outside the mask)",
+    compositeStats: 'Outside the mask the model changed {changed} of {outside} pixels; the composite kept {kept} as in the original.',
+    compositePending: 'Putting the original back outside the mask…', compositeFailed: 'Could not keep the original outside the mask: {error}',
+    compare: 'Before / after',
+    feather: 'Edge feather', featherHint: 'Outside the mask the original is kept; this many pixels just inside its edge blend the two (0 = a hard edge).',
   },
   zh: {
     title: '图像', generate: '生成', edit: '编辑', noGroup: '请选择一个分组来生成图像。',
@@ -80,13 +90,21 @@ export const STRINGS: Strings<Key> = {
     maskUnsupported: '该模型编辑整张图像，不接受蒙版。',
     brush: '画笔', eraser: '橡皮', brushSize: '大小', opacity: '叠加层', undo: '撤销', redo: '重做', clear: '清除',
     invert: '反选', zoomIn: '放大', zoomOut: '缩小', fit: '适应',
-    maskHint: 'B 画笔 · E 橡皮 · [ ] 大小 · Ctrl/Cmd+Z 撤销 · Ctrl/Cmd+Shift+Z 或 Ctrl+Y 重做 · I 反选 · 0 适应 · Delete 清除 · 滚轮缩放 · 空格+拖动或右键/中键拖动平移',
+    maskHint: 'B 画笔 · E 橡皮 · W 魔棒 · O 选择物体（单击，或拖出方框） · A 添加 · S 减去 · [ ] 大小 · Ctrl/Cmd+Z 撤销 · Ctrl/Cmd+Shift+Z 或 Ctrl+Y 重做 · I 反选 · 0 适应 · Delete 清除 · 滚轮缩放 · 空格+拖动或右键/中键拖动平移',
     maskEmpty: '尚未涂抹：整张图都可能改变。', maskPainted: '涂抹的区域就是要修改的部分。',
     gallery: '历史', noRuns: '生成的图像会显示在这里。', download: '下载', openLink: '打开链接', delete: '删除',
     masked: '带蒙版', refsUsed: '{count} 张参考图', task: '任务 {id}',
     keep_pending: '正在保存副本…', keep_link: '只有厂商链接（24 小时后过期）', keep_failed: '未保存：{error}',
     notKept: '该图像未保存，已无法查看。', revisedPrompt: '改写后的提示词：{text}',
     interrupted: '应用在收到结果前关闭了，请重新发送。',
+    wand: '魔棒', object: '选择物体', selectAdd: '添加', selectSubtract: '减去', tolerance: '容差',
+    selecting: '正在选择…', selectFailed: '无法选择该物体：{error}',
+    wandTitle: '魔棒（W）：单击选择颜色相近的区域', objectTitle: '选择物体（O）：在物体内单击，或拖出方框框住它',
+    showRaw: '显示模型的原始输出（否则蒙版外保留原图）',
+    compositeStats: '蒙版外模型改动了 {outside} 个像素中的 {changed} 个；合成图按原图保留了 {kept} 个。',
+    compositePending: '正在把蒙版外恢复为原图…', compositeFailed: '无法在蒙版外保留原图：{error}',
+    compare: '修改前 / 修改后',
+    feather: '边缘羽化', featherHint: '蒙版外保留原图；蒙版边缘内侧这么多像素会把两者平滑过渡（0 = 硬边）。',
   },
 }
 

@@ -50,8 +50,15 @@ export function formProblem(s: FormState, controls: EndpointControls): FormProbl
   return undefined
 }
 
+/** The mask a request was sent with, kept to composite its results (coverage at the reference's size, 1 = painted). */
+export interface SentMask {
+  coverage: Uint8Array
+  width: number
+  height: number
+}
+
 /** The painted coverage of the first reference's mask, or undefined when nothing is painted on it. */
-function maskCoverage(mask: FormState['imageMask'], first: ReferenceImage | undefined): { coverage: Uint8Array; width: number; height: number } | undefined {
+function maskCoverage(mask: FormState['imageMask'], first: ReferenceImage | undefined): SentMask | undefined {
   if (!first || mask.refId !== first.id || mask.history.done.length === 0) return undefined
   const coverage = rasterizeStrokes(mask.history.done, first.width, first.height)
   return countPainted(coverage) === 0 ? undefined : { coverage, width: first.width, height: first.height }
@@ -60,10 +67,11 @@ function maskCoverage(mask: FormState['imageMask'], first: ReferenceImage | unde
 export type PreparedSubmission = Omit<Submission, 'onProgress' | 'onRequestId'>
 
 /**
- * The run that tracks a submission, made at once (so the status shows it straight away), and the request
- * to send, made by `request()` (reading files and encoding the mask take a moment).
+ * The run that tracks a submission, made at once (so the status shows it straight away), the request
+ * to send, made by `request()` (reading files and encoding the mask take a moment), and for a masked edit
+ * the mask sent with the reference it was painted on (to put the reference back outside it afterwards).
  */
-export function buildSubmission(s: FormState, group: string, option: ImageModelOption, controls: EndpointControls): { run: ImageRun; request(): Promise<PreparedSubmission> } {
+export function buildSubmission(s: FormState, group: string, option: ImageModelOption, controls: EndpointControls): { run: ImageRun; request(): Promise<PreparedSubmission>; masked?: { mask: SentMask; reference: Blob } } {
   const edit = s.imageMode === 'edit'
   const delivery = deliveryOf(option.delivery, controls)
   const form: ImageForm = { model: option.id, prompt: s.imagePrompt, n: s.imageN, params: formParams(s, controls) }
@@ -80,7 +88,7 @@ export function buildSubmission(s: FormState, group: string, option: ImageModelO
       : generationBody(form, controls, delivery, await Promise.all(refs.map((r) => fileToDataUrl(r.file))))
     return { group, endpoint: edit ? 'edits' : 'generations', delivery, body }
   }
-  return { run, request }
+  return { run, request, ...(mask ? { masked: { mask, reference: refs[0].file } } : {}) }
 }
 
 /**

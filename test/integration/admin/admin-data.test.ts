@@ -115,6 +115,7 @@ describe('the app pages', () => {
     mkdirSync(join(renderer.dir, 'assets'))
     writeFileSync(join(renderer.dir, 'index.html'), '<!doctype html><script type="module" src="/assets/app.js"></script>')
     writeFileSync(join(renderer.dir, 'assets', 'app.js'), 'console.log(1)')
+    writeFileSync(join(renderer.dir, 'assets', 'select-worker-Ab1_x-9.js'), 'importScripts("/assets/opencv-1.js")')
     writeFileSync(join(data.dir, 'outside.txt'), 'secret')
     gw = await startGateway({ dataDir: data.dir, port: 0, rendererDir: renderer.dir })
   })
@@ -140,6 +141,25 @@ describe('the app pages', () => {
     for (const path of ['/assets/..%2F..%2Foutside.txt', '/assets/%2e%2e', '/assets/..', '/assets/missing.js']) {
       expect(await rawStatus(gw.port, path)).toBe(404)
     }
+  })
+
+  it("lets only the select-object worker compile WebAssembly and run OpenCV.js's generated bindings", async () => {
+    const strict = "script-src 'self';"
+    const worker = await fetch(`${gw.url}/assets/select-worker-Ab1_x-9.js`)
+    expect(worker.status).toBe(200)
+    expect(worker.headers.get('content-type')).toBe('text/javascript; charset=utf-8')
+    const csp = worker.headers.get('content-security-policy')!
+    expect(csp).toContain("script-src 'self' 'unsafe-eval' 'wasm-unsafe-eval';")
+    expect(csp).toContain("connect-src 'self'")
+    expect(csp).toContain("default-src 'self'")
+    expect(worker.headers.get('x-content-type-options')).toBe('nosniff')
+    for (const path of ['/', '/assets/app.js']) {
+      const res = await fetch(`${gw.url}${path}`)
+      expect(res.headers.get('content-security-policy'), path).toContain(strict)
+      expect(res.headers.get('content-security-policy'), path).not.toContain('eval')
+      await res.arrayBuffer()
+    }
+    await worker.arrayBuffer()
   })
 
   it('says so when the renderer is not built', async () => {

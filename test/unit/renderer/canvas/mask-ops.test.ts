@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import {
-  applyMaskOp, countPainted, maskToRgba, overlayRgba, paintSegment, paintStroke, rasterizeStrokes, unionRect, type MaskOp, type StrokeOp,
+  applyMaskOp, countPainted, maskToRgba, overlayRgba, paintSegment, paintStroke, rasterizeStrokes, regionOp, unionRect, type MaskOp, type StrokeOp,
 } from '../../../../renderer/canvas/mask-ops'
 
 const W = 40
@@ -144,5 +144,45 @@ describe('overlayRgba', () => {
     // (3, 2) is at (1, 1) inside the rectangle.
     expect(Array.from(rgba.slice(16, 20))).toEqual([10, 20, 30, 255])
     expect(rgba[3]).toBe(0)
+  })
+})
+
+describe('region steps (magic wand, select object)', () => {
+  /** A whole-image selection of the rectangle [x0,x1) x [y0,y1). */
+  const selection = (x0: number, y0: number, x1: number, y1: number) => {
+    const m = new Uint8Array(W * H)
+    for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) m[y * W + x] = 1
+    return m
+  }
+
+  it('crops a selection to its bounding box, and is undefined when nothing is selected', () => {
+    const sel = selection(5, 3, 9, 7)
+    sel[7 * W + 12] = 1
+    const op = regionOp(sel, W, H, 'add')!
+    expect(op.rect).toEqual({ x: 5, y: 3, width: 8, height: 5 })
+    expect(op.bits.length).toBe(40)
+    expect(countPainted(op.bits)).toBe(17)
+    expect(regionOp(new Uint8Array(W * H), W, H, 'add')).toBeUndefined()
+  })
+
+  it('adds exactly the selected pixels, and subtracts exactly them, after other steps', () => {
+    const add = regionOp(selection(5, 5, 15, 15), W, H, 'add')!
+    const sub = regionOp(selection(10, 10, 20, 20), W, H, 'subtract')!
+    const cov = rasterizeStrokes([add, sub], W, H)
+    for (let y = 0; y < H; y++) {
+      for (let x = 0; x < W; x++) {
+        const inAdd = x >= 5 && x < 15 && y >= 5 && y < 15
+        const inSub = x >= 10 && x < 20 && y >= 10 && y < 20
+        expect(at(cov, x, y), `(${x},${y})`).toBe(inAdd && !inSub ? 1 : 0)
+      }
+    }
+    // replayed after an invert, a subtraction still clears only its pixels
+    const inverted = rasterizeStrokes([{ kind: 'invert' }, sub], W, H)
+    expect(countPainted(inverted)).toBe(W * H - 100)
+  })
+
+  it('reports its rectangle as the area that changed', () => {
+    const op = regionOp(selection(2, 3, 4, 8), W, H, 'add')!
+    expect(applyMaskOp(new Uint8Array(W * H), W, H, op)).toEqual({ x: 2, y: 3, width: 2, height: 5 })
   })
 })

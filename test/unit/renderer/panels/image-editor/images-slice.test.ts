@@ -53,6 +53,50 @@ describe('brush settings', () => {
   })
 })
 
+describe('selection settings and the raw-output switch', () => {
+  it('clamps the wand tolerance and switches add/subtract', () => {
+    const s = store()
+    expect(s.getState().imageSelect).toEqual({ tolerance: 32, mode: 'add', busy: false, error: null })
+    s.getState().setSelect({ tolerance: 300.4, mode: 'subtract' })
+    expect(s.getState().imageSelect).toMatchObject({ tolerance: 255, mode: 'subtract' })
+    s.getState().setSelect({ tolerance: -3 })
+    expect(s.getState().imageSelect.tolerance).toBe(0)
+  })
+
+  it('keeps the feather within 0..16 whole pixels (3 by default)', () => {
+    const s = store()
+    expect(s.getState().imageFeather).toBe(3)
+    s.getState().setFeather(40)
+    expect(s.getState().imageFeather).toBe(16)
+    s.getState().setFeather(-1)
+    expect(s.getState().imageFeather).toBe(0)
+    s.getState().setFeather(2.6)
+    expect(s.getState().imageFeather).toBe(3)
+    s.getState().setFeather(Number.NaN)
+    expect(s.getState().imageFeather).toBe(3)
+  })
+
+  it('a region step is undone and redone like a stroke', () => {
+    const s = store()
+    const region = { kind: 'region' as const, mode: 'add' as const, rect: { x: 0, y: 0, width: 1, height: 1 }, bits: Uint8Array.from([1]) }
+    s.getState().commitMaskOp(stroke(1))
+    s.getState().commitMaskOp(region)
+    s.getState().undoMask()
+    expect(s.getState().imageMask.history.done).toEqual([stroke(1)])
+    s.getState().redoMask()
+    expect(s.getState().imageMask.history.done.at(-1)).toBe(region)
+  })
+
+  it('shows the raw output of one run only, and saves the choice with it', () => {
+    const s = store()
+    const run = (id: string): ImageRun => ({ id, group: 'g', createdAt: 1, mode: 'edit', model: 'm', prompt: 'p', params: {}, references: 1, masked: true, status: 'succeeded', images: [] })
+    s.setState({ imageRuns: [run('a'), run('b')] })
+    s.getState().setShowRaw('b', true)
+    expect(s.getState().imageRuns.map((r) => r.showRaw)).toEqual([undefined, true])
+    expect(imagesPersisted(s.getState()).imageRuns[1].showRaw).toBe(true)
+  })
+})
+
 describe('mode and model', () => {
   it('Edit switches to a model that can edit; back in Generate the model stays', () => {
     const s = withModels()

@@ -6,6 +6,7 @@ const key = (k: string, mods: Partial<KeyInput> = {}): KeyInput => ({ key: k, ct
 describe('maskShortcut', () => {
   it.each([
     [key('b'), 'brush'], [key('B', { shiftKey: true }), 'brush'], [key('e'), 'eraser'], [key('['), 'smaller'], [key(']'), 'bigger'],
+    [key('w'), 'wand'], [key('O', { shiftKey: true }), 'object'], [key('a'), 'add'], [key('s'), 'subtract'],
     [key('i'), 'invert'], [key('0'), 'fit'], [key('Delete'), 'clear'], [key('Backspace'), 'clear'],
     [key('z', { ctrlKey: true }), 'undo'], [key('z', { metaKey: true }), 'undo'],
     [key('Z', { ctrlKey: true, shiftKey: true }), 'redo'], [key('z', { metaKey: true, shiftKey: true }), 'redo'], [key('y', { ctrlKey: true }), 'redo'],
@@ -13,7 +14,7 @@ describe('maskShortcut', () => {
     expect(maskShortcut(input)).toBe(action)
   })
 
-  it.each([[key('b', { ctrlKey: true })], [key('z')], [key('e', { altKey: true })], [key('x')], [key('c', { metaKey: true })], [key('y', { metaKey: true })]])('%j is left alone', (input) => {
+  it.each([[key('b', { ctrlKey: true })], [key('z')], [key('e', { altKey: true })], [key('x')], [key('c', { metaKey: true })], [key('y', { metaKey: true })], [key('s', { ctrlKey: true })], [key('a', { metaKey: true })], [key('w', { altKey: true })]])('%j is left alone', (input) => {
     expect(maskShortcut(input)).toBeUndefined()
   })
 })

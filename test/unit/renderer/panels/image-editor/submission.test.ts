@@ -55,6 +55,16 @@ describe('buildSubmission', () => {
     expect(buildSubmission(state({ imageMode: 'edit', imageReferences: [ref('a')], imageMask: painted }), 'g', gemini, gemini.edits!).run.masked).toBe(false)
   })
 
+  it('keeps the mask it sends, with the reference it was painted on, for the composite', () => {
+    const painted = { refId: 'a', history: { done: [{ kind: 'stroke' as const, tool: 'brush' as const, radius: 0.5, points: [[3.5, 2.5] as const] }], undone: [] } }
+    const first = ref('a')
+    const { masked } = buildSubmission(state({ imageMode: 'edit', imageReferences: [first], imageMask: painted }), 'g', gpt, gpt.edits!)
+    expect(masked!.reference).toBe(first.file)
+    expect([masked!.mask.width, masked!.mask.height]).toEqual([first.width, first.height])
+    expect([...masked!.mask.coverage.keys()].filter((i) => masked!.mask.coverage[i])).toEqual([2 * first.width + 3])
+    expect(buildSubmission(state({ imageMode: 'edit', imageReferences: [first], imageMask: painted }), 'g', gemini, gemini.edits!).masked).toBeUndefined()
+  })
+
   it('a generation: JSON body, the delivery of the family, a running run record', async () => {
     const { run, request } = buildSubmission(state({ imageN: 2, imageParams: { quality: 'low' } }), 'g1', gpt, gpt.generations!)
     const submission = await request()
