@@ -86,7 +86,13 @@ export interface CreatedKey extends KeySummary {
 }
 
 export interface AccountSummary {
-  /** USD */
+  /** USD; null: no budget, requests are never refused for money */
+  budget: number | null
+  /** USD spent against the budget since it was set (or cleared) */
+  spent: number
+  /** USD: budget less spent; null with no budget */
+  remaining: number | null
+  /** USD: `remaining`, or 0 with no budget */
   balance: number
   /** USD held for requests and tasks under way */
   reserved: number
@@ -175,7 +181,7 @@ export interface MediaItem {
  *   PATCH  /admin/v1/keys/{id}            {name?,disabled?,concurrency?,quota?,expiresAt?} → KeySummary
  *   DELETE /admin/v1/keys/{id}            revoke → 204
  *   GET    /admin/v1/account              → AccountSummary
- *   PATCH  /admin/v1/account              {balance?,concurrency?} → AccountSummary
+ *   PATCH  /admin/v1/account              {budget?,balance?,concurrency?} → AccountSummary (budget null: no limit)
  *   GET    /admin/v1/requests?group&key&model&endpoint&status(ok|error|NNN)&since&until&limit&before → RequestLogPage
  *   GET    /admin/v1/tasks?kind=video|image&limit → TaskSummary[] (newest first)
  *   GET    /admin/v1/media?request=…      → MediaItem[]

@@ -40,6 +40,9 @@ export interface ApiKey {
 }
 
 export interface Account {
+  /** null: no budget, no spending limit */
+  budgetNano: number | null
+  /** the budget less what was spent against it (store/account.ts) */
   balanceNano: number
   reservedNano: number
   concurrency: number
@@ -108,7 +111,7 @@ export class Registry {
       this.keysById.set(k.id, key)
     }
     const account = store.account.get()
-    this.account = { balanceNano: account.balance_nano, reservedNano: account.reserved_nano, concurrency: account.concurrency }
+    this.account = { budgetNano: account.budget_nano, balanceNano: account.balance_nano, reservedNano: account.reserved_nano, concurrency: account.concurrency }
   }
 
   /**

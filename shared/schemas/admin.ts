@@ -41,7 +41,8 @@ export const keyPatch = patchOf({
 })
 
 export const accountPatch = patchOf({
-  balance: { type: 'number', description: 'USD' },
+  budget: { type: ['number', 'null'], minimum: 0, description: 'USD: the spending limit, from which spending counts anew; null: no budget, nothing is refused for money' },
+  balance: { type: 'number', description: 'USD: the same as a numeric `budget` (kept for older clients)' },
   concurrency: gatewayConfig.properties.account.properties.concurrency,
 })
 
@@ -86,7 +87,14 @@ const keyFields = {
 }
 export const keySummary = obj(keyFields)
 export const createdKey = obj({ ...keyFields, key: { type: 'string', description: 'the secret, shown this once' } })
-export const accountSummary = obj({ balance: num, reserved: num, concurrency: int })
+export const accountSummary = obj({
+  budget: { type: ['number', 'null'], description: 'USD; null: no budget, requests are never refused for money' },
+  spent: { type: 'number', description: 'USD spent against the budget since it was set (with no budget: since it was cleared, or since the install)' },
+  remaining: { type: ['number', 'null'], description: 'USD: budget less spent (may fall below zero after the last request settles); null with no budget' },
+  balance: { type: 'number', description: 'USD: `remaining`, or 0 with no budget (read `budget` first)' },
+  reserved: { type: 'number', description: 'USD held for video tasks under way (against the budget)' },
+  concurrency: int,
+})
 export const requestLogPage = obj({
   data: {
     type: 'array',

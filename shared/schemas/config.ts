@@ -10,7 +10,7 @@ export const gatewayConfig = {
       type: 'object',
       additionalProperties: false,
       properties: {
-        balance: { type: 'number', description: 'USD; applied when it differs from the value applied last time' },
+        balance: { type: 'number', description: 'USD: the account\'s budget (spending limit); applied when it differs from the value applied last time. Without it a new install has no budget: requests are never refused for money' },
         concurrency: { type: 'integer', minimum: 1, default: 5 },
       },
     },

@@ -73,6 +73,7 @@ export const videoRuntime = (services: Services): VideoRuntime =>
 export function syncAccount(store: Store, registry: Registry): void {
   store.ledger.flush()
   const row = store.account.get()
+  registry.account.budgetNano = row.budget_nano
   registry.account.balanceNano = row.balance_nano
   registry.account.reservedNano = row.reserved_nano
 }

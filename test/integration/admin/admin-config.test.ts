@@ -123,8 +123,9 @@ describe('admin API: groups, upstream accounts, keys, account', () => {
   })
 
   it('reads and sets the account', async () => {
-    expect((await admin.get('/admin/v1/account')).json).toEqual({ balance: 100, reserved: 0, concurrency: 5 })
-    expect((await admin.patch('/admin/v1/account', { balance: 42.5, concurrency: 3 })).json).toEqual({ balance: 42.5, reserved: 0, concurrency: 3 })
+    expect((await admin.get('/admin/v1/account')).json).toEqual({ budget: 100, spent: 0, remaining: 100, balance: 100, reserved: 0, concurrency: 5 })
+    // `balance` is the older name of a numeric budget
+    expect((await admin.patch('/admin/v1/account', { balance: 42.5, concurrency: 3 })).json).toEqual({ budget: 42.5, spent: 0, remaining: 42.5, balance: 42.5, reserved: 0, concurrency: 3 })
     expect(gw.services.registry.account.concurrency).toBe(3)
     expect((await admin.patch('/admin/v1/account', { balance: 'lots' })).json).toEqual(apiError('invalid_request', 'balance: must be number', 'balance'))
   })
