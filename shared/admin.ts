@@ -85,6 +85,30 @@ export interface CreatedKey extends KeySummary {
   key: string
 }
 
+/** The answer of POST /admin/v1/upstreams/test. */
+export type UpstreamTestResult = UpstreamTestSuccess | UpstreamTestFailure
+
+export interface UpstreamTestSuccess {
+  ok: true
+  /** false: the vendor has no model-list endpoint (Kling, MiniMax); `models` are the catalog's and the key is checked at the first call */
+  listed: boolean
+  /** the model ids the vendor listed for the account */
+  models: string[]
+  /** the catalog models among them, which groups can offer through this account */
+  callable: string[]
+}
+
+export interface UpstreamTestFailure {
+  ok: false
+  /** the vendor's HTTP status; null when none came */
+  status: number | null
+  reason: 'unauthorized' | 'not_found' | 'unreachable' | 'timeout' | 'vendor_error' | 'bad_answer' | 'refused'
+  /** what went wrong, in plain words (in the language of Accept-Language) */
+  message: string
+  /** the vendor's own words, redacted and cut short */
+  detail: string | null
+}
+
 export interface AccountSummary {
   /** USD; null: no budget, requests are never refused for money */
   budget: number | null
@@ -176,6 +200,7 @@ export interface MediaItem {
  *   POST   /admin/v1/upstreams            {id,vendor,baseUrl,apiKey,models?,priority?,groups?} → UpstreamSummary (201)
  *   PATCH  /admin/v1/upstreams/{id}       {baseUrl?,apiKey?,models?,priority?} → UpstreamSummary
  *   DELETE /admin/v1/upstreams/{id}       also leaves every group's list → 204
+ *   POST   /admin/v1/upstreams/test       {vendor,baseUrl,apiKey} | {id} → UpstreamTestResult (the vendor's model list)
  *   GET    /admin/v1/keys?group=…         → KeySummary[]
  *   POST   /admin/v1/keys                 {group,name?,concurrency?,quota?,expiresAt?} → CreatedKey (201)
  *   PATCH  /admin/v1/keys/{id}            {name?,disabled?,concurrency?,quota?,expiresAt?} → KeySummary

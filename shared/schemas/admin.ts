@@ -46,6 +46,15 @@ export const accountPatch = patchOf({
   concurrency: gatewayConfig.properties.account.properties.concurrency,
 })
 
+const upstreamProps = configItem('upstreams').properties
+export const upstreamTest = {
+  type: 'object',
+  additionalProperties: false,
+  minProperties: 1,
+  properties: { id: { type: 'string', minLength: 1, description: 'a stored account' }, vendor: upstreamProps.vendor, baseUrl: upstreamProps.baseUrl, apiKey: upstreamProps.apiKey },
+  oneOf: [{ required: ['id'], not: { anyOf: [{ required: ['vendor'] }, { required: ['baseUrl'] }, { required: ['apiKey'] }] } }, { required: ['vendor', 'baseUrl', 'apiKey'], not: { required: ['id'] } }],
+}
+
 export const settingsBody = {
   type: 'object',
   additionalProperties: false,
@@ -87,6 +96,23 @@ const keyFields = {
 }
 export const keySummary = obj(keyFields)
 export const createdKey = obj({ ...keyFields, key: { type: 'string', description: 'the secret, shown this once' } })
+export const upstreamTestResult = {
+  oneOf: [
+    obj({
+      ok: { const: true },
+      listed: { type: 'boolean', description: 'false: the vendor has no model-list endpoint (Kling, MiniMax); `models` are the catalog\'s and the key is checked at the first call' },
+      models: { type: 'array', items: str, description: 'the model ids the vendor listed for the account' },
+      callable: { type: 'array', items: str, description: 'the catalog models among them, which groups can offer through this account' },
+    }),
+    obj({
+      ok: { const: false },
+      status: { type: ['integer', 'null'], description: 'the vendor\'s HTTP status; null when none came' },
+      reason: { enum: ['unauthorized', 'not_found', 'unreachable', 'timeout', 'vendor_error', 'bad_answer', 'refused'] },
+      message: { type: 'string', description: 'what went wrong, in plain words (Accept-Language)' },
+      detail: { type: ['string', 'null'], description: 'the vendor\'s own words, with the key redacted' },
+    }),
+  ],
+}
 export const accountSummary = obj({
   budget: { type: ['number', 'null'], description: 'USD; null: no budget, requests are never refused for money' },
   spent: { type: 'number', description: 'USD spent against the budget since it was set (with no budget: since it was cleared, or since the install)' },
