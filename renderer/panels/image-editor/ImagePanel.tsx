@@ -1,4 +1,5 @@
 import { useCallback, useEffect } from 'react'
+import { GroupNeedsAccount } from '../../components/NextStep'
 import { ErrorNote } from '../../components/ErrorNote'
 import { useImageInput } from '../../components/image-input'
 import { useT } from '../../i18n'
@@ -33,6 +34,7 @@ export function ImagePanel() {
         <h2>{t('title')}</h2>
         <ModeTabs t={t} />
       </header>
+      <GroupNeedsAccount testId="image-next-step" />
       {!groupId ? (
         <p className="muted">{t('noGroup')}</p>
       ) : (

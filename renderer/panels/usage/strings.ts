@@ -6,6 +6,7 @@ type Key =
   | 'any' | 'status_ok' | 'status_error' | 'apply' | 'clear' | 'autoRefresh' | 'refresh' | 'older' | 'newer' | 'newest'
   | 'col_time' | 'col_group' | 'col_key' | 'col_model' | 'col_endpoint' | 'col_status' | 'col_tokens' | 'col_cost' | 'col_latency'
   | 'noRequests' | 'totals' | 'errors' | 'pageOf' | 'reservedHelp'
+  | 'budget' | 'spent' | 'noLimit' | 'noLimitHelp' | 'removeLimit'
 
 /** The usage panel's text. */
 export const STRINGS: Strings<Key> = {
@@ -18,6 +19,8 @@ export const STRINGS: Strings<Key> = {
     older: 'Older', newer: 'Newer', newest: 'Newest', col_time: 'Time', col_group: 'Group', col_key: 'Key', col_model: 'Model',
     col_endpoint: 'Endpoint', col_status: 'Status', col_tokens: 'Tokens in / out', col_cost: 'Cost', col_latency: 'Latency',
     noRequests: 'No requests match.', totals: 'This page', errors: '{n} errors', pageOf: 'page {n}',
+    budget: 'Budget', spent: 'Spent', noLimit: 'No limit', removeLimit: 'Remove limit',
+    noLimitHelp: 'No budget is set: requests are never refused for money. Set a balance to make it a spending limit.',
   },
   zh: {
     title: '用量', account: '账户', balance: '余额', reserved: '预留', available: '可用', concurrency: '并发上限',
@@ -28,6 +31,8 @@ export const STRINGS: Strings<Key> = {
     older: '更早', newer: '更新', newest: '最新', col_time: '时间', col_group: '分组', col_key: '密钥', col_model: '模型',
     col_endpoint: '接口', col_status: '状态', col_tokens: '输入 / 输出 tokens', col_cost: '费用', col_latency: '延迟',
     noRequests: '没有匹配的请求。', totals: '本页合计', errors: '{n} 个错误', pageOf: '第 {n} 页',
+    budget: '预算', spent: '已花费', noLimit: '不限', removeLimit: '取消上限',
+    noLimitHelp: '尚未设置预算：不会因金额拒绝请求。设置余额即可将其作为支出上限。',
   },
 }
 
