@@ -208,7 +208,8 @@ function FirstStep({ groups, t }: { groups: string[]; t: T }) {
     const s = useAppStore.getState()
     s.setGroup(group)
     s.setPanel('chat')
-    s.newConversation()
+    // the empty conversation Chat keeps ready is used; one already started is left as it is
+    if (s.conversations.find((c) => c.id === s.activeConversationId)?.messages.length !== 0) s.newConversation()
     s.setConversationModel(model)
     s.setComposerText(text)
     void s.loadChatModels(group).then(() => useAppStore.getState().sendMessage())

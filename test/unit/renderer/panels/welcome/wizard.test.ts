@@ -11,7 +11,7 @@ const OK: UpstreamTestResult = { ok: true, listed: true, models: ['gpt-6.1-sol',
 const REFUSED: UpstreamTestResult = { ok: false, status: 401, reason: 'unauthorized', message: 'm', detail: null }
 
 const run = (...actions: WizardAction[]): WizardState => actions.reduce(wizardReducer, initialWizard)
-const tested = (result = OK) => run(
+const tested = (result: UpstreamTestResult = OK) => run(
   { type: 'vendor', vendor: 'openai' }, { type: 'next' }, { type: 'apiKey', value: 'sk-1' },
   { type: 'testStarted' }, { type: 'testDone', result, groups: GROUPS },
 )
