@@ -58,6 +58,10 @@ export interface UpstreamSummary {
   priority: number
   /** groups that use this account */
   groups: string[]
+  /** USD: a spending cap; once reached, failover skips the account. null: none */
+  budget: number | null
+  /** USD spent through the account since its cap was set */
+  spent: number
 }
 
 export interface KeySummary {
@@ -198,7 +202,7 @@ export interface MediaItem {
  *   POST   /admin/v1/groups/{id}/app-key  → { key } the app's own key for the group's panels
  *   GET    /admin/v1/upstreams            → UpstreamSummary[]
  *   POST   /admin/v1/upstreams            {id,vendor,baseUrl,apiKey,models?,priority?,groups?} → UpstreamSummary (201)
- *   PATCH  /admin/v1/upstreams/{id}       {baseUrl?,apiKey?,models?,priority?} → UpstreamSummary
+ *   PATCH  /admin/v1/upstreams/{id}       {baseUrl?,apiKey?,models?,priority?,budget?} → UpstreamSummary
  *   DELETE /admin/v1/upstreams/{id}       also leaves every group's list → 204
  *   POST   /admin/v1/upstreams/test       {vendor,baseUrl,apiKey} | {id} → UpstreamTestResult (the vendor's model list)
  *   GET    /admin/v1/keys?group=…         → KeySummary[]

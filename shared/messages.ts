@@ -312,6 +312,10 @@ export const MESSAGES = {
     en: 'The base URL {problem}.',
     zh: '基础 URL 不可用：{problem}。',
   },
+  upstream_budget_reached: {
+    en: 'Every upstream account that serves {model} has reached its budget ({accounts}): raise or remove a budget under Keys & groups.',
+    zh: '可提供 {model} 的上游账号都已达到预算（{accounts}）：请在“密钥与分组”中提高或取消预算。',
+  },
 } as const satisfies Record<string, { en: string; zh: string }>
 
 export type MessageId = keyof typeof MESSAGES

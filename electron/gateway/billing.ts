@@ -68,8 +68,13 @@ export function recordRequest(store: Store, registry: Registry, ctx: RequestCont
     latency_ms: Math.round((performance.now() - ctx.startedAt) * 1000) / 1000,
     created_at: Date.now(),
   })
-  if (cost > 0) {
-    registry.account.balanceNano -= cost
-    if (key) key.usedNano += cost
-  }
+  if (cost > 0) chargeMirror(registry, key, outcome.upstreamId ?? null, cost)
+}
+
+/** The in-memory mirror of a charge the store makes when the ledger row is written: account, key, upstream account. */
+export function chargeMirror(registry: Registry, key: ApiKey | undefined, upstreamId: string | null, cost: number): void {
+  registry.account.balanceNano -= cost
+  if (key) key.usedNano += cost
+  const upstream = upstreamId === null ? undefined : registry.upstreams.get(upstreamId)
+  if (upstream) upstream.spentNano = (upstream.spentNano ?? 0) + cost
 }

@@ -62,3 +62,9 @@ export function budgetFigures(account: { budgetNano: number | null; balanceNano:
   }
 }
 
+
+/** An upstream account whose spending cap is reached: failover skips it. */
+export const upstreamCapReached = (u: { budgetNano?: number | null; spentNano?: number }): boolean => {
+  const left = remainingNano({ budgetNano: u.budgetNano ?? null, spentNano: u.spentNano ?? 0, reservedNano: 0 })
+  return left !== null && left <= 0
+}

@@ -15,6 +15,10 @@ export interface UpstreamAccount {
   /** undefined: every catalog model of the vendor (every model for a `gateway` upstream). */
   models?: ReadonlySet<string>
   priority: number
+  /** nano-USD: the account's spending cap; null or absent: none */
+  budgetNano?: number | null
+  /** nano-USD spent through it since the cap was set (mirrored as requests are charged) */
+  spentNano?: number
 }
 
 export interface Group {
@@ -88,6 +92,8 @@ export class Registry {
           apiKey: this.secrets.decrypt(u.api_key_enc),
           models: u.models === null ? undefined : new Set(JSON.parse(u.models) as string[]),
           priority: u.priority,
+          budgetNano: u.budget_nano,
+          spentNano: u.spent_nano,
         },
       ]),
     )

@@ -23,6 +23,7 @@ export const upstreamCreate = {
 export const upstreamPatch = patchOf({
   ...omit(configItem('upstreams').properties, 'id', 'vendor', 'models'),
   models: nullable({ ...configItem('upstreams').properties.models, description: 'null: every catalog model of the vendor' }),
+  budget: nullable({ ...configItem('upstreams').properties.budget, description: 'USD: a spending cap for this account, counted from now; null: none' }),
 })
 
 const keyProps = configItem('keys').properties
@@ -89,6 +90,8 @@ export const groupSummary = obj({
 export const upstreamSummary = obj({
   id: str, vendor: { enum: VENDORS }, baseUrl: str, apiKeyHint: { type: 'string', description: 'masked; the secret is never sent back' },
   models: { type: ['array', 'null'], items: str }, priority: num, groups: { type: 'array', items: str },
+  budget: { type: ['number', 'null'], description: 'USD: the account\'s spending cap; null: none' },
+  spent: { type: 'number', description: 'USD spent through the account since its cap was set' },
 })
 const keyFields = {
   id: str, hint: str, group: str, name: strOrNull, concurrency: { type: ['integer', 'null'] }, quota: numOrNull, used: num,

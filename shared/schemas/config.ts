@@ -27,6 +27,7 @@ export const gatewayConfig = {
           apiKey: { type: 'string', minLength: 1 },
           models: { type: 'array', items: { type: 'string', minLength: 1 } },
           priority: { type: 'number' },
+          budget: { type: 'number', minimum: 0, description: 'USD: a spending cap for this account; once reached, failover skips it' },
         },
       },
     },

@@ -105,7 +105,8 @@ describe('the budget of a store made by an older version', () => {
     const dataDir = tempDataDir()
     // A store at the schema before budgets, with its groups seeded and a balance of 7 USD.
     const db = new Database(join(dataDir.dir, 'gatehouse.sqlite'))
-    const before = MIGRATIONS.length - 1
+    const before = MIGRATIONS.findIndex((m) => m.includes('ALTER TABLE account ADD COLUMN budget_nano'))
+    expect(before).toBeGreaterThan(0)
     for (const migration of MIGRATIONS.slice(0, before)) db.exec(migration)
     db.pragma(`user_version = ${before}`)
     db.prepare("INSERT INTO groups (id, name, protocol, models, upstreams) VALUES ('default', NULL, 'chat', '[]', '[]')").run()
@@ -117,5 +118,59 @@ describe('the budget of a store made by an older version', () => {
     } finally {
       await older.stop()
     }
+  })
+})
+
+describe('upstream account budgets', () => {
+  let second: FakeOpenAI
+  let capped: TestGateway
+  let capAdmin: ReturnType<typeof adminClient>
+  beforeAll(async () => {
+    second = await startFakeOpenAI()
+    const config = chatConfig([{ id: 'first', baseUrl: fake.url }, { id: 'second', baseUrl: second.url }])
+    delete config.account
+    config.upstreams![0].budget = 0.005
+    capped = await startTestGateway(config)
+    capAdmin = adminClient(capped)
+  })
+  afterAll(async () => {
+    await capped.stop()
+    await second.close()
+  })
+  beforeEach(() => second.setScenario({ kind: 'ok', usage: USAGE }))
+  const upstream = async (id: string) => (await capAdmin.get('/admin/v1/upstreams')).json.find((u: { id: string }) => u.id === id)
+
+  it('failover skips an account whose budget is reached; with none left the answer is 402 naming them', async () => {
+    expect(await upstream('first')).toMatchObject({ budget: 0.005, spent: 0 })
+    // 0.006 through `first` takes it past its cap of 0.005
+    expect((await capped.post('/v1/chat/completions', body)).status).toBe(200)
+    expect(capped.services.store.ledger.recent(null, 1)[0].upstream_id).toBe('first')
+    expect(await upstream('first')).toMatchObject({ budget: 0.005, spent: 0.006 })
+    expect((await capped.post('/v1/chat/completions', body)).status).toBe(200)
+    expect(capped.services.store.ledger.recent(null, 1)[0].upstream_id).toBe('second')
+    expect(fake.calls.length).toBe(1)
+
+    expect((await capAdmin.patch('/admin/v1/upstreams/second', { budget: 0.001 })).json).toMatchObject({ budget: 0.001, spent: 0 })
+    expect((await capped.post('/v1/chat/completions', body)).status).toBe(200)
+    const refused = await capped.post('/v1/chat/completions', body)
+    expect(refused.status).toBe(402)
+    expect(await refused.json()).toEqual({ error: {
+      message: 'Every upstream account that serves test-gpt has reached its budget (first, second): raise or remove a budget under Keys & groups.',
+      type: 'insufficient_quota', param: null, code: 'insufficient_quota',
+    } })
+    expect(second.calls.length).toBe(2)
+  })
+
+  it('removing a budget (null) opens the account again; a restart with the same config keeps what was spent', async () => {
+    // spending counts anew from each change of the cap, its removal too
+    expect((await capAdmin.patch('/admin/v1/upstreams/second', { budget: null })).json).toMatchObject({ budget: null, spent: 0 })
+    expect((await capped.post('/v1/chat/completions', body)).status).toBe(200)
+    expect(capped.services.store.ledger.recent(null, 1)[0].upstream_id).toBe('second')
+    // the config's cap for `first` is applied again at each start: the same value keeps its spend
+    const rows = capped.services.store.upstreams.all()
+    capped.services.store.upstreams.upsert({ ...rows[0] })
+    expect(capped.services.store.upstreams.all()[0]).toMatchObject({ id: 'first', budget_nano: 5_000_000, spent_nano: 6_000_000 })
+    capped.services.store.upstreams.upsert({ ...rows[0], budget_nano: 7_000_000 })
+    expect(capped.services.store.upstreams.all()[0]).toMatchObject({ budget_nano: 7_000_000, spent_nano: 0 })
   })
 })

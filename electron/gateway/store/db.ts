@@ -148,6 +148,12 @@ export const MIGRATIONS: readonly string[] = [
   // balance_nano stays the budget less what was spent against it (with no budget: 0 less the spend since then).
   `ALTER TABLE account ADD COLUMN budget_nano INTEGER;
    UPDATE account SET budget_nano = balance_nano WHERE EXISTS (SELECT 1 FROM groups);`,
+  // A spending cap per upstream account (NULL: none) and what was spent through it since the cap was set: every
+  // ledger row that costs something adds to its account's spend, whichever path wrote it (requests, tasks, restarts).
+  `ALTER TABLE upstreams ADD COLUMN budget_nano INTEGER;
+   ALTER TABLE upstreams ADD COLUMN spent_nano INTEGER NOT NULL DEFAULT 0;
+   CREATE TRIGGER requests_charge_upstream AFTER INSERT ON requests WHEN NEW.upstream_id IS NOT NULL AND NEW.cost_nano > 0
+     BEGIN UPDATE upstreams SET spent_nano = spent_nano + NEW.cost_nano WHERE id = NEW.upstream_id; END;`,
 ]
 
 /** Opens (creating if needed) the gateway's SQLite store in the data dir and brings its schema up to date. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { accountBudget, budgetFigures, fundsVerdict, type Budget } from '../../../electron/gateway/budget.js'
+import { accountBudget, budgetFigures, fundsVerdict, upstreamCapReached, type Budget } from '../../../electron/gateway/budget.js'
 
 const none: Budget = { budgetNano: null, spentNano: 0, reservedNano: 0 }
 const budget = (budgetNano: number | null, spentNano: number, reservedNano = 0): Budget => ({ budgetNano, spentNano, reservedNano })
@@ -55,5 +55,15 @@ describe('the account as stored (balance = budget less spent)', () => {
     const account = { budgetNano: null, balanceNano: -2.5e9, reservedNano: 0 }
     expect(accountBudget(account)).toEqual({ budgetNano: null, spentNano: 2.5e9, reservedNano: 0 })
     expect(budgetFigures(account)).toEqual({ budget: null, spent: 2.5, remaining: null, balance: 0 })
+  })
+})
+
+describe('upstreamCapReached', () => {
+  it('no cap is never reached; a cap is reached once spent is at or above it', () => {
+    expect(upstreamCapReached({ budgetNano: null, spentNano: 1e15 })).toBe(false)
+    expect(upstreamCapReached({})).toBe(false)
+    expect(upstreamCapReached({ budgetNano: 100, spentNano: 99 })).toBe(false)
+    expect(upstreamCapReached({ budgetNano: 100, spentNano: 100 })).toBe(true)
+    expect(upstreamCapReached({ budgetNano: 0, spentNano: 0 })).toBe(true)
   })
 })
