@@ -8,12 +8,13 @@ import { KeysPanel } from './panels/keys/KeysPanel'
 import { SettingsPanel } from './panels/settings/SettingsPanel'
 import { UsagePanel } from './panels/usage/UsagePanel'
 import { VideoPanel } from './panels/video-tasks/VideoPanel'
+import { WelcomePanel } from './panels/welcome/WelcomePanel'
 import { storage, useAppStore } from './stores/app-store'
 import { PANELS, type Panel } from './stores/session-slice'
 
 const STRINGS: Strings<Panel | 'group' | 'signInTitle' | 'signInHelp' | 'sessionEnded' | 'signInAgain' | 'loading' | 'noGroups'> = {
   en: {
-    chat: 'Chat', image: 'Images', video: 'Video', keys: 'Keys & groups', usage: 'Usage', settings: 'Settings',
+    chat: 'Chat', image: 'Images', video: 'Video', keys: 'Keys & groups', usage: 'Usage', settings: 'Settings', welcome: 'Get started',
     group: 'Group', loading: 'Connecting to the gateway…', noGroups: 'No groups yet: create one under Keys & groups.',
     signInTitle: 'Sign in to Gatehouse',
     signInHelp: 'Open the one-time login address that `npm start` (or `npm run gateway`) printed when it started. Restart the gateway for a new one.',
@@ -21,7 +22,7 @@ const STRINGS: Strings<Panel | 'group' | 'signInTitle' | 'signInHelp' | 'session
     signInAgain: 'Sign in again',
   },
   zh: {
-    chat: '对话', image: '图像', video: '视频', keys: '密钥与分组', usage: '用量', settings: '设置',
+    chat: '对话', image: '图像', video: '视频', keys: '密钥与分组', usage: '用量', settings: '设置', welcome: '开始使用',
     group: '分组', loading: '正在连接网关…', noGroups: '还没有分组：请在“密钥与分组”中创建。',
     signInTitle: '登录 Gatehouse',
     signInHelp: '请打开 `npm start`（或 `npm run gateway`）启动时打印的一次性登录地址。重启网关可获得新的地址。',
@@ -31,7 +32,7 @@ const STRINGS: Strings<Panel | 'group' | 'signInTitle' | 'signInHelp' | 'session
 }
 
 const PANEL_COMPONENTS: Record<Panel, ComponentType> = {
-  chat: ChatPanel, image: ImagePanel, video: VideoPanel, keys: KeysPanel, usage: UsagePanel, settings: SettingsPanel,
+  chat: ChatPanel, image: ImagePanel, video: VideoPanel, keys: KeysPanel, usage: UsagePanel, settings: SettingsPanel, welcome: WelcomePanel,
 }
 
 type Boot = { state: 'loading' } | { state: 'signed-out' } | { state: 'ready' } | { state: 'failed'; error: unknown }
@@ -49,7 +50,9 @@ export function App() {
       store.setSession(session)
       const [settings] = await Promise.all([admin.settings(), useAppStore.persist.rehydrate()])
       store.setLanguage(settings.language)
-      await useAppStore.getState().refreshGroups()
+      const [upstreams] = await Promise.all([admin.upstreams(), useAppStore.getState().refreshGroups()])
+      // A new install has nothing to call: the guided start comes first.
+      if (upstreams.length === 0) store.setPanel('welcome')
       setBoot({ state: 'ready' })
     } catch (error) {
       setBoot({ state: 'failed', error })
@@ -96,6 +99,9 @@ function Shell() {
     <div className="shell">
       <nav className="sidebar" aria-label="panels">
         <div className="brand">Gatehouse</div>
+        {panel === 'welcome' && (
+          <button type="button" className="nav active" aria-current="page" data-testid="nav-welcome">{t('welcome')}</button>
+        )}
         {PANELS.map((p) => (
           <button key={p} type="button" className={p === panel ? 'nav active' : 'nav'} aria-current={p === panel ? 'page' : undefined} onClick={() => setPanel(p)} data-testid={`nav-${p}`}>
             {t(p)}

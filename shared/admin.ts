@@ -58,6 +58,10 @@ export interface UpstreamSummary {
   priority: number
   /** groups that use this account */
   groups: string[]
+  /** USD: a spending cap; once reached, failover skips the account. null: none */
+  budget: number | null
+  /** USD spent through the account since its cap was set */
+  spent: number
 }
 
 export interface KeySummary {
@@ -85,8 +89,38 @@ export interface CreatedKey extends KeySummary {
   key: string
 }
 
+/** The answer of POST /admin/v1/upstreams/test. */
+export type UpstreamTestResult = UpstreamTestSuccess | UpstreamTestFailure
+
+export interface UpstreamTestSuccess {
+  ok: true
+  /** false: the vendor has no model-list endpoint (Kling, MiniMax); `models` are the catalog's and the key is checked at the first call */
+  listed: boolean
+  /** the model ids the vendor listed for the account */
+  models: string[]
+  /** the catalog models among them, which groups can offer through this account */
+  callable: string[]
+}
+
+export interface UpstreamTestFailure {
+  ok: false
+  /** the vendor's HTTP status; null when none came */
+  status: number | null
+  reason: 'unauthorized' | 'not_found' | 'unreachable' | 'timeout' | 'vendor_error' | 'bad_answer' | 'refused'
+  /** what went wrong, in plain words (in the language of Accept-Language) */
+  message: string
+  /** the vendor's own words, redacted and cut short */
+  detail: string | null
+}
+
 export interface AccountSummary {
-  /** USD */
+  /** USD; null: no budget, requests are never refused for money */
+  budget: number | null
+  /** USD spent against the budget since it was set (or cleared) */
+  spent: number
+  /** USD: budget less spent; null with no budget */
+  remaining: number | null
+  /** USD: `remaining`, or 0 with no budget */
   balance: number
   /** USD held for requests and tasks under way */
   reserved: number
@@ -170,14 +204,15 @@ export interface MediaItem {
  *   POST   /admin/v1/groups/{id}/app-key  → { key } the app's own key for the group's panels
  *   GET    /admin/v1/upstreams            → UpstreamSummary[]
  *   POST   /admin/v1/upstreams            {id,vendor,baseUrl,apiKey,models?,priority?,groups?} → UpstreamSummary (201)
- *   PATCH  /admin/v1/upstreams/{id}       {baseUrl?,apiKey?,models?,priority?} → UpstreamSummary
+ *   PATCH  /admin/v1/upstreams/{id}       {baseUrl?,apiKey?,models?,priority?,budget?} → UpstreamSummary
  *   DELETE /admin/v1/upstreams/{id}       also leaves every group's list → 204
+ *   POST   /admin/v1/upstreams/test       {vendor,baseUrl,apiKey} | {id} → UpstreamTestResult (the vendor's model list)
  *   GET    /admin/v1/keys?group=…         → KeySummary[]
  *   POST   /admin/v1/keys                 {group,name?,concurrency?,quota?,expiresAt?} → CreatedKey (201)
  *   PATCH  /admin/v1/keys/{id}            {name?,disabled?,concurrency?,quota?,expiresAt?} → KeySummary
  *   DELETE /admin/v1/keys/{id}            revoke → 204
  *   GET    /admin/v1/account              → AccountSummary
- *   PATCH  /admin/v1/account              {balance?,concurrency?} → AccountSummary
+ *   PATCH  /admin/v1/account              {budget?,balance?,concurrency?} → AccountSummary (budget null: no limit)
  *   GET    /admin/v1/requests?group&key&model&endpoint&status(ok|error|NNN)&since&until&limit&before&housekeeping → RequestLogPage
  *   GET    /admin/v1/tasks?kind=video|image&limit → TaskSummary[] (newest first)
  *   GET    /admin/v1/usage/summary?since&until&tz&by(model|group)&housekeeping → UsageSummary (per local day)

@@ -283,6 +283,39 @@ export const MESSAGES = {
   },
   already_exists: { en: '{what} "{id}" already exists', zh: '{what}“{id}”已存在' },
   invalid_query: { en: 'Query parameter {name}: {problem}', zh: '查询参数 {name}：{problem}' },
+  // Test connection (POST /admin/v1/upstreams/test): what went wrong, in plain words.
+  upstream_test_unauthorized: {
+    en: 'The vendor refused the key (HTTP {status}): check that it is this vendor\'s key, copied whole, and still active.',
+    zh: '服务商拒绝了此密钥（HTTP {status}）：请确认它是该服务商的密钥、已完整复制且仍然有效。',
+  },
+  upstream_test_not_found: {
+    en: 'Nothing answers at this address (HTTP 404): check the base URL.',
+    zh: '此地址没有对应的服务（HTTP 404）：请检查基础 URL。',
+  },
+  upstream_test_unreachable: {
+    en: 'Could not connect to {host}: check the base URL and the network.',
+    zh: '无法连接到 {host}：请检查基础 URL 和网络。',
+  },
+  upstream_test_timeout: {
+    en: 'The vendor did not answer within {seconds} seconds.',
+    zh: '服务商在 {seconds} 秒内没有应答。',
+  },
+  upstream_test_vendor_error: {
+    en: 'The vendor answered with an error (HTTP {status}).',
+    zh: '服务商返回了错误（HTTP {status}）。',
+  },
+  upstream_test_bad_answer: {
+    en: 'The address answered, but not with a list of models: check the base URL.',
+    zh: '此地址有应答，但不是模型列表：请检查基础 URL。',
+  },
+  upstream_test_refused: {
+    en: 'The base URL {problem}.',
+    zh: '基础 URL 不可用：{problem}。',
+  },
+  upstream_budget_reached: {
+    en: 'Every upstream account that serves {model} has reached its budget ({accounts}): raise or remove a budget under Keys & groups.',
+    zh: '可提供 {model} 的上游账号都已达到预算（{accounts}）：请在“密钥与分组”中提高或取消预算。',
+  },
 } as const satisfies Record<string, { en: string; zh: string }>
 
 export type MessageId = keyof typeof MESSAGES

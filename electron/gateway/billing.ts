@@ -1,4 +1,5 @@
 import type { CatalogModel } from '../../shared/types.js'
+import { accountBudget, fundsVerdict } from './budget.js'
 import type { RequestContext } from './context.js'
 import { gatewayError } from './errors.js'
 import { chargeNano } from './money.js'
@@ -7,14 +8,14 @@ import type { Store } from './store/index.js'
 import type { TokenUsage } from './upstreams/types.js'
 
 /**
- * Spec §1/§7: refuse with 402 before any upstream call when the account balance (less what async tasks
- * hold) or the key's quota is used up. The exact cost of a token-priced request is known only afterwards,
- * so a request needs a positive amount left; the last request may take the balance below zero.
+ * Spec §1/§7: refuse with 402 before any upstream call when the account's budget (less what async tasks
+ * hold) or the key's quota is used up; with neither set, nothing is refused (budget.ts). The exact cost of a
+ * token-priced request is known only afterwards, so a request needs a positive amount left; the last request
+ * may take the budget below zero.
  */
 export function ensureFunds(registry: Registry, key: ApiKey): void {
-  const { balanceNano, reservedNano } = registry.account
-  if (balanceNano - reservedNano <= 0) throw gatewayError('insufficient_quota', 'insufficient_balance')
-  if (key.quotaNano !== null && key.usedNano >= key.quotaNano) throw gatewayError('insufficient_quota', 'insufficient_key_quota')
+  const verdict = fundsVerdict(accountBudget(registry.account), { budgetNano: key.quotaNano, spentNano: key.usedNano, reservedNano: 0 }, null)
+  if (!verdict.allowed) throw gatewayError('insufficient_quota', verdict.messageId)
 }
 
 /** A figure of usage as priced: anything but a finite non-negative number counts as 0 (usage is checked before, billed-usage.ts). */
@@ -67,8 +68,13 @@ export function recordRequest(store: Store, registry: Registry, ctx: RequestCont
     latency_ms: Math.round((performance.now() - ctx.startedAt) * 1000) / 1000,
     created_at: Date.now(),
   })
-  if (cost > 0) {
-    registry.account.balanceNano -= cost
-    if (key) key.usedNano += cost
-  }
+  if (cost > 0) chargeMirror(registry, key, outcome.upstreamId ?? null, cost)
+}
+
+/** The in-memory mirror of a charge the store makes when the ledger row is written: account, key, upstream account. */
+export function chargeMirror(registry: Registry, key: ApiKey | undefined, upstreamId: string | null, cost: number): void {
+  registry.account.balanceNano -= cost
+  if (key) key.usedNano += cost
+  const upstream = upstreamId === null ? undefined : registry.upstreams.get(upstreamId)
+  if (upstream) upstream.spentNano = (upstream.spentNano ?? 0) + cost
 }

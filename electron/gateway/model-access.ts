@@ -1,4 +1,5 @@
 import type { CatalogModel, Endpoint } from '../../shared/types.js'
+import { upstreamCapReached } from './budget.js'
 import { endpointsOf } from './catalog/catalog.js'
 import { gatewayError } from './errors.js'
 import type { Group, Registry, UpstreamAccount } from './registry.js'
@@ -50,7 +51,10 @@ export function upstreamsFor(
       : (u: UpstreamAccount) => adapterFor(u.vendor)?.[capability] !== undefined
   const candidates = registry.candidates(group, model, capability, serves)
   if (candidates.length === 0) throw gatewayError('model_not_found', 'model_no_account', { model: model.id }, { param: 'model' })
-  return candidates
+  // An account whose cap is reached is skipped; when none is left, the answer names them.
+  const open = candidates.filter((u) => !upstreamCapReached(u))
+  if (open.length === 0) throw gatewayError('insufficient_quota', 'upstream_budget_reached', { model: model.id, accounts: candidates.map((u) => u.id).join(', ') })
+  return open
 }
 
 /** Models the key can call right now: in its group, current, and served by an account of the group. */

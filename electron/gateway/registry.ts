@@ -15,6 +15,10 @@ export interface UpstreamAccount {
   /** undefined: every catalog model of the vendor (every model for a `gateway` upstream). */
   models?: ReadonlySet<string>
   priority: number
+  /** nano-USD: the account's spending cap; null or absent: none */
+  budgetNano?: number | null
+  /** nano-USD spent through it since the cap was set (mirrored as requests are charged) */
+  spentNano?: number
 }
 
 export interface Group {
@@ -40,6 +44,9 @@ export interface ApiKey {
 }
 
 export interface Account {
+  /** null: no budget, no spending limit */
+  budgetNano: number | null
+  /** the budget less what was spent against it (store/account.ts) */
   balanceNano: number
   reservedNano: number
   concurrency: number
@@ -85,6 +92,8 @@ export class Registry {
           apiKey: this.secrets.decrypt(u.api_key_enc),
           models: u.models === null ? undefined : new Set(JSON.parse(u.models) as string[]),
           priority: u.priority,
+          budgetNano: u.budget_nano,
+          spentNano: u.spent_nano,
         },
       ]),
     )
@@ -108,7 +117,7 @@ export class Registry {
       this.keysById.set(k.id, key)
     }
     const account = store.account.get()
-    this.account = { balanceNano: account.balance_nano, reservedNano: account.reserved_nano, concurrency: account.concurrency }
+    this.account = { budgetNano: account.budget_nano, balanceNano: account.balance_nano, reservedNano: account.reserved_nano, concurrency: account.concurrency }
   }
 
   /**

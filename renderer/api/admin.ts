@@ -1,8 +1,9 @@
 import type {
   AccountSummary, AdminSession, CreatedKey, GroupSummary, KeySummary, MediaItem, OpenedAdminSession, RequestLogPage, Settings,
-  StateName, TaskSummary, UpstreamSummary, UsageSummary,
+  StateName, TaskSummary, UpstreamSummary, UpstreamTestResult, UsageSummary,
 } from '../../shared/admin'
 import { ADMIN_PREFIX } from '../../shared/admin'
+import type { Vendor } from '../../shared/types'
 import { createSessionTokens, isSessionEnded, tokenFromFragment, withMediaToken, withSessionHeader, type TokenStorage } from './admin-session'
 import { ApiError, jsonBody, jsonOf, request, requestJson } from './http'
 
@@ -116,12 +117,14 @@ export const admin = {
   createUpstream: (body: object) => adminJson<UpstreamSummary>(url('/upstreams'), jsonBody('POST', body)),
   updateUpstream: (id: string, body: object) => adminJson<UpstreamSummary>(url(`/upstreams/${encodeURIComponent(id)}`), jsonBody('PATCH', body)),
   deleteUpstream: (id: string) => adminJson<void>(url(`/upstreams/${encodeURIComponent(id)}`), { method: 'DELETE' }),
+  /** Test connection: the vendor's model list for an account given whole, or stored (`{id}`). */
+  testUpstream: (body: { vendor: Vendor; baseUrl: string; apiKey: string } | { id: string }) => adminJson<UpstreamTestResult>(url('/upstreams/test'), jsonBody('POST', body)),
   keys: (group?: string) => adminJson<KeySummary[]>(url('/keys', { group })),
   createKey: (body: object) => adminJson<CreatedKey>(url('/keys'), jsonBody('POST', body)),
   updateKey: (id: string, body: object) => adminJson<KeySummary>(url(`/keys/${encodeURIComponent(id)}`), jsonBody('PATCH', body)),
   revokeKey: (id: string) => adminJson<void>(url(`/keys/${encodeURIComponent(id)}`), { method: 'DELETE' }),
   account: () => adminJson<AccountSummary>(url('/account')),
-  updateAccount: (body: { balance?: number; concurrency?: number }) => adminJson<AccountSummary>(url('/account'), jsonBody('PATCH', body)),
+  updateAccount: (body: { budget?: number | null; balance?: number; concurrency?: number }) => adminJson<AccountSummary>(url('/account'), jsonBody('PATCH', body)),
   requests: (query: Record<string, string | number | undefined>) => adminJson<RequestLogPage>(url('/requests', query)),
   usageSummary: (query: Record<string, string>) => adminJson<UsageSummary>(url('/usage/summary', query)),
   tasks: (kind: 'image' | 'video', limit = 100) => adminJson<TaskSummary[]>(url('/tasks', { kind, limit })),

@@ -3,8 +3,10 @@ import type { AdminSession, GroupSummary, Language } from '../../shared/admin'
 import { admin } from '../api/admin'
 import type { AppState } from './app-store'
 
+/** The panels of the sidebar. */
 export const PANELS = ['chat', 'image', 'video', 'keys', 'usage', 'settings'] as const
-export type Panel = (typeof PANELS)[number]
+/** Those and the guided start (`welcome`), opened when there is no upstream account and from Keys & groups. */
+export type Panel = (typeof PANELS)[number] | 'welcome'
 
 /** Who we are signed in as, the groups, the group the panels work in, the open panel and the language. */
 export interface SessionSlice {

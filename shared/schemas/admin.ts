@@ -23,6 +23,7 @@ export const upstreamCreate = {
 export const upstreamPatch = patchOf({
   ...omit(configItem('upstreams').properties, 'id', 'vendor', 'models'),
   models: nullable({ ...configItem('upstreams').properties.models, description: 'null: every catalog model of the vendor' }),
+  budget: nullable({ ...configItem('upstreams').properties.budget, description: 'USD: a spending cap for this account, counted from now; null: none' }),
 })
 
 const keyProps = configItem('keys').properties
@@ -41,9 +42,19 @@ export const keyPatch = patchOf({
 })
 
 export const accountPatch = patchOf({
-  balance: { type: 'number', description: 'USD' },
+  budget: { type: ['number', 'null'], minimum: 0, description: 'USD: the spending limit, from which spending counts anew; null: no budget, nothing is refused for money' },
+  balance: { type: 'number', description: 'USD: the same as a numeric `budget` (kept for older clients)' },
   concurrency: gatewayConfig.properties.account.properties.concurrency,
 })
+
+const upstreamProps = configItem('upstreams').properties
+export const upstreamTest = {
+  type: 'object',
+  additionalProperties: false,
+  minProperties: 1,
+  properties: { id: { type: 'string', minLength: 1, description: 'a stored account' }, vendor: upstreamProps.vendor, baseUrl: upstreamProps.baseUrl, apiKey: upstreamProps.apiKey },
+  oneOf: [{ required: ['id'], not: { anyOf: [{ required: ['vendor'] }, { required: ['baseUrl'] }, { required: ['apiKey'] }] } }, { required: ['vendor', 'baseUrl', 'apiKey'], not: { required: ['id'] } }],
+}
 
 export const settingsBody = {
   type: 'object',
@@ -79,6 +90,8 @@ export const groupSummary = obj({
 export const upstreamSummary = obj({
   id: str, vendor: { enum: VENDORS }, baseUrl: str, apiKeyHint: { type: 'string', description: 'masked; the secret is never sent back' },
   models: { type: ['array', 'null'], items: str }, priority: num, groups: { type: 'array', items: str },
+  budget: { type: ['number', 'null'], description: 'USD: the account\'s spending cap; null: none' },
+  spent: { type: 'number', description: 'USD spent through the account since its cap was set' },
 })
 const keyFields = {
   id: str, hint: str, group: str, name: strOrNull, concurrency: { type: ['integer', 'null'] }, quota: numOrNull, used: num,
@@ -86,7 +99,31 @@ const keyFields = {
 }
 export const keySummary = obj(keyFields)
 export const createdKey = obj({ ...keyFields, key: { type: 'string', description: 'the secret, shown this once' } })
-export const accountSummary = obj({ balance: num, reserved: num, concurrency: int })
+export const upstreamTestResult = {
+  oneOf: [
+    obj({
+      ok: { const: true },
+      listed: { type: 'boolean', description: 'false: the vendor has no model-list endpoint (Kling, MiniMax); `models` are the catalog\'s and the key is checked at the first call' },
+      models: { type: 'array', items: str, description: 'the model ids the vendor listed for the account' },
+      callable: { type: 'array', items: str, description: 'the catalog models among them, which groups can offer through this account' },
+    }),
+    obj({
+      ok: { const: false },
+      status: { type: ['integer', 'null'], description: 'the vendor\'s HTTP status; null when none came' },
+      reason: { enum: ['unauthorized', 'not_found', 'unreachable', 'timeout', 'vendor_error', 'bad_answer', 'refused'] },
+      message: { type: 'string', description: 'what went wrong, in plain words (Accept-Language)' },
+      detail: { type: ['string', 'null'], description: 'the vendor\'s own words, with the key redacted' },
+    }),
+  ],
+}
+export const accountSummary = obj({
+  budget: { type: ['number', 'null'], description: 'USD; null: no budget, requests are never refused for money' },
+  spent: { type: 'number', description: 'USD spent against the budget since it was set (with no budget: since it was cleared, or since the install)' },
+  remaining: { type: ['number', 'null'], description: 'USD: budget less spent (may fall below zero after the last request settles); null with no budget' },
+  balance: { type: 'number', description: 'USD: `remaining`, or 0 with no budget (read `budget` first)' },
+  reserved: { type: 'number', description: 'USD held for video tasks under way (against the budget)' },
+  concurrency: int,
+})
 export const requestLogPage = obj({
   data: {
     type: 'array',

@@ -61,7 +61,10 @@ export const usageReport = {
   required: ['object', 'balance', 'currency', 'key'],
   properties: {
     object: { const: 'usage' },
-    balance: { type: 'number', description: 'account balance in USD; may go below zero after the last request settles' },
+    balance: { type: 'number', description: 'account balance in USD: what is left of the budget; may go below zero after the last request settles. 0 when `budget` is null (no budget: never refused for balance)' },
+    budget: { type: ['number', 'null'], description: 'the account\'s budget (spending limit) in USD; null: no budget, requests are never refused for balance' },
+    spent: { type: 'number', description: 'USD spent against the budget since it was set (with no budget: since it was cleared, or since the install)' },
+    remaining: { type: ['number', 'null'], description: 'USD: budget less spent; null with no budget' },
     reserved: { type: 'number', description: 'USD held for in-flight async tasks' },
     currency: { const: 'USD' },
     concurrency: {

@@ -10,7 +10,7 @@ export const gatewayConfig = {
       type: 'object',
       additionalProperties: false,
       properties: {
-        balance: { type: 'number', description: 'USD; applied when it differs from the value applied last time' },
+        balance: { type: 'number', description: 'USD: the account\'s budget (spending limit); applied when it differs from the value applied last time. Without it a new install has no budget: requests are never refused for money' },
         concurrency: { type: 'integer', minimum: 1, default: 5 },
       },
     },
@@ -27,6 +27,7 @@ export const gatewayConfig = {
           apiKey: { type: 'string', minLength: 1 },
           models: { type: 'array', items: { type: 'string', minLength: 1 } },
           priority: { type: 'number' },
+          budget: { type: 'number', minimum: 0, description: 'USD: a spending cap for this account; once reached, failover skips it' },
         },
       },
     },

@@ -28,7 +28,8 @@ describe.skipIf(browserMissing !== undefined)('browser: the admin session', () =
 
   it('stays signed in across a reload', async () => {
     await app.page.reload()
-    await app.page.getByTestId('panel-chat').waitFor()
+    // signed in: the panels show (this gateway has no upstream account, so the guided start opens first)
+    await app.page.getByTestId('panel-welcome').waitFor()
     await app.page.getByTestId('nav-keys').click()
     await app.page.getByTestId('panel-keys').waitFor()
   })

@@ -237,7 +237,15 @@ function readBody(req: http.IncomingMessage): Promise<string> {
   });
 }
 
-export async function startFakeAnthropic(opts: { apiKey?: string } = {}): Promise<FakeAnthropic> {
+/** `GET /v1/models` (../../docs/vendors/anthropic.md "Models"): newest first, one page. */
+const DEFAULT_MODELS = ['claude-sonnet-4-5-20250929', 'claude-haiku-4-5-20251001'];
+function modelPage(ids: string[]) {
+  const data = ids.map((id) => ({ type: 'model', id, display_name: id, created_at: '2025-09-29T00:00:00Z' }));
+  return { data, has_more: false, first_id: ids[0] ?? null, last_id: ids.at(-1) ?? null };
+}
+
+/** `models`: what `GET /v1/models` lists. */
+export async function startFakeAnthropic(opts: { apiKey?: string; models?: string[] } = {}): Promise<FakeAnthropic> {
   const OK: AnthropicScenario = { kind: 'ok' };
   let scenario: AnthropicScenario = OK;
   const queue: AnthropicScenario[] = [];
@@ -259,6 +267,7 @@ export async function startFakeAnthropic(opts: { apiKey?: string } = {}): Promis
     if (!req.headers['anthropic-version']) return sendError(res, 400, 'invalid_request_error', 'anthropic-version: header is required');
 
     const path = (req.url ?? '/').split('?')[0];
+    if (req.method === 'GET' && path === '/v1/models') return sendJson(res, 200, modelPage(opts.models ?? DEFAULT_MODELS));
     if (req.method !== 'POST' || (path !== '/v1/messages' && path !== '/v1/messages/count_tokens')) {
       return sendError(res, 404, 'not_found_error', 'Not Found');
     }

@@ -269,8 +269,11 @@ function parseJson(raw: string): { ok: true; value: any } | { ok: false } {
 
 const modelEntry = (id: string) => ({ id, object: 'model', created: 1744316542, owned_by: 'system' });
 
-/** `chatPath`: where chat completions are served (DashScope's compatible mode is `/compatible-mode/v1/chat/completions`). */
-export async function startFakeOpenAI(opts: { apiKey?: string; streamUsage?: StreamUsageStyle; chatPath?: string } = {}): Promise<FakeOpenAI> {
+/**
+ * `chatPath`: where chat completions are served (DashScope's compatible mode is `/compatible-mode/v1/chat/completions`);
+ * `models`: what `GET /v1/models` lists (the account's models).
+ */
+export async function startFakeOpenAI(opts: { apiKey?: string; streamUsage?: StreamUsageStyle; chatPath?: string; models?: string[] } = {}): Promise<FakeOpenAI> {
   const chatPath = opts.chatPath ?? '/v1/chat/completions';
   const OK: Scenario = { kind: 'ok' };
   let scenario: Scenario = OK;
@@ -289,7 +292,7 @@ export async function startFakeOpenAI(opts: { apiKey?: string; streamUsage?: Str
     if (opts.apiKey && req.headers.authorization !== `Bearer ${opts.apiKey}`) return sendJson(res, 401, defaultError(401));
     const path = (req.url ?? '/').split('?')[0];
     const route = `${req.method} ${path}`;
-    if (route === 'GET /v1/models') return sendJson(res, 200, { object: 'list', data: MODELS.map(modelEntry) });
+    if (route === 'GET /v1/models') return sendJson(res, 200, { object: 'list', data: (opts.models ?? MODELS).map(modelEntry) });
     if (req.method === 'GET' && path.startsWith('/v1/models/')) return sendJson(res, 200, modelEntry(decodeURIComponent(path.slice(11))));
     if (route === 'POST /v1/audio/speech') return sendAudio(res);
     if (route !== `POST ${chatPath}` && route !== 'POST /v1/responses') {

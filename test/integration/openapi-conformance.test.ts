@@ -183,6 +183,11 @@ describe('the admin API and the app answer as documented', () => {
     await expectStatus(200, 'GET', '/admin/v1/upstreams', { headers: admin })
     await expectStatus(201, 'POST', '/admin/v1/upstreams', { headers: admin, body: { id: 'spare', vendor: 'openai', baseUrl: openai.url, apiKey: 'k-spare' } })
     await expectStatus(200, 'PATCH', '/admin/v1/upstreams/spare', { headers: admin, body: { priority: 2 } })
+    // Test connection: a model list, a refused key (both 200), no such stored account, a body that is neither
+    await expectStatus(200, 'POST', '/admin/v1/upstreams/test', { headers: admin, body: { id: 'spare' } })
+    await expectStatus(200, 'POST', '/admin/v1/upstreams/test', { headers: admin, body: { vendor: 'gateway', baseUrl: hosted.url, apiKey: 'k-wrong-0123456789' } })
+    await expectStatus(404, 'POST', '/admin/v1/upstreams/test', { headers: admin, body: { id: 'nope' } })
+    await expectStatus(400, 'POST', '/admin/v1/upstreams/test', { headers: admin, body: { id: 'spare', apiKey: 'k' } })
     await expectStatus(204, 'DELETE', '/admin/v1/upstreams/spare', { headers: admin })
     await expectStatus(200, 'GET', '/admin/v1/keys', { headers: admin })
     const created = await expectStatus(201, 'POST', '/admin/v1/keys', { headers: admin, body: { group: 'extra', name: 'temp' } })

@@ -1,29 +1,35 @@
 import type { AccountSummary } from '../../../shared/admin.js'
 import { accountPatch } from '../../../shared/schemas/admin.js'
 import type { RequestContext } from '../context.js'
+import { budgetFigures } from '../budget.js'
 import { nanoToUsd, usdToNano } from '../money.js'
 import { sendJson } from '../respond.js'
 import type { Services } from '../services.js'
 import { applyChange, bodyReader } from './admin-io.js'
 
-const readPatch = bodyReader<{ balance?: number; concurrency?: number }>(accountPatch)
+const readPatch = bodyReader<{ budget?: number | null; balance?: number; concurrency?: number }>(accountPatch)
 
 function summary(services: Services): AccountSummary {
   services.store.ledger.flush()
   const a = services.store.account.get()
-  return { balance: nanoToUsd(a.balance_nano), reserved: nanoToUsd(a.reserved_nano), concurrency: a.concurrency }
+  return {
+    ...budgetFigures({ budgetNano: a.budget_nano, balanceNano: a.balance_nano, reservedNano: a.reserved_nano }),
+    reserved: nanoToUsd(a.reserved_nano),
+    concurrency: a.concurrency,
+  }
 }
 
-/** GET /admin/v1/account: balance, what is held for work under way, the concurrency cap. */
+/** GET /admin/v1/account: the budget and what was spent against it, what is held for work under way, the concurrency cap. */
 export async function getAccount(ctx: RequestContext, services: Services): Promise<void> {
   sendJson(ctx.res, 200, summary(services))
 }
 
-/** PATCH /admin/v1/account: set the balance (USD) or the account-wide concurrency cap. */
+/** PATCH /admin/v1/account: set or clear (null) the budget (USD; `balance` is the older name) or the account-wide concurrency cap. */
 export async function updateAccount(ctx: RequestContext, services: Services): Promise<void> {
   const patch = await readPatch(ctx)
+  const budget = patch.budget !== undefined ? patch.budget : patch.balance
   applyChange(services, () => {
-    if (patch.balance !== undefined) services.store.account.setBalance(usdToNano(patch.balance))
+    if (budget !== undefined) services.store.account.setBudget(budget === null ? null : usdToNano(budget))
     if (patch.concurrency !== undefined) services.store.account.setConcurrency(patch.concurrency)
   })
   sendJson(ctx.res, 200, summary(services))

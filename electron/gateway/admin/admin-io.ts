@@ -35,6 +35,8 @@ export function segment(raw: string, what: string): string {
  * (`groups[0].models[2]`); the admin API names the body's field (`models[2]`).
  */
 export function applyChange(services: Services, change: () => void): void {
+  // Charges still queued belong before the change: a budget set now counts from after them.
+  services.store.ledger.flush()
   try {
     services.store.transaction(change)
   } catch (err) {

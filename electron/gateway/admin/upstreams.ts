@@ -7,24 +7,26 @@ import { gatewayError } from '../errors.js'
 import { keyHint } from '../keys.js'
 import { sendJson } from '../respond.js'
 import type { Services } from '../services.js'
-import type { UpstreamRow } from '../store/upstreams.js'
+import { nanoToUsd } from '../money.js'
+import type { StoredUpstream } from '../store/upstreams.js'
 import { applyChange, bodyReader, noContent, notFound, segment } from './admin-io.js'
 
 type UpstreamBody = NonNullable<GatewayConfig['upstreams']>[number]
 const readCreate = bodyReader<UpstreamBody & { groups?: string[] }>(upstreamCreate)
-const readPatch = bodyReader<Partial<Omit<UpstreamBody, 'models'>> & { models?: string[] | null }>(upstreamPatch)
+const readPatch = bodyReader<Partial<Omit<UpstreamBody, 'models' | 'budget'>> & { models?: string[] | null; budget?: number | null }>(upstreamPatch)
 
 /** The account as the app sees it: the secret only as a hint (never decrypted for display beyond that). */
-function summary(services: Services, u: UpstreamRow): UpstreamSummary {
+function summary(services: Services, u: StoredUpstream): UpstreamSummary {
   const secret = services.secrets.decrypt(u.api_key_enc)
   return {
     id: u.id, vendor: u.vendor, baseUrl: u.base_url, apiKeyHint: secret.length <= 12 ? `${secret.slice(0, 2)}…` : keyHint(secret),
     models: u.models === null ? null : (JSON.parse(u.models) as string[]), priority: u.priority,
     groups: services.store.groups.all().filter((g) => g.upstreams.includes(u.id)).map((g) => g.id),
+    budget: u.budget_nano === null ? null : nanoToUsd(u.budget_nano), spent: nanoToUsd(u.spent_nano),
   }
 }
 
-function findUpstream(services: Services, raw: string): UpstreamRow {
+function findUpstream(services: Services, raw: string): StoredUpstream {
   const id = segment(raw, 'upstream account')
   const row = services.store.upstreams.all().find((u) => u.id === id)
   if (!row) throw notFound('upstream account', id)
@@ -55,7 +57,10 @@ export async function createUpstream(ctx: RequestContext, services: Services): P
   sendJson(ctx.res, 201, summary(services, findUpstream(services, body.id)))
 }
 
-/** PATCH /admin/v1/upstreams/{id}: an absent apiKey keeps the stored one; `models: null` serves every model of the vendor again. */
+/**
+ * PATCH /admin/v1/upstreams/{id}: an absent apiKey keeps the stored one; `models: null` serves every model of the vendor again;
+ * `budget` sets a cap counted from now, null removes it.
+ */
 export async function updateUpstream(ctx: RequestContext, services: Services, params: string[]): Promise<void> {
   const current = findUpstream(services, params[0])
   const patch = await readPatch(ctx)
@@ -67,6 +72,7 @@ export async function updateUpstream(ctx: RequestContext, services: Services, pa
       apiKey: patch.apiKey ?? services.secrets.decrypt(current.api_key_enc),
       models: patch.models === null ? undefined : (patch.models ?? (current.models === null ? undefined : (JSON.parse(current.models) as string[]))),
       priority: patch.priority ?? current.priority,
+      budget: patch.budget === null ? undefined : (patch.budget ?? (current.budget_nano === null ? undefined : nanoToUsd(current.budget_nano))),
     }),
   )
   sendJson(ctx.res, 200, summary(services, findUpstream(services, current.id)))

@@ -62,6 +62,7 @@ export function applyConfig(config: GatewayConfig, store: Store, secrets: Secret
         api_key_enc: secrets.encrypt(u.apiKey),
         models: u.models ? JSON.stringify(u.models) : null,
         priority: u.priority ?? 0,
+        budget_nano: u.budget === undefined ? null : usdToNano(u.budget),
       })
     }
     for (const g of config.groups ?? []) {

@@ -6,7 +6,7 @@ import { compileValidator } from '../validate.js'
 
 export interface GatewayConfig {
   account?: { balance?: number; concurrency?: number }
-  upstreams?: Array<{ id: string; vendor: Vendor; baseUrl: string; apiKey: string; models?: string[]; priority?: number }>
+  upstreams?: Array<{ id: string; vendor: Vendor; baseUrl: string; apiKey: string; models?: string[]; priority?: number; budget?: number }>
   groups?: Array<{ id: string; name?: string; protocol: GroupProtocol; models: string[]; upstreams: string[]; images?: { singleImage?: boolean; officialDirect?: boolean } }>
   models?: Array<{ id: string; family: Family; vendor?: Exclude<Vendor, 'gateway'>; pricing: Pricing; [field: string]: unknown }>
   keys?: Array<{ key: string; group: string; name?: string; concurrency?: number; quota?: number; expiresAt?: string | number; disabled?: boolean }>

@@ -11,6 +11,7 @@ import { serveRenderer } from '../admin/static-files.js'
 import { listTasks } from '../admin/tasks.js'
 import { createUpstream, deleteUpstream, listUpstreams, updateUpstream } from '../admin/upstreams.js'
 import { usageSummary } from '../admin/usage-summary.js'
+import { testUpstream } from '../admin/upstream-test.js'
 import type { Route } from '../router.js'
 
 const list = (items: object) => ({ type: 'array', items })
@@ -64,14 +65,21 @@ export const ADMIN_ROUTES: Route[] = [
   adminRoute('POST', `${P}/groups/{group}/app-key`, 'groups.app_key', appKey, { summary: "The app's own key for the group", description: 'Made on first use (201), then the same key (200). The app calls /v1 with it like any client.', response: schema.appKey, responses: { '201': { description: 'Created on this first use', schema: schema.appKey } } }),
   adminRoute('GET', `${P}/upstreams`, 'upstreams.list', listUpstreams, { summary: 'List upstream accounts (secrets masked)', response: list(schema.upstreamSummary) }),
   adminRoute('POST', `${P}/upstreams`, 'upstreams.create', createUpstream, { summary: 'Add an upstream account', description: 'The secret is sealed at rest and never sent back.', request: { schema: schema.upstreamCreate }, response: schema.upstreamSummary, success: '201' }),
+  adminRoute('POST', `${P}/upstreams/test`, 'upstreams.test', testUpstream, {
+    summary: 'Test connection: the models an upstream account can call',
+    description: 'Calls the vendor\'s model-list endpoint (OpenAI-compatible `GET {base}/models`, Anthropic `GET /v1/models`, Gemini `GET /v1beta/models`, DashScope `GET /compatible-mode/v1/models`, another gateway `GET /v1/models`) with the account given, or stored (`{id}`), within 10 s. '
+      + 'Always 200 once the body is valid: `{ok: true, models, callable}`, or `{ok: false, status, reason, message, detail}` with what went wrong in plain words (unauthorized key, not found: wrong base URL, unreachable, timeout) and the vendor\'s own text quoted. '
+      + 'Kling and MiniMax have no model list: their catalog models come back with `listed: false`. The key never appears in the answer or the logs.',
+    request: { schema: schema.upstreamTest }, response: schema.upstreamTestResult,
+  }),
   adminRoute('PATCH', `${P}/upstreams/{upstream}`, 'upstreams.update', updateUpstream, { summary: 'Change an upstream account', description: 'Without apiKey the stored secret stays.', request: { schema: schema.upstreamPatch }, response: schema.upstreamSummary }),
   adminRoute('DELETE', `${P}/upstreams/{upstream}`, 'upstreams.delete', deleteUpstream, { summary: 'Remove an upstream account', description: 'It leaves every group\'s failover list too.', response: {}, success: '204' }),
   adminRoute('GET', `${P}/keys`, 'keys.list', listKeys, { summary: 'List gateway keys (hints only)', query: [{ name: 'group', required: false, description: 'only this group\'s keys' }], response: list(schema.keySummary) }),
   adminRoute('POST', `${P}/keys`, 'keys.create', createKey, { summary: 'Create a gateway key', description: 'The answer holds the key; it is shown this once and stored only hashed.', request: { schema: schema.keyCreate }, response: schema.createdKey, success: '201' }),
   adminRoute('PATCH', `${P}/keys/{key}`, 'keys.update', updateKey, { summary: 'Rename, disable, or change limits of a key', description: 'null clears a limit.', request: { schema: schema.keyPatch }, response: schema.keySummary }),
   adminRoute('DELETE', `${P}/keys/{key}`, 'keys.revoke', revokeKey, { summary: 'Revoke a key', response: {}, success: '204' }),
-  adminRoute('GET', `${P}/account`, 'account.get', getAccount, { summary: 'Balance, reservations and the concurrency cap (USD)', response: schema.accountSummary }),
-  adminRoute('PATCH', `${P}/account`, 'account.update', updateAccount, { summary: 'Set the balance or the concurrency cap', request: { schema: schema.accountPatch }, response: schema.accountSummary }),
+  adminRoute('GET', `${P}/account`, 'account.get', getAccount, { summary: 'Budget, spent, reservations and the concurrency cap (USD)', description: 'A new install has no budget (`budget: null`): requests are never refused for money until one is set.', response: schema.accountSummary }),
+  adminRoute('PATCH', `${P}/account`, 'account.update', updateAccount, { summary: 'Set or clear the budget, or set the concurrency cap', description: '`budget`: USD, from which spending counts anew (402 `insufficient_quota` once spent); null: no budget. `balance` is its older name.', request: { schema: schema.accountPatch }, response: schema.accountSummary }),
   adminRoute('GET', `${P}/requests`, 'requests.list', listRequests, {
     summary: 'The request log, newest first',
     query: [

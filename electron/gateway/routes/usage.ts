@@ -1,15 +1,16 @@
+import { budgetFigures } from '../budget.js'
 import type { RequestContext } from '../context.js'
 import { nanoToUsd } from '../money.js'
 import { sendJson } from '../respond.js'
 import type { Services } from '../services.js'
 
-/** GET /v1/usage: the account balance and the calling key's quota (Bearer only, spec §5 rule 3). */
+/** GET /v1/usage: the account's budget and balance, and the calling key's quota (Bearer only, spec §5 rule 3). */
 export async function usage(ctx: RequestContext, { registry, limiter }: Services): Promise<void> {
   const key = ctx.key!
   const { account } = registry
   sendJson(ctx.res, 200, {
     object: 'usage',
-    balance: nanoToUsd(account.balanceNano),
+    ...budgetFigures(account),
     reserved: nanoToUsd(account.reservedNano),
     currency: 'USD',
     concurrency: { limit: account.concurrency, in_flight: limiter.inFlight() },

@@ -143,6 +143,17 @@ export const MIGRATIONS: readonly string[] = [
      BEGIN SELECT RAISE(ABORT, 'cost_nano must not be negative'); END;
    CREATE TRIGGER api_keys_used_never_falls BEFORE UPDATE OF used_nano ON api_keys WHEN NEW.used_nano < OLD.used_nano
      BEGIN SELECT RAISE(ABORT, 'used_nano must not fall'); END;`,
+  // The account's budget (issue 14): NULL is no budget, no spending limit. A new store starts without one; an older
+  // store (it has groups: they are seeded at the first start) keeps its balance as its budget, as it was its limit.
+  // balance_nano stays the budget less what was spent against it (with no budget: 0 less the spend since then).
+  `ALTER TABLE account ADD COLUMN budget_nano INTEGER;
+   UPDATE account SET budget_nano = balance_nano WHERE EXISTS (SELECT 1 FROM groups);`,
+  // A spending cap per upstream account (NULL: none) and what was spent through it since the cap was set: every
+  // ledger row that costs something adds to its account's spend, whichever path wrote it (requests, tasks, restarts).
+  `ALTER TABLE upstreams ADD COLUMN budget_nano INTEGER;
+   ALTER TABLE upstreams ADD COLUMN spent_nano INTEGER NOT NULL DEFAULT 0;
+   CREATE TRIGGER requests_charge_upstream AFTER INSERT ON requests WHEN NEW.upstream_id IS NOT NULL AND NEW.cost_nano > 0
+     BEGIN UPDATE upstreams SET spent_nano = spent_nano + NEW.cost_nano WHERE id = NEW.upstream_id; END;`,
 ]
 
 /** Opens (creating if needed) the gateway's SQLite store in the data dir and brings its schema up to date. */

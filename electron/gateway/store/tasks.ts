@@ -1,3 +1,5 @@
+import { accountBudget, fundsVerdict } from '../budget.js'
+import type { AccountRow } from './account.js'
 import type { Db } from './db.js'
 import { INSERT_LEDGER_ROW, ledgerRowValues, type LedgerEntry } from './ledger.js'
 
@@ -112,9 +114,9 @@ function videoTasks(db: Db, end: EndTask) {
     AND NOT (status = 'failed' AND vendor_task_id IS NULL) ORDER BY created_at DESC LIMIT 1`)
   const byHash = db.prepare(`SELECT * FROM tasks WHERE key_id = ? AND request_hash = ? AND kind = 'video' AND created_at >= ?
     AND status NOT IN ('failed', 'canceled') ORDER BY created_at DESC LIMIT 1`)
-  const account = db.prepare('SELECT balance_nano - reserved_nano AS available FROM account WHERE id = 1')
-  const keyLeft = db.prepare(`SELECT k.quota_nano - k.used_nano - COALESCE((SELECT SUM(t.reserved_nano) FROM tasks t
-    WHERE t.key_id = k.id AND t.settled = 0), 0) AS available, k.quota_nano AS quota FROM api_keys k WHERE k.id = ?`)
+  const account = db.prepare('SELECT budget_nano, balance_nano, reserved_nano FROM account WHERE id = 1')
+  const keyFunds = db.prepare(`SELECT k.quota_nano, k.used_nano, COALESCE((SELECT SUM(t.reserved_nano) FROM tasks t
+    WHERE t.key_id = k.id AND t.settled = 0), 0) AS reserved_nano FROM api_keys k WHERE k.id = ?`)
   const reserve = db.prepare('UPDATE account SET reserved_nano = reserved_nano + ? WHERE id = 1')
   const release = db.prepare('UPDATE account SET reserved_nano = reserved_nano - ? WHERE id = 1')
   const accept = db.prepare(`UPDATE tasks SET upstream_id = @upstream_id, vendor_task_id = @vendor_task_id, next_poll_at = @next_poll_at,
@@ -139,10 +141,14 @@ function videoTasks(db: Db, end: EndTask) {
   const reserveTx = db.transaction((row: VideoTaskRow, dedupe: VideoDedupe): VideoReservation => {
     const earlier = findEarlier(row, dedupe)
     if (earlier) return { kind: earlier.request_hash === row.request_hash ? 'existing' : 'conflict', task: earlier }
-    const balance = (account.get() as { available: number }).available
-    if (balance < row.reserved_nano) return { kind: 'insufficient', limit: 'balance', availableNano: balance }
-    const key = keyLeft.get(row.key_id) as { available: number | null; quota: number | null } | undefined
-    if (key?.quota != null && key.available! < row.reserved_nano) return { kind: 'insufficient', limit: 'key', availableNano: key.available! }
+    const a = account.get() as Pick<AccountRow, 'budget_nano' | 'balance_nano' | 'reserved_nano'>
+    const k = keyFunds.get(row.key_id) as { quota_nano: number | null; used_nano: number; reserved_nano: number } | undefined
+    const verdict = fundsVerdict(
+      accountBudget({ budgetNano: a.budget_nano, balanceNano: a.balance_nano, reservedNano: a.reserved_nano }),
+      { budgetNano: k?.quota_nano ?? null, spentNano: k?.used_nano ?? 0, reservedNano: k?.reserved_nano ?? 0 },
+      row.reserved_nano,
+    )
+    if (!verdict.allowed) return { kind: 'insufficient', limit: verdict.limit, availableNano: verdict.availableNano }
     insert.run(row)
     reserve.run(row.reserved_nano)
     return { kind: 'created', task: row }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { costNano } from '../billing.js'
+import { chargeMirror, costNano } from '../billing.js'
 import type { RequestContext } from '../context.js'
 import { asGatewayError } from '../errors.js'
 import type { NormalizedImageRequest } from '../images/image-request.js'
@@ -53,10 +53,7 @@ export function startImageTask(ctx: RequestContext, services: Services, model: C
         { id: task.id, status: 'succeeded', result: JSON.stringify(imagesBody(outcome)), error: null, cost_nano: cost, progress: 100, reserved_nano: 0 },
         ledgerEntry(task, 200, null, upstreamId, usage.inputTokens, usage.outputTokens, JSON.stringify(usage.raw ?? null), cost),
       )
-      if (ended && cost !== 0) {
-        services.registry.account.balanceNano -= cost
-        key.usedNano += cost
-      }
+      if (ended && cost !== 0) chargeMirror(services.registry, key, upstreamId, cost)
     })
     .catch((err: unknown) => failTask(services, task, asGatewayError(err, task.id), lastAccount))
     .finally(() => release?.())

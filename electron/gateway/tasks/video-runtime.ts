@@ -73,6 +73,11 @@ export const videoRuntime = (services: Services): VideoRuntime =>
 export function syncAccount(store: Store, registry: Registry): void {
   store.ledger.flush()
   const row = store.account.get()
+  registry.account.budgetNano = row.budget_nano
   registry.account.balanceNano = row.balance_nano
   registry.account.reservedNano = row.reserved_nano
+  for (const u of store.upstreams.all()) {
+    const upstream = registry.upstreams.get(u.id)
+    if (upstream) upstream.spentNano = u.spent_nano
+  }
 }

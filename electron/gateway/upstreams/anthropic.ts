@@ -5,7 +5,7 @@ import { parseJson } from './openai-compatible.js'
 import { streamErrorStatus } from './stream-error-status.js'
 import type { RelayAdapter, SseEvent, TokenUsage, UpstreamCtx } from './types.js'
 
-const DEFAULT_VERSION = '2023-06-01'
+export const DEFAULT_VERSION = '2023-06-01'
 
 interface AnthropicUsage {
   input_tokens?: number | null

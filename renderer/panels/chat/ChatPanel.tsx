@@ -1,4 +1,5 @@
 import { useEffect } from 'react'
+import { GroupNeedsAccount } from '../../components/NextStep'
 import { useT } from '../../i18n'
 import { useAppStore } from '../../stores/app-store'
 import './chat.css'
@@ -43,6 +44,7 @@ export function ChatPanel() {
         ) : (
           conversation && (
             <>
+              <GroupNeedsAccount testId="chat-next-step" />
               <div className="row chat-settings">
                 <ModelPicker conversation={conversation} />
                 <RequestSettings conversation={conversation} protocol={protocol} />

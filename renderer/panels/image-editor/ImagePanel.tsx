@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useMemo } from 'react'
+import { GroupNeedsAccount } from '../../components/NextStep'
 import { ErrorNote } from '../../components/ErrorNote'
 import { Segmented } from '../../components/Segmented'
 import { limitsFor } from '../../components/image-fit'
@@ -44,6 +45,7 @@ export function ImagePanel() {
         <h2>{t('title')}</h2>
         <ModeTabs t={t} />
       </header>
+      <GroupNeedsAccount testId="image-next-step" />
       {!groupId ? (
         <p className="muted">{t('noGroup')}</p>
       ) : (

@@ -1,4 +1,6 @@
 import { ErrorNote } from '../../components/ErrorNote'
+import { NEXT_STEP_STRINGS } from '../../components/next-step'
+import { NextStep, useHasAccounts } from '../../components/NextStep'
 import { useT } from '../../i18n'
 import { useAppStore } from '../../stores/app-store'
 import { GatewayKeys } from './GatewayKeys'
@@ -15,9 +17,16 @@ export function KeysPanel() {
   const groupId = useAppStore((s) => s.groupId)
   const group = useAppStore((s) => s.groups.find((g) => g.id === s.groupId))
   const data = useKeysData(groupId)
+  const next = useT(NEXT_STEP_STRINGS)
+  const setPanel = useAppStore((s) => s.setPanel)
+  const hasAccounts = useHasAccounts()
   return (
     <section className="panel keys" data-testid="panel-keys">
-      <h2>{t('title')}</h2>
+      <div className="row">
+        <h2>{t('title')}</h2>
+        <button type="button" className="link" onClick={() => setPanel('welcome')} data-testid="keys-guided-setup">{next('guidedSetup')}</button>
+      </div>
+      {!hasAccounts && data.upstreams.length === 0 && <NextStep text="noAccountsAtAll" action="guidedSetup" testId="keys-next-step" />}
       {data.error ? <ErrorNote error={data.error} /> : null}
       <GroupList data={data} />
       {group ? (

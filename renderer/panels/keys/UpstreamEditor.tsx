@@ -58,6 +58,10 @@ export function UpstreamEditor({ mode, group, initial, data, onClose }: { mode: 
           <span>{t('priority')}</span>
           <input type="number" step="any" value={form.priority} onChange={(e) => setForm({ ...form, priority: e.target.value })} className="keys-number" data-testid="upstream-priority" />
         </label>
+        <label title={t('upstreamBudgetHelp')}>
+          <span>{t('upstreamBudget')}</span>
+          <input type="number" min={0} step="any" value={form.budget} placeholder={t('noLimit')} onChange={(e) => setForm({ ...form, budget: e.target.value })} className="keys-number" data-testid="upstream-budget" />
+        </label>
       </div>
       <ErrorNote error={save.error} onDismiss={save.clear} />
       <div className="row">

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react'
 import type { GroupSummary, UpstreamSummary } from '../../../shared/admin'
 import { admin } from '../../api/admin'
 import { ErrorNote } from '../../components/ErrorNote'
-import { useT } from '../../i18n'
+import { formatUsd, useT } from '../../i18n'
 import { useAppStore } from '../../stores/app-store'
 import { ConfirmButton } from './ConfirmButton'
 import { STRINGS } from './strings'
@@ -56,6 +56,7 @@ function UpstreamRow({ upstream: u, group, data }: { upstream: UpstreamSummary; 
         <code className="small">{u.baseUrl}</code>
         <span className="small" title={t('secretHidden')} data-testid="upstream-hint"><code>{u.apiKeyHint}</code></span>
         <span className="muted small">{t('priority')}: {u.priority}</span>
+        {u.budget !== null && <span className="muted small" data-testid="upstream-budget-shown">{t('upstreamSpent', { spent: formatUsd(u.spent), budget: formatUsd(u.budget) })}</span>}
         <span className="muted small">{t('models')}: {u.models?.join(', ') || t('allModels')}</span>
         {others.length > 0 && <span className="muted small">{t('usedBy', { groups: others.join(', ') })}</span>}
       </div>

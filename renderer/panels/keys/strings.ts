@@ -16,6 +16,7 @@ type Key =
   | 'rename' | 'disable' | 'enable' | 'limits' | 'revoke' | 'confirmRevoke' | 'noKeys'
   | 'problem_concurrency' | 'problem_quota' | 'problem_expires'
   | 'useFromCode' | 'snippetHelp' | 'node' | 'python' | 'curl' | 'chooseGroup'
+  | 'upstreamBudget' | 'upstreamBudgetHelp' | 'upstreamSpent' | 'problem_budget'
 
 /** The keys & groups panel's text. */
 export const STRINGS: Strings<Key> = {
@@ -51,6 +52,8 @@ export const STRINGS: Strings<Key> = {
     problem_expires: 'The expiry is a date.',
     useFromCode: 'Use from code', snippetHelp: 'Put a key of this group in GATEHOUSE_API_KEY.', node: 'Node', python: 'Python', curl: 'curl',
     chooseGroup: 'Choose or create a group.',
+    upstreamBudget: 'Budget (USD)', upstreamBudgetHelp: 'A spending cap for this account: once reached, failover skips it. Blank: none.',
+    upstreamSpent: 'spent {spent} of {budget}', problem_budget: 'The budget must be an amount of 0 or more, or blank.',
   },
   zh: {
     title: '密钥与分组', groups: '分组', newGroup: '新建分组', noGroups: '还没有分组。', edit: '编辑', delete: '删除',
@@ -84,6 +87,8 @@ export const STRINGS: Strings<Key> = {
     problem_expires: '到期时间须为日期。',
     useFromCode: '在代码中使用', snippetHelp: '将此分组的密钥放入环境变量 GATEHOUSE_API_KEY。', node: 'Node', python: 'Python', curl: 'curl',
     chooseGroup: '请选择或创建分组。',
+    upstreamBudget: '预算（美元）', upstreamBudgetHelp: '此账号的支出上限：达到后故障转移将跳过它。留空表示不限。',
+    upstreamSpent: '已花费 {spent} / {budget}', problem_budget: '预算须为不小于 0 的金额，或留空。',
   },
 }
 

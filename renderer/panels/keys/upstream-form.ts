@@ -25,13 +25,15 @@ export interface UpstreamForm {
   /** ids separated by commas or spaces; blank: every catalog model of the vendor */
   models: string
   priority: string
+  /** USD spending cap; blank: none */
+  budget: string
 }
 
 /** A new account's form: the vendor's default base URL and a free id. */
 export function newUpstreamForm(vendor: Vendor, takenIds: string[]): UpstreamForm {
   let n = 1
   while (takenIds.includes(`${vendor}-${n}`)) n++
-  return { id: `${vendor}-${n}`, vendor, baseUrl: DEFAULT_BASE_URL[vendor], apiKey: '', models: '', priority: '0' }
+  return { id: `${vendor}-${n}`, vendor, baseUrl: DEFAULT_BASE_URL[vendor], apiKey: '', models: '', priority: '0', budget: '' }
 }
 
 /** The form with another vendor: the base URL follows unless it was changed by hand, and so does a generated id. */
@@ -45,9 +47,10 @@ export function withVendor(form: UpstreamForm, vendor: Vendor, takenIds: string[
 /** The edit form of an account: the secret left blank. */
 export const upstreamFormOf = (u: UpstreamSummary): UpstreamForm => ({
   id: u.id, vendor: u.vendor, baseUrl: u.baseUrl, apiKey: '', models: (u.models ?? []).join(', '), priority: String(u.priority),
+  budget: u.budget === null ? '' : String(u.budget),
 })
 
-export type UpstreamFormProblem = 'id' | 'baseUrl' | 'apiKey' | 'klingKey' | 'priority'
+export type UpstreamFormProblem = 'id' | 'baseUrl' | 'apiKey' | 'klingKey' | 'priority' | 'budget'
 
 const modelList = (text: string): string[] => text.split(/[\s,]+/).filter(Boolean)
 
@@ -59,6 +62,7 @@ export function upstreamFormProblem(form: UpstreamForm, mode: 'create' | 'edit')
   if (mode === 'create' && key === '') return 'apiKey'
   if (form.vendor === 'kling' && key !== '' && !/^[^:\s]+:[^:\s]+$/.test(key)) return 'klingKey'
   if (form.priority.trim() !== '' && !Number.isFinite(Number(form.priority))) return 'priority'
+  if (form.budget.trim() !== '' && !(Number.isFinite(Number(form.budget)) && Number(form.budget) >= 0)) return 'budget'
   return null
 }
 
@@ -69,11 +73,12 @@ export function upstreamCreateBody(form: UpstreamForm, group: string | null): Re
     id: form.id.trim(), vendor: form.vendor, baseUrl: form.baseUrl.trim(), apiKey: form.apiKey.trim(),
     ...(models.length > 0 ? { models } : {}),
     ...(form.priority.trim() !== '' ? { priority: Number(form.priority) } : {}),
+    ...(form.budget.trim() !== '' ? { budget: Number(form.budget) } : {}),
     ...(group ? { groups: [group] } : {}),
   }
 }
 
-/** PATCH /admin/v1/upstreams/{id} body: the secret only when a new one was typed. */
+/** PATCH /admin/v1/upstreams/{id} body: the secret only when a new one was typed; a blank budget removes the cap. */
 export function upstreamPatchBody(form: UpstreamForm): Record<string, unknown> {
   const models = modelList(form.models)
   const key = form.apiKey.trim()
@@ -82,5 +87,6 @@ export function upstreamPatchBody(form: UpstreamForm): Record<string, unknown> {
     ...(key ? { apiKey: key } : {}),
     ...(models.length > 0 ? { models } : {}),
     ...(form.priority.trim() !== '' ? { priority: Number(form.priority) } : {}),
+    budget: form.budget.trim() === '' ? null : Number(form.budget),
   }
 }

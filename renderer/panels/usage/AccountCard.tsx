@@ -37,12 +37,20 @@ export function AccountCard() {
       <ErrorNote error={load.error} />
       {account && (
         <div className="row usage-figures">
-          <Figure label={t('balance')} value={formatUsd(account.balance)} testId="usage-balance" />
-          <Figure label={t('reserved')} value={formatUsd(account.reserved)} testId="usage-reserved" title={t('reservedHelp')} />
-          <Figure label={t('available')} value={formatUsd(account.balance - account.reserved)} testId="usage-available" />
+          {account.budget === null ? (
+            <Figure label={t('budget')} value={t('noLimit')} testId="usage-budget" title={t('noLimitHelp')} />
+          ) : (
+            <>
+              <Figure label={t('balance')} value={formatUsd(account.balance)} testId="usage-balance" />
+              <Figure label={t('reserved')} value={formatUsd(account.reserved)} testId="usage-reserved" title={t('reservedHelp')} />
+              <Figure label={t('available')} value={formatUsd(account.balance - account.reserved)} testId="usage-available" />
+            </>
+          )}
+          <Figure label={t('spent')} value={formatUsd(account.spent)} testId="usage-spent" />
           <Figure label={t('concurrency')} value={String(account.concurrency)} testId="usage-concurrency" />
         </div>
       )}
+      {account?.budget === null && <p className="muted small" data-testid="usage-no-limit">{t('noLimitHelp')}</p>}
       <div className="row">
         <label>
           <span>{t('amount')}</span>
@@ -50,6 +58,9 @@ export function AccountCard() {
         </label>
         <button type="button" className="primary" disabled={value === undefined || change.busy} onClick={() => updateBalance('add')} data-testid="usage-add-funds">{t('addFunds')}</button>
         <button type="button" disabled={value === undefined || change.busy} onClick={() => updateBalance('set')} data-testid="usage-set-balance">{t('setBalance')}</button>
+        {account !== null && account.budget !== null && (
+          <button type="button" disabled={change.busy} onClick={() => void change.run(async () => setAccount(await admin.updateAccount({ budget: null })))} data-testid="usage-remove-limit">{t('removeLimit')}</button>
+        )}
         <label>
           <span>{t('concurrency')}</span>
           <input type="number" min={1} step={1} value={cap} placeholder={account ? String(account.concurrency) : ''} onChange={(e) => setCap(e.target.value)} className="usage-number" data-testid="usage-cap" />

@@ -1,4 +1,5 @@
 import { useState } from 'react'
+import { NextStep, useHasAccounts } from '../../components/NextStep'
 import { useT } from '../../i18n'
 import { AccountCard } from './AccountCard'
 import { RequestLog } from './RequestLog'
@@ -14,6 +15,7 @@ import './usage.css'
 export function UsagePanel() {
   const t = useT(STRINGS)
   const [housekeeping, setHousekeeping] = useState(false)
+  const hasAccounts = useHasAccounts()
   return (
     <section className="panel usage" data-testid="panel-usage">
       <div className="row">
@@ -23,6 +25,7 @@ export function UsagePanel() {
           {t('housekeeping')}
         </label>
       </div>
+      {!hasAccounts && <NextStep text="usageEmpty" action="addAccount" testId="usage-next-step" />}
       <AccountCard />
       <UsageCharts housekeeping={housekeeping} />
       <RequestLog housekeeping={housekeeping} />

@@ -10,6 +10,7 @@ type Key =
   | 'housekeeping' | 'housekeepingHelp' | 'columns' | 'spendTitle' | 'byModel' | 'byGroup' | 'activityTitle' | 'latencyTitle' | 'keysTitle'
   | 'noModel' | 'noGroup' | 'noKey' | 'revokedKey' | 'appKey' | 'col_day' | 'col_total' | 'col_requests' | 'col_errors' | 'col_errorRate'
   | 'col_share' | 'errorRate' | 'noUsage' | 'rangeTotal' | 'chartData' | 'range' | 'sampled'
+  | 'budget' | 'spent' | 'noLimit' | 'noLimitHelp' | 'removeLimit'
 
 /** The usage panel's text. */
 export const STRINGS: Strings<Key> = {
@@ -28,6 +29,8 @@ export const STRINGS: Strings<Key> = {
     revokedKey: 'revoked key', appKey: "the app's key", col_day: 'Day', col_total: 'Total', col_requests: 'Requests', col_errors: 'Errors',
     col_errorRate: 'Error rate', col_share: 'Share', errorRate: 'Error rate', noUsage: 'No requests in these days.',
     rangeTotal: '{cost} spent, {requests}, {errors}', chartData: 'The chart as a table', range: 'Days', sampled: 'percentiles of {n} sampled requests',
+    budget: 'Budget', spent: 'Spent', noLimit: 'No limit', removeLimit: 'Remove limit',
+    noLimitHelp: 'No budget is set: requests are never refused for money. Set a balance to make it a spending limit.',
   },
   zh: {
     title: '用量', account: '账户', balance: '余额', reserved: '预留', available: '可用', concurrency: '并发上限',
@@ -44,6 +47,8 @@ export const STRINGS: Strings<Key> = {
     revokedKey: '已撤销的密钥', appKey: '应用密钥', col_day: '日期', col_total: '合计', col_requests: '请求数', col_errors: '错误数',
     col_errorRate: '错误率', col_share: '占比', errorRate: '错误率', noUsage: '这些天没有请求。',
     rangeTotal: '花费 {cost}，{requests}，{errors}', chartData: '图表数据表', range: '天数', sampled: '由 {n} 个抽样请求计算的百分位',
+    budget: '预算', spent: '已花费', noLimit: '不限', removeLimit: '取消上限',
+    noLimitHelp: '尚未设置预算：不会因金额拒绝请求。设置余额即可将其作为支出上限。',
   },
 }
 

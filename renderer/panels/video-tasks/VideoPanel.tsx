@@ -1,4 +1,5 @@
 import { useEffect } from 'react'
+import { GroupNeedsAccount } from '../../components/NextStep'
 import { useT } from '../../i18n'
 import { useAppStore } from '../../stores/app-store'
 import { STRINGS } from './strings'
@@ -23,6 +24,7 @@ export function VideoPanel() {
   return (
     <section className="panel video" data-testid="panel-video">
       <h2>{t('title')}</h2>
+      <GroupNeedsAccount testId="video-next-step" />
       {groupId ? <VideoForm /> : <p className="muted">{t('noGroup')}</p>}
       <TaskList />
     </section>

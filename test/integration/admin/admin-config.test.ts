@@ -50,7 +50,7 @@ describe('admin API: groups, upstream accounts, keys, account', () => {
     const created = await admin.post('/admin/v1/upstreams', { id: 'acct', vendor: 'openai', baseUrl: 'https://api.example.com/v1', apiKey: secret, groups: ['main'] })
     expect(created.status).toBe(201)
     expect(created.text).not.toContain(secret)
-    expect(created.json).toEqual({ id: 'acct', vendor: 'openai', baseUrl: 'https://api.example.com/v1', apiKeyHint: 'sk-ven…7890', models: null, priority: 0, groups: ['main'] })
+    expect(created.json).toEqual({ id: 'acct', vendor: 'openai', baseUrl: 'https://api.example.com/v1', apiKeyHint: 'sk-ven…7890', models: null, priority: 0, groups: ['main'], budget: null, spent: 0 })
     const row = gw.services.store.db.prepare('SELECT api_key_enc FROM upstreams WHERE id = ?').get('acct') as { api_key_enc: string }
     expect(row.api_key_enc).not.toContain(secret)
     expect((await admin.get('/admin/v1/upstreams')).text).not.toContain(secret)
@@ -123,8 +123,9 @@ describe('admin API: groups, upstream accounts, keys, account', () => {
   })
 
   it('reads and sets the account', async () => {
-    expect((await admin.get('/admin/v1/account')).json).toEqual({ balance: 100, reserved: 0, concurrency: 5 })
-    expect((await admin.patch('/admin/v1/account', { balance: 42.5, concurrency: 3 })).json).toEqual({ balance: 42.5, reserved: 0, concurrency: 3 })
+    expect((await admin.get('/admin/v1/account')).json).toEqual({ budget: 100, spent: 0, remaining: 100, balance: 100, reserved: 0, concurrency: 5 })
+    // `balance` is the older name of a numeric budget
+    expect((await admin.patch('/admin/v1/account', { balance: 42.5, concurrency: 3 })).json).toEqual({ budget: 42.5, spent: 0, remaining: 42.5, balance: 42.5, reserved: 0, concurrency: 3 })
     expect(gw.services.registry.account.concurrency).toBe(3)
     expect((await admin.patch('/admin/v1/account', { balance: 'lots' })).json).toEqual(apiError('invalid_request', 'balance: must be number', 'balance'))
   })

@@ -5,7 +5,7 @@ import {
 
 describe('upstream account forms', () => {
   it('starts from the vendor\'s base URL and a free id', () => {
-    expect(newUpstreamForm('openai', ['openai-1'])).toEqual({ id: 'openai-2', vendor: 'openai', baseUrl: 'https://api.openai.com/v1', apiKey: '', models: '', priority: '0' })
+    expect(newUpstreamForm('openai', ['openai-1'])).toEqual({ id: 'openai-2', vendor: 'openai', baseUrl: 'https://api.openai.com/v1', apiKey: '', models: '', priority: '0', budget: '' })
     expect(DEFAULT_BASE_URL.gateway).toBe('')
   })
 
@@ -37,10 +37,22 @@ describe('upstream account forms', () => {
   })
 
   it('edits without sending the secret when the field is left blank', () => {
-    const u = { id: 'o', vendor: 'openai' as const, baseUrl: 'https://api.openai.com/v1', apiKeyHint: 'sk-ab…yz', models: ['gpt-5.2'], priority: 1, groups: ['g'] }
+    const u = { id: 'o', vendor: 'openai' as const, baseUrl: 'https://api.openai.com/v1', apiKeyHint: 'sk-ab…yz', models: ['gpt-5.2'], priority: 1, groups: ['g'], budget: null, spent: 0 }
     const form = upstreamFormOf(u)
     expect(form.apiKey).toBe('')
-    expect(upstreamPatchBody(form)).toEqual({ baseUrl: 'https://api.openai.com/v1', models: ['gpt-5.2'], priority: 1 })
+    expect(upstreamPatchBody(form)).toEqual({ baseUrl: 'https://api.openai.com/v1', models: ['gpt-5.2'], priority: 1, budget: null })
     expect(upstreamPatchBody({ ...form, apiKey: 'sk-new' })).toMatchObject({ apiKey: 'sk-new' })
+  })
+
+  it('a budget: kept as shown, sent as a number, blank removes it, a negative or non-number is a problem', () => {
+    const u = { id: 'o', vendor: 'openai' as const, baseUrl: 'https://api.openai.com/v1', apiKeyHint: 'sk-ab…yz', models: null, priority: 0, groups: [], budget: 25, spent: 3 }
+    const form = upstreamFormOf(u)
+    expect(form.budget).toBe('25')
+    expect(upstreamPatchBody(form)).toMatchObject({ budget: 25 })
+    expect(upstreamPatchBody({ ...form, budget: ' ' })).toMatchObject({ budget: null })
+    expect(upstreamCreateBody({ ...newUpstreamForm('openai', []), apiKey: 'k', budget: '10' }, null)).toMatchObject({ budget: 10 })
+    expect(upstreamFormProblem({ ...form, budget: '-1' }, 'edit')).toBe('budget')
+    expect(upstreamFormProblem({ ...form, budget: 'ten' }, 'edit')).toBe('budget')
+    expect(upstreamFormProblem({ ...form, budget: '0' }, 'edit')).toBeNull()
   })
 })

@@ -1,0 +1,176 @@
+import Database from 'better-sqlite3'
+import { join } from 'node:path'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { MIGRATIONS } from '../../electron/gateway/store/db.js'
+import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js'
+import { chatConfig, startTestGateway, tempDataDir, TEST_KEY, type TestGateway } from '../helpers/gateway.js'
+import { readSse } from '../helpers/sse.js'
+import { adminClient } from './admin/admin-helpers.js'
+
+// test-gpt: 2 USD per 1M input tokens, 8 per 1M output.
+const body = { model: 'test-gpt', messages: [{ role: 'user', content: 'hello' }] }
+const USAGE = { prompt_tokens: 1000, completion_tokens: 500 } // 0.006 USD
+const QUOTA_KEY = 'sk-budget-quota-0123456789'
+const REFUSED_BALANCE = { error: { message: 'The account balance cannot cover this request; top up to continue.', type: 'insufficient_quota', param: null, code: 'insufficient_quota' } }
+const REFUSED_KEY = { error: { message: 'This API key has used up its quota.', type: 'insufficient_quota', param: null, code: 'insufficient_quota' } }
+
+let fake: FakeOpenAI
+let gw: TestGateway
+let admin: ReturnType<typeof adminClient>
+
+/** The test config without an `account` block: a new install's. */
+function configWithoutAccount() {
+  const config = chatConfig([{ id: 'a', baseUrl: fake.url }])
+  delete config.account
+  config.keys!.push({ key: QUOTA_KEY, group: 'main', name: 'quota' })
+  return config
+}
+const usage = async (key = TEST_KEY) => (await gw.get('/v1/usage', { authorization: `Bearer ${key}` })).json()
+
+beforeAll(async () => {
+  fake = await startFakeOpenAI()
+  gw = await startTestGateway(configWithoutAccount())
+  admin = adminClient(gw)
+})
+afterAll(async () => {
+  await gw.stop()
+  await fake.close()
+})
+beforeEach(() => {
+  fake.reset()
+  fake.setScenario({ kind: 'ok', usage: USAGE })
+})
+
+describe('the account budget (issue 14)', () => {
+  it('a config without `account` has no budget: requests with a $0 balance succeed and their cost is still recorded', async () => {
+    expect((await admin.get('/admin/v1/account')).json).toEqual({ budget: null, spent: 0, remaining: null, balance: 0, reserved: 0, concurrency: 5 })
+    for (let i = 0; i < 2; i++) {
+      const res = await gw.post('/v1/chat/completions', body)
+      expect(res.status).toBe(200)
+      await res.json()
+    }
+    const stream = await gw.post('/v1/chat/completions', { ...body, stream: true })
+    expect(stream.status).toBe(200)
+    await readSse(stream)
+    expect(gw.services.store.ledger.recent(null, 3).map((r) => r.cost_nano)).toEqual([6_000_000, 6_000_000, 6_000_000])
+    expect((await admin.get('/admin/v1/account')).json).toEqual({ budget: null, spent: 0.018, remaining: null, balance: 0, reserved: 0, concurrency: 5 })
+    expect(await usage()).toMatchObject({ object: 'usage', budget: null, spent: 0.018, remaining: null, balance: 0, currency: 'USD' })
+  })
+
+  it('a budget set through the admin API refuses with 402 once spent, and null clears it again', async () => {
+    const set = await admin.patch('/admin/v1/account', { budget: 0.01 })
+    expect(set.status).toBe(200)
+    expect(set.json).toEqual({ budget: 0.01, spent: 0, remaining: 0.01, balance: 0.01, reserved: 0, concurrency: 5 })
+    // 0.006 of 0.01: still positive, so allowed; the second takes it below zero (the cost is known only afterwards)
+    for (let i = 0; i < 2; i++) expect((await gw.post('/v1/chat/completions', body)).status).toBe(200)
+    expect(await usage()).toMatchObject({ budget: 0.01, spent: 0.012, remaining: -0.002, balance: -0.002 })
+    const refused = await gw.post('/v1/chat/completions', body)
+    expect(refused.status).toBe(402)
+    expect(await refused.json()).toEqual(REFUSED_BALANCE)
+    expect(fake.calls.length).toBe(2)
+
+    const cleared = await admin.patch('/admin/v1/account', { budget: null })
+    expect(cleared.json).toEqual({ budget: null, spent: 0, remaining: null, balance: 0, reserved: 0, concurrency: 5 })
+    expect((await gw.post('/v1/chat/completions', body)).status).toBe(200)
+    expect(await usage()).toMatchObject({ budget: null, spent: 0.006, remaining: null, balance: 0 })
+  })
+
+  it('a budget of 0 refuses at once; a wrong budget is a 400 naming the field', async () => {
+    expect((await admin.patch('/admin/v1/account', { budget: 0 })).status).toBe(200)
+    const refused = await gw.post('/v1/chat/completions', body)
+    expect(refused.status).toBe(402)
+    expect(await refused.json()).toEqual(REFUSED_BALANCE)
+    const negative = await admin.patch('/admin/v1/account', { budget: -1 })
+    expect(negative.status).toBe(400)
+    expect(negative.json.error).toMatchObject({ code: 'invalid_request', param: 'budget' })
+    expect((await admin.patch('/admin/v1/account', { budget: null })).status).toBe(200)
+  })
+
+  it('a key budget is its quota: set, refused once spent, cleared with null', async () => {
+    const key = (await admin.get('/admin/v1/keys')).json.find((k: { name: string | null }) => k.name === 'quota')
+    expect((await admin.patch(`/admin/v1/keys/${key.id}`, { quota: 0.005 })).json).toMatchObject({ quota: 0.005, used: 0 })
+    expect((await gw.post('/v1/chat/completions', body, { authorization: `Bearer ${QUOTA_KEY}` })).status).toBe(200)
+    const refused = await gw.post('/v1/chat/completions', body, { authorization: `Bearer ${QUOTA_KEY}` })
+    expect(refused.status).toBe(402)
+    expect(await refused.json()).toEqual(REFUSED_KEY)
+    // the account has no budget: other keys go on
+    expect((await gw.post('/v1/chat/completions', body)).status).toBe(200)
+    expect((await admin.patch(`/admin/v1/keys/${key.id}`, { quota: null })).json).toMatchObject({ quota: null, used: 0.006 })
+    expect((await gw.post('/v1/chat/completions', body, { authorization: `Bearer ${QUOTA_KEY}` })).status).toBe(200)
+  })
+})
+
+describe('the budget of a store made by an older version', () => {
+  it('keeps its balance as its budget; a new store has none', async () => {
+    const dataDir = tempDataDir()
+    // A store at the schema before budgets, with its groups seeded and a balance of 7 USD.
+    const db = new Database(join(dataDir.dir, 'gatehouse.sqlite'))
+    const before = MIGRATIONS.findIndex((m) => m.includes('ALTER TABLE account ADD COLUMN budget_nano'))
+    expect(before).toBeGreaterThan(0)
+    for (const migration of MIGRATIONS.slice(0, before)) db.exec(migration)
+    db.pragma(`user_version = ${before}`)
+    db.prepare("INSERT INTO groups (id, name, protocol, models, upstreams) VALUES ('default', NULL, 'chat', '[]', '[]')").run()
+    db.prepare('UPDATE account SET balance_nano = 7000000000').run()
+    db.close()
+    const older = await startTestGateway(configWithoutAccount(), dataDir)
+    try {
+      expect((await adminClient(older).get('/admin/v1/account')).json).toMatchObject({ budget: 7, spent: 0, remaining: 7, balance: 7 })
+    } finally {
+      await older.stop()
+    }
+  })
+})
+
+describe('upstream account budgets', () => {
+  let second: FakeOpenAI
+  let capped: TestGateway
+  let capAdmin: ReturnType<typeof adminClient>
+  beforeAll(async () => {
+    second = await startFakeOpenAI()
+    const config = chatConfig([{ id: 'first', baseUrl: fake.url }, { id: 'second', baseUrl: second.url }])
+    delete config.account
+    config.upstreams![0].budget = 0.005
+    capped = await startTestGateway(config)
+    capAdmin = adminClient(capped)
+  })
+  afterAll(async () => {
+    await capped.stop()
+    await second.close()
+  })
+  beforeEach(() => second.setScenario({ kind: 'ok', usage: USAGE }))
+  const upstream = async (id: string) => (await capAdmin.get('/admin/v1/upstreams')).json.find((u: { id: string }) => u.id === id)
+
+  it('failover skips an account whose budget is reached; with none left the answer is 402 naming them', async () => {
+    expect(await upstream('first')).toMatchObject({ budget: 0.005, spent: 0 })
+    // 0.006 through `first` takes it past its cap of 0.005
+    expect((await capped.post('/v1/chat/completions', body)).status).toBe(200)
+    expect(capped.services.store.ledger.recent(null, 1)[0].upstream_id).toBe('first')
+    expect(await upstream('first')).toMatchObject({ budget: 0.005, spent: 0.006 })
+    expect((await capped.post('/v1/chat/completions', body)).status).toBe(200)
+    expect(capped.services.store.ledger.recent(null, 1)[0].upstream_id).toBe('second')
+    expect(fake.calls.length).toBe(1)
+
+    expect((await capAdmin.patch('/admin/v1/upstreams/second', { budget: 0.001 })).json).toMatchObject({ budget: 0.001, spent: 0 })
+    expect((await capped.post('/v1/chat/completions', body)).status).toBe(200)
+    const refused = await capped.post('/v1/chat/completions', body)
+    expect(refused.status).toBe(402)
+    expect(await refused.json()).toEqual({ error: {
+      message: 'Every upstream account that serves test-gpt has reached its budget (first, second): raise or remove a budget under Keys & groups.',
+      type: 'insufficient_quota', param: null, code: 'insufficient_quota',
+    } })
+    expect(second.calls.length).toBe(2)
+  })
+
+  it('removing a budget (null) opens the account again; a restart with the same config keeps what was spent', async () => {
+    // spending counts anew from each change of the cap, its removal too
+    expect((await capAdmin.patch('/admin/v1/upstreams/second', { budget: null })).json).toMatchObject({ budget: null, spent: 0 })
+    expect((await capped.post('/v1/chat/completions', body)).status).toBe(200)
+    expect(capped.services.store.ledger.recent(null, 1)[0].upstream_id).toBe('second')
+    // the config's cap for `first` is applied again at each start: the same value keeps its spend
+    const rows = capped.services.store.upstreams.all()
+    capped.services.store.upstreams.upsert({ ...rows[0] })
+    expect(capped.services.store.upstreams.all()[0]).toMatchObject({ id: 'first', budget_nano: 5_000_000, spent_nano: 6_000_000 })
+    capped.services.store.upstreams.upsert({ ...rows[0], budget_nano: 7_000_000 })
+    expect(capped.services.store.upstreams.all()[0]).toMatchObject({ budget_nano: 7_000_000, spent_nano: 0 })
+  })
+})
