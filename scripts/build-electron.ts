@@ -1,7 +1,7 @@
 import { build } from 'esbuild'
 import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs'
-import { dirname, relative, resolve } from 'node:path'
-import { gatewayAssets, NODE_ESM, ROOT as root } from './bundle.mjs'
+import { basename, dirname, relative, resolve } from 'node:path'
+import { GATEWAY_WORKERS, gatewayAssets, NODE_ESM, ROOT as root } from './bundle.mjs'
 
 /**
  * `npm run build:electron`: bundles the desktop shell into dist/electron/: main.js (ESM, the gateway
@@ -16,8 +16,9 @@ async function main(): Promise<void> {
   const result = await build({
     ...NODE_ESM,
     sourcemap: true,
-    entryPoints: [resolve(root, 'electron/main.ts')],
-    outfile: resolve(outdir, 'main.js'),
+    entryPoints: [resolve(root, 'electron/main.ts'), ...GATEWAY_WORKERS.map((w) => resolve(root, w))],
+    outdir,
+    entryNames: '[name]',
     // Electron 41 runs Node 24.
     target: 'node22',
   })
@@ -40,7 +41,8 @@ async function main(): Promise<void> {
     copyFileSync(icon, resolve(outdir, 'icon.png'))
     assets.push(resolve(outdir, 'icon.png'))
   }
-  const files = ['main.js', 'preload.cjs', ...assets.map((a) => relative(outdir, a))]
+  const workers = GATEWAY_WORKERS.map((w) => `${basename(w, '.ts')}.js`)
+  const files = ['main.js', ...workers, 'preload.cjs', ...assets.map((a) => relative(outdir, a))]
   process.stderr.write(`built dist/electron: ${files.join(', ')}\n`)
 }
 

@@ -18,6 +18,9 @@ const REQUIRE_BANNER = "import { createRequire as __gatehouseCreateRequire } fro
 // `new URL('./models.json', import.meta.url)`: after bundling, import.meta.url is the bundle's own address.
 const ASSET_URL = /new URL\(\s*['"]([^'"]+)['"]\s*,\s*import\.meta\.url\s*\)/g
 
+/** Worker threads' own entries, bundled beside the gateway's bundle (tokens.ts starts token-worker.js). */
+export const GATEWAY_WORKERS = ['electron/gateway/token-worker.ts']
+
 /** Options every ESM bundle for Node shares. */
 export const NODE_ESM = { bundle: true, platform: 'node', format: 'esm', external: EXTERNAL, banner: { js: REQUIRE_BANNER }, logLevel: 'warning', metafile: true }
 
@@ -66,20 +69,24 @@ function writeAtomically(path, write) {
 }
 
 /**
- * `outfile` (ESM, for Node 20) bundled from `entry`, rebuilt when a source under `sourceDirs` is newer; with its
- * assets beside it. Several processes may start at once: each writes its own copy and renames it into place.
+ * `outfile` (ESM, for Node 20) bundled from `entry`, rebuilt when a source under `sourceDirs` is newer; with the
+ * `workers` entries and the assets beside it. Several processes may start at once: each writes its own copy of
+ * every file and renames it into place, the bundle itself last.
  */
-export async function bundleFresh(entry, outfile, sourceDirs) {
+export async function bundleFresh(entry, outfile, sourceDirs, workers = []) {
   const out = resolve(ROOT, outfile)
   if (existsSync(out) && statSync(out).mtimeMs > newestSource(sourceDirs)) return out
-  mkdirSync(dirname(out), { recursive: true })
-  const result = await build({ ...NODE_ESM, entryPoints: [resolve(ROOT, entry)], outfile: out, target: 'node20', write: false })
-  for (const [to, from] of gatewayAssets(result.metafile, dirname(out))) {
+  const outdir = dirname(out)
+  mkdirSync(outdir, { recursive: true })
+  const entryPoints = [entry, ...workers].map((e) => resolve(ROOT, e))
+  const result = await build({ ...NODE_ESM, entryPoints, outdir, entryNames: '[name]', target: 'node20', write: false })
+  for (const [to, from] of gatewayAssets(result.metafile, outdir)) {
     mkdirSync(dirname(to), { recursive: true })
     writeAtomically(to, (temp) => copyFileSync(from, temp))
   }
-  const [code] = result.outputFiles
-  writeAtomically(out, (temp) => writeFileSync(temp, code.contents))
+  const files = result.outputFiles.filter((f) => f.path !== out)
+  for (const file of files) writeAtomically(file.path, (temp) => writeFileSync(temp, file.contents))
+  writeAtomically(out, (temp) => writeFileSync(temp, result.outputFiles.find((f) => f.path === out).contents))
   return out
 }
 

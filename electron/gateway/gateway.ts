@@ -20,7 +20,6 @@ import { failInterruptedImageTasks } from './tasks/image-tasks.js'
 import { createStore } from './store/index.js'
 import { startVideoPoller } from './tasks/video-poller.js'
 import { videoPollOptions, type VideoPollOptions } from './tasks/video-runtime.js'
-import { loadTokenCounter } from './tokens.js'
 import { GATEHOUSE_VERSION } from './version.js'
 
 export interface GatewayOptions {
@@ -81,8 +80,6 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     const app = { mode: options.mode ?? 'headless', version: GATEHOUSE_VERSION, baseUrl: '', rendererDir: options.rendererDir === null ? undefined : (options.rendererDir ?? defaultRendererDir()) } as const
     const services: Services = { store, registry, http, limiter: createConcurrencyLimiter(registry), dataDir: options.dataDir, secrets, admin, app: { ...app }, log }
     failInterruptedImageTasks(services)
-    // Loading the tokenizer holds the event loop for ~0.5 s: done before listening, never during a request.
-    await loadTokenCounter()
     const gateway = createGatewayServer(services, ROUTES, {
       allowedHosts: options.config?.allowedHosts ?? [],
       timeouts: clientTimeoutsOf(options.config?.timeouts),

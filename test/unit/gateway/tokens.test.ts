@@ -1,10 +1,10 @@
 import fc from 'fast-check'
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { GatewayError } from '../../../electron/gateway/errors.js'
 import { countQwenTokens, loadQwenTokenizer } from '../../../electron/gateway/families/qwen-tokens.js'
 import { PIECE_CHARS, textPieces } from '../../../electron/gateway/token-slices.js'
-import { countTextTokens, loadTokenCounter } from '../../../electron/gateway/tokens.js'
+import { countTextTokens, TOKEN_WORKER_IDLE_MS, tokenCounterRunning } from '../../../electron/gateway/tokens.js'
 import { longestBlock } from '../../helpers/event-loop-probe.js'
 
 /** A deterministic string of `n` lowercase letters with no space or punctuation (built in one buffer: no garbage to collect). */
@@ -19,10 +19,28 @@ function spaceless(n: number, seed = 7): string {
 }
 
 beforeAll(async () => {
-  // Loading the tables is a one-time block (the gateway does it before it listens); it is not what is measured here.
-  await loadTokenCounter()
+  // Loading Qwen's tables is a one-time block (on the first Qwen request); it is not what is measured here.
   await loadQwenTokenizer()
 }, 60_000)
+
+describe('the counter thread', () => {
+  afterEach(() => vi.useRealTimers())
+
+  it('starts on the first count, loading the tokenizer without holding the event loop, and ends once idle', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    const { result, blockedMs } = await longestBlock(() => countTextTokens('The first count of a fresh thread.'))
+    expect(result).toBe(countTokens('The first count of a fresh thread.'))
+    expect(blockedMs).toBeLessThan(100)
+    expect(tokenCounterRunning()).toBe(true)
+    vi.advanceTimersByTime(TOKEN_WORKER_IDLE_MS - 1)
+    expect(tokenCounterRunning()).toBe(true)
+    vi.advanceTimersByTime(1)
+    expect(tokenCounterRunning()).toBe(false)
+    // A count after that starts a new thread.
+    expect(await countTextTokens('again')).toBe(countTokens('again'))
+    expect(tokenCounterRunning()).toBe(true)
+  }, 60_000)
+})
 
 describe('textPieces', () => {
   it('pieces concatenate back to the text, are at most PIECE_CHARS long and never split a surrogate pair', () => {

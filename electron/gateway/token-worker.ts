@@ -1,0 +1,29 @@
+/**
+ * The token counter's own thread (tokens.ts starts it on the first count and lets it go when idle): it loads
+ * o200k_base's tables (~45 MB, ~0.5 s of work) and counts each text in bounded pieces (token-slices.ts), so
+ * neither the tables' memory between counts nor the work of a huge text ever sits on the gateway's event loop.
+ * Jobs: `{ id, text }` → `{ id, count }`; `{ cancel: id }` stops a job between two slices.
+ */
+import { parentPort } from 'node:worker_threads'
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base'
+import { countInSlices } from './token-slices.js'
+
+export type TokenJob = { id: number; text: string } | { cancel: number }
+export type TokenAnswer = { id: number; count: number } | { id: number; error: string }
+
+// Client text that looks like a special token ("<|endoftext|>") is counted as the plain text it is.
+const PLAIN_TEXT = { disallowedSpecial: new Set<string>() }
+const countPiece = (piece: string) => countTokens(piece, PLAIN_TEXT)
+
+const port = parentPort!
+const cancelled = new Set<number>()
+/** Aborts a job's slices once it is cancelled (countInSlices checks between slices). */
+const signalOf = (id: number) => ({ get aborted() { return cancelled.has(id) } }) as AbortSignal
+
+port.on('message', (job: TokenJob) => {
+  if ('cancel' in job) return void cancelled.add(job.cancel)
+  countInSlices([job.text], countPiece, { signal: signalOf(job.id) }).then(
+    (count) => port.postMessage({ id: job.id, count } satisfies TokenAnswer),
+    (err: Error) => port.postMessage({ id: job.id, error: err.message } satisfies TokenAnswer),
+  ).finally(() => cancelled.delete(job.id))
+})
