@@ -18,7 +18,7 @@ import { chatBody, CHAT_PATH, medianLoad, medianSeq, probe, rotate, streams, typ
 import { readProcMemory } from './proc-memory.js'
 import { measureProtocols, probeProtocols, PROTOCOL_OPTS, protocolFailures, protocolRequests, summarizeProtocols, type ProtocolRound, type ProtocolSummary } from './protocols.js'
 import { LABELS, printGoals, printGrowth, printImages, printLedger, printProtocols, printReport, STREAM_CONNECTIONS, summarize, TARGETS, type Measurements, type TargetMemory, type TargetName } from './report.js'
-import { BENCH_KEY, fakeOrigins, ROOT, startBareProxy, startFakeUpstream, startGatehouse, stopAll, type Child } from './targets.js'
+import { BENCH_KEY, endedChildren, fakeOrigins, ROOT, startBareProxy, startFakeUpstream, startGatehouse, stopAll, type Child } from './targets.js'
 
 const CONNECTIONS = [1, 16, 64]
 const LOAD = { durationS: 4, warmupS: 1 }
@@ -222,6 +222,7 @@ try {
   exitCode = await main()
 } catch (err) {
   console.error(`bench failed: ${(err as Error).message}`)
+  for (const line of endedChildren()) console.error(line)
 } finally {
   await cleanup()
 }

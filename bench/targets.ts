@@ -31,6 +31,8 @@ export interface Child {
   origins: Record<string, string>
   /** the child's last stderr output, for explaining a failure */
   stderrTail(): string
+  /** how it ended, if it did (a signal or an exit code); undefined while it runs */
+  ended(): string | undefined
   stop(): Promise<void>
 }
 
@@ -62,6 +64,7 @@ function startChild(name: string, script: string, args: string[], placement?: Pl
     pid: proc.pid,
     origins: {},
     stderrTail: () => tail.trim(),
+    ended: () => (proc.signalCode ?? (proc.exitCode === null ? undefined : `exit code ${proc.exitCode}`)) ?? undefined,
     async stop() {
       running.delete(child)
       await stopProcess(proc)
@@ -98,6 +101,11 @@ async function stopProcess(proc: ChildProcess): Promise<void> {
   const force = setTimeout(() => proc.kill('SIGKILL'), STOP_GRACE_MS)
   await exited
   clearTimeout(force)
+}
+
+/** Children that ended while still registered (none stopped them): each with its stderr, to explain a failed run. */
+export function endedChildren(): string[] {
+  return [...running].flatMap((c) => (c.ended() ? [`${c.name} ended (${c.ended()})${c.stderrTail() ? `; its stderr:\n${c.stderrTail()}` : ''}`] : []))
 }
 
 export function stopAll(): Promise<void> {

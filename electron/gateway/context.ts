@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { languageOf, type Lang } from '../../shared/messages.js'
 import type { CatalogModel } from '../../shared/types.js'
+import { ClientAbort } from './client-abort.js'
 import type { ClientTimeouts } from './client-timeouts.js'
 import type { Protocol } from './errors.js'
 import type { ApiKey, Group } from './registry.js'
@@ -22,8 +23,8 @@ export interface RequestContext {
   /** the request body, read whole by the server before the handler runs (empty for bodiless methods and streamed uploads) */
   body: Buffer
   timeouts: ClientTimeouts
-  /** aborted when the client goes away before the response is complete */
-  abort: AbortController
+  /** raised when the client goes away before the response is complete */
+  abort: ClientAbort
   key?: ApiKey
   group?: Group
   /** the concurrency slot's release; a handler that hands its work to a background task takes it (and clears it) */
@@ -51,8 +52,16 @@ let sequence = 0
  */
 export function newRequestId(): string {
   sequence = (sequence + 1) % 0x1000000000000
-  return `req_${Date.now().toString(16).padStart(12, '0')}${PROCESS_TAG}${sequence.toString(16).padStart(12, '0')}`
+  const now = Date.now()
+  // The time part changes once a millisecond; requests within one share it.
+  if (now !== prefixTime) {
+    prefixTime = now
+    prefix = `req_${now.toString(16).padStart(12, '0')}${PROCESS_TAG}`
+  }
+  return `${prefix}${sequence.toString(16).padStart(12, '0')}`
 }
+let prefixTime = -1
+let prefix = ''
 
 const NO_BODY = Buffer.alloc(0)
 
@@ -68,7 +77,7 @@ export function createContext(req: IncomingMessage, res: ServerResponse, path: s
     startedAt: performance.now(),
     body: NO_BODY,
     timeouts,
-    abort: new AbortController(),
+    abort: new ClientAbort(),
     outcome: { costNano: 0 },
   }
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { Readable } from 'node:stream'
 import { Agent, errors, request, type Dispatcher } from 'undici'
+import type { ClientAbort } from './client-abort.js'
 import { guardedLookup, LinkRefusedError, linkProblem } from './link-guard.js'
 import { sniffRaster } from './media-sniff.js'
 
@@ -102,7 +103,8 @@ export function createHttp(timeouts: Timeouts, options: HttpOptions = {}) {
 
   return {
     timeouts,
-    send(spec: HttpSpec, signal: AbortSignal): Promise<UpstreamResponse> {
+    /** `signal`: an AbortSignal, or a request's ClientAbort (an EventEmitter, which undici takes too). */
+    send(spec: HttpSpec, signal: AbortSignal | ClientAbort): Promise<UpstreamResponse> {
       const { origin, path } = targetOf(spec.url)
       if (spec.body !== undefined && typeof spec.body === 'object' && 'multipart' in spec.body) {
         const { pieces, length, contentType } = encodeMultipart(spec.body.multipart)

@@ -19,35 +19,53 @@ const CLOSE_OBJECT = 0x7d
  * Apply it before JSON.parse to any body from outside: client requests and upstream answers alike.
  */
 export function exceedsJsonDepth(text: Uint8Array | string, max = MAX_JSON_DEPTH): boolean {
-  const bytes = typeof text === 'string' ? undefined : Buffer.from(text.buffer, text.byteOffset, text.byteLength)
-  const length = text.length
-  const at = bytes ? (i: number) => bytes[i] : (i: number) => (text as string).charCodeAt(i)
-  const nextQuote = bytes ? (from: number) => bytes.indexOf(QUOTE, from) : (from: number) => (text as string).indexOf('"', from)
+  // Nesting deeper than `max` takes more than `max` brackets.
+  if (text.length <= max) return false
+  // One loop per kind of input, so each stays monomorphic: this runs on every request and every answer.
+  return typeof text === 'string' ? stringExceeds(text, max) : bytesExceed(text, max)
+}
+
+function bytesExceed(bytes: Uint8Array, max: number): boolean {
+  const length = bytes.length
   let depth = 0
   for (let i = 0; i < length; i++) {
-    const c = at(i)
+    const c = bytes[i]
     if (c === OPEN_ARRAY || c === OPEN_OBJECT) {
       if (++depth > max) return true
     } else if (c === CLOSE_ARRAY || c === CLOSE_OBJECT) {
       depth--
     } else if (c === QUOTE) {
-      i = stringEnd(i, at, nextQuote)
-      if (i < 0) return false
+      // The quote that closes the string: one preceded by an even run of backslashes (each run counted once).
+      for (;;) {
+        i = bytes.indexOf(QUOTE, i + 1)
+        if (i < 0) return false
+        let backslashes = 0
+        while (bytes[i - 1 - backslashes] === BACKSLASH) backslashes++
+        if (backslashes % 2 === 0) break
+      }
     }
   }
   return false
 }
 
-/** The index of the quote that closes the string opened at `open`, or -1 when it never closes. */
-function stringEnd(open: number, at: (i: number) => number, nextQuote: (from: number) => number): number {
-  let from = open + 1
-  for (;;) {
-    const quote = nextQuote(from)
-    if (quote < 0) return -1
-    // A quote preceded by an odd run of backslashes is escaped; each run is counted once, so this stays linear.
-    let backslashes = 0
-    while (at(quote - 1 - backslashes) === BACKSLASH) backslashes++
-    if (backslashes % 2 === 0) return quote
-    from = quote + 1
+function stringExceeds(text: string, max: number): boolean {
+  const length = text.length
+  let depth = 0
+  for (let i = 0; i < length; i++) {
+    const c = text.charCodeAt(i)
+    if (c === OPEN_ARRAY || c === OPEN_OBJECT) {
+      if (++depth > max) return true
+    } else if (c === CLOSE_ARRAY || c === CLOSE_OBJECT) {
+      depth--
+    } else if (c === QUOTE) {
+      for (;;) {
+        i = text.indexOf('"', i + 1)
+        if (i < 0) return false
+        let backslashes = 0
+        while (text.charCodeAt(i - 1 - backslashes) === BACKSLASH) backslashes++
+        if (backslashes % 2 === 0) break
+      }
+    }
   }
+  return false
 }

@@ -82,7 +82,7 @@ export function createGatewayServer(services: Services, routes: Route[], opts: S
   }
 
   function finish(ctx: RequestContext, r: Route): void {
-    const status = ctx.abort.signal.aborted ? 499 : ctx.res.statusCode
+    const status = ctx.abort.aborted ? 499 : ctx.res.statusCode
     if (status === 499) ctx.outcome.errorCode ??= 'client_closed_request'
     try {
       recordRequest(services.store, services.registry, ctx, r.endpoint, status)

@@ -12,6 +12,7 @@
  * a surrogate pair, which changes the count by about one token per cut (at most one per PIECE_CHARS / 2
  * characters of such a run).
  */
+import type { AbortedFlag } from './client-abort.js'
 import { gatewayError } from './errors.js'
 
 /** The longest piece handed to a tokenizer: ~1 ms of BPE even for a run without any break. */
@@ -78,7 +79,7 @@ export interface SliceOptions {
   /** stop as soon as the count passes this (the answer is then only known to be larger) */
   stopAbove?: number
   /** the client left: stop and reject with 499 `client_closed_request` (billing counts pass none) */
-  signal?: AbortSignal
+  signal?: AbortedFlag
 }
 
 /**

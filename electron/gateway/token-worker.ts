@@ -18,7 +18,7 @@ const countPiece = (piece: string) => countTokens(piece, PLAIN_TEXT)
 const port = parentPort!
 const cancelled = new Set<number>()
 /** Aborts a job's slices once it is cancelled (countInSlices checks between slices). */
-const signalOf = (id: number) => ({ get aborted() { return cancelled.has(id) } }) as AbortSignal
+const signalOf = (id: number) => ({ get aborted() { return cancelled.has(id) } })
 
 port.on('message', (job: TokenJob) => {
   if ('cancel' in job) return void cancelled.add(job.cancel)

@@ -1,3 +1,4 @@
+import type { AbortedFlag } from '../client-abort.js'
 import type { CatalogModel } from '../../../shared/types.js'
 import { familyModule } from './index.js'
 
@@ -5,7 +6,7 @@ import { familyModule } from './index.js'
 export type ChatRule = (body: Record<string, unknown>, model: CatalogModel) => Record<string, unknown>
 
 /** A rule that may need to wait (Qwen's input-length check loads and runs the tokenizer). */
-export type MaybeAsyncChatRule = (body: Record<string, unknown>, model: CatalogModel, signal?: AbortSignal) => Record<string, unknown> | Promise<Record<string, unknown>>
+export type MaybeAsyncChatRule = (body: Record<string, unknown>, model: CatalogModel, signal?: AbortedFlag) => Record<string, unknown> | Promise<Record<string, unknown>>
 
 const KEPT_SERVICE_TIERS = new Set(['priority', 'flex'])
 
@@ -17,7 +18,7 @@ export const dropUnknownServiceTier: ChatRule = (body) => {
 }
 
 /** Each family's own rules (its module's `chatRules`), after the rules of every family (spec §4.1). Gemini's live in its adapter. */
-export async function applyChatRules(body: Record<string, unknown>, model: CatalogModel, signal?: AbortSignal): Promise<Record<string, unknown>> {
+export async function applyChatRules(body: Record<string, unknown>, model: CatalogModel, signal?: AbortedFlag): Promise<Record<string, unknown>> {
   let out = dropUnknownServiceTier(body, model)
   for (const rule of familyModule(model.family).chatRules ?? []) {
     const result = rule(out, model, signal)

@@ -19,6 +19,7 @@
  * prose, with about ±1 token per cut only inside a run with no break (e.g. Chinese without punctuation).
  */
 
+import type { AbortedFlag } from '../client-abort.js'
 import { countInSlices } from '../token-slices.js'
 
 type Obj = Record<string, unknown>
@@ -111,7 +112,7 @@ function* markerParts(segments: string[]): Generator<string> {
  * token-slices.ts), so that other requests go on while a near-cap prompt is counted. Stops as soon as
  * the count passes `stopAbove` (the answer is then only known to be larger), or when `signal` fires.
  */
-export async function countQwenTokens(segments: string[], stopAbove = Infinity, signal?: AbortSignal): Promise<number> {
+export async function countQwenTokens(segments: string[], stopAbove = Infinity, signal?: AbortedFlag): Promise<number> {
   const tokenizer = await loadQwenTokenizer()
   return countInSlices(markerParts(segments), (piece) => tokenizer.encode(piece, { add_special_tokens: false }).length, { stopAbove, signal })
 }

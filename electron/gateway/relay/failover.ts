@@ -1,4 +1,5 @@
 import { clientGone } from '../body.js'
+import type { AbortedFlag } from '../client-abort.js'
 import type { UpstreamAccount } from '../registry.js'
 import { exhausted, type UpstreamFailure } from './upstream-failure.js'
 
@@ -13,7 +14,7 @@ export type Attempt<T> = { done: true; value: T } | { done: false; failure: Upst
  */
 export async function failover<T>(
   candidates: readonly UpstreamAccount[],
-  signal: AbortSignal | undefined,
+  signal: AbortedFlag | undefined,
   attempt: (upstream: UpstreamAccount) => Promise<Attempt<T>>,
 ): Promise<T> {
   let failure: UpstreamFailure | undefined

@@ -41,7 +41,7 @@ const DONE: Attempt<void> = { done: true, value: undefined }
  * Failover happens until the first byte reaches the client; after that a break is an error event (spec §6).
  */
 export function relay(ctx: RequestContext, services: Services, plan: RelayPlan): Promise<void> {
-  return failover(plan.candidates, ctx.abort.signal, (upstream) => relayFrom(ctx, services, plan, upstream))
+  return failover(plan.candidates, ctx.abort, (upstream) => relayFrom(ctx, services, plan, upstream))
 }
 
 /** One account's try: the call, then the answer relayed as JSON, a stream or bytes. */
@@ -69,7 +69,7 @@ async function callUpstream(
   const spec = adapter.toRequest(body, uctx)
   let response: UpstreamResponse
   try {
-    response = await http.send(spec, ctx.abort.signal)
+    response = await http.send(spec, ctx.abort)
   } catch (err) {
     const reason = transportFailure(err)
     return { kind: 'transport', reason: reason === 'aborted' ? 'reset' : reason }
@@ -137,7 +137,7 @@ async function relayStream(ctx: RequestContext, services: Services, response: Up
       const flushed = res.write(frames)
       frames = ''
       if (!flushed) await drained(ctx)
-      if (ctx.abort.signal.aborted) break
+      if (ctx.abort.aborted) break
     }
   } catch (err) {
     // A translator throws a GatewayError for an error the upstream sent inside its stream.
@@ -158,7 +158,7 @@ async function relayStream(ctx: RequestContext, services: Services, response: Up
       return DONE
     }
   }
-  if (ctx.abort.signal.aborted) {
+  if (ctx.abort.aborted) {
     // Billed for the output already produced (spec §1): nothing, when the client left before the first byte.
     if (started) await billStream(ctx, plan, translator)
     return DONE
@@ -220,7 +220,7 @@ async function relayBinary(ctx: RequestContext, response: UpstreamResponse, plan
         res.writeHead(200, { 'content-type': String(response.headers['content-type'] ?? 'application/octet-stream') })
       }
       if (!res.write(chunk)) await drained(ctx)
-      if (ctx.abort.signal.aborted) break
+      if (ctx.abort.aborted) break
     }
   } catch (err) {
     const reason = transportFailure(err)
@@ -232,7 +232,7 @@ async function relayBinary(ctx: RequestContext, response: UpstreamResponse, plan
       res.destroy()
     }
   }
-  if (!started) return ctx.abort.signal.aborted ? DONE : { done: false, failure: { kind: 'empty' } }
+  if (!started) return ctx.abort.aborted ? DONE : { done: false, failure: { kind: 'empty' } }
   // The vendor bills the whole input once it started speaking.
   await bill(ctx, plan, plan.binaryUsage, () => '')
   if (!res.destroyed) res.end()

@@ -12,7 +12,7 @@ const ADMISSION = jsonAdmission({
   validate: compileValidator(chatCompletionRequest),
   endpoint: 'chat.completions',
   capability: 'chat',
-  rules: (body, model, ctx) => applyChatRules(body, model, ctx.abort.signal),
+  rules: (body, model, ctx) => applyChatRules(body, model, ctx.abort),
 })
 
 /** What a chat completion can cost: its prompt, and `max_completion_tokens` / `max_tokens` or the model's output limit. */

@@ -1,0 +1,32 @@
+import { EventEmitter } from 'node:events'
+
+/** What code that only asks "has the client left?" needs of a signal. */
+export interface AbortedFlag {
+  readonly aborted: boolean
+}
+
+/**
+ * A request's "the client has left", raised once by the server when the response closes unfinished. It is an
+ * EventEmitter with `aborted`, which undici takes as a request's signal: an AbortSignal costs several µs per
+ * request to create and to add and remove its listener, on every call. Code that needs a real AbortSignal
+ * (timers, image decoding, downloads, token counts) asks for `signal`, made on first use.
+ */
+export class ClientAbort extends EventEmitter implements AbortedFlag {
+  aborted = false
+  #controller: AbortController | undefined
+
+  abort(): void {
+    if (this.aborted) return
+    this.aborted = true
+    this.#controller?.abort()
+    this.emit('abort')
+  }
+
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController()
+      if (this.aborted) this.#controller.abort()
+    }
+    return this.#controller.signal
+  }
+}
