@@ -19,11 +19,15 @@ export const TOKEN_WORKER_IDLE_MS = 30_000
 const FROM_SOURCE = import.meta.url.endsWith('.ts')
 const WORKER_URL = new URL(FROM_SOURCE ? './token-worker.ts' : './token-worker.js', import.meta.url)
 
+// The process's own preloads (`--import` in its flags) are not the thread's business: one that watches stdin, say,
+// would see the thread's empty stdin end at once.
+const THREAD_OPTIONS = { execArgv: [] }
+
 function startWorker(): Worker {
-  if (!FROM_SOURCE) return new Worker(WORKER_URL)
+  if (!FROM_SOURCE) return new Worker(WORKER_URL, THREAD_OPTIONS)
   // tsx's ES module API (its CommonJS build cannot load the ES module half from a worker); found from this checkout.
   const tsx = pathToFileURL(join(dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist/esm/api/index.mjs')).href
-  return new Worker(`import(${JSON.stringify(tsx)}).then((tsx) => tsx.tsImport(${JSON.stringify(WORKER_URL.href)}, ${JSON.stringify(import.meta.url)}))`, { eval: true })
+  return new Worker(`import(${JSON.stringify(tsx)}).then((tsx) => tsx.tsImport(${JSON.stringify(WORKER_URL.href)}, ${JSON.stringify(import.meta.url)}))`, { ...THREAD_OPTIONS, eval: true })
 }
 
 interface Job {

@@ -1,4 +1,4 @@
-import { useRef, useState, type ReactNode } from 'react'
+import { useRef, type ReactNode } from 'react'
 import { useT } from '../i18n'
 import { useImageInput } from './image-input'
 import { ImageFileInput } from './ImageFileInput'
@@ -17,20 +17,15 @@ export function DropZone({ onImages, testId, multiple = false, compact = false, 
 }) {
   const t = useT(STRINGS)
   const input = useRef<HTMLInputElement>(null)
-  const [dragging, setDragging] = useState(false)
-  const { addFiles, handlers } = useImageInput(onImages)
+  const { addFiles, dragging, handlers } = useImageInput(onImages)
   return (
     <div
       className={`drop-zone${compact ? ' compact' : ''}${dragging ? ' dragging' : ''}`}
       tabIndex={0}
       onPaste={handlers.onPaste}
-      onDragOver={(e) => {
-        handlers.onDragOver(e)
-        setDragging(e.defaultPrevented)
-      }}
-      onDragLeave={() => setDragging(false)}
+      onDragOver={handlers.onDragOver}
+      onDragLeave={handlers.onDragLeave}
       onDrop={(e) => {
-        setDragging(false)
         handlers.onDrop(e)
         // The panel around it takes drops too: one drop adds the image once.
         e.stopPropagation()

@@ -1,4 +1,4 @@
-import { useCallback, type ClipboardEvent, type DragEvent } from 'react'
+import { useCallback, useState, type ClipboardEvent, type DragEvent } from 'react'
 
 /** Reads a file as a data URL (how the app sends images: spec'd inputs accept data URLs). */
 export function fileToDataUrl(file: Blob): Promise<string> {
@@ -17,17 +17,23 @@ const imagesOf = (files: Iterable<File> | ArrayLike<File>) => Array.from(files).
  * A file `<input type="file" accept="image/*">` calls `addFiles` too.
  */
 export function useImageInput(onImages: (files: File[]) => void) {
+  const [dragging, setDragging] = useState(false)
   const addFiles = useCallback((files: FileList | File[] | null) => {
     const images = files ? imagesOf(files) : []
     if (images.length > 0) onImages(images)
   }, [onImages])
   return {
     addFiles,
+    /** files are being dragged over the target (for its highlight) */
+    dragging,
     handlers: {
       onDragOver: (e: DragEvent) => {
         if (e.dataTransfer.types.includes('Files')) e.preventDefault()
+        setDragging(e.defaultPrevented)
       },
+      onDragLeave: () => setDragging(false),
       onDrop: (e: DragEvent) => {
+        setDragging(false)
         if (e.dataTransfer.files.length === 0) return
         e.preventDefault()
         addFiles(e.dataTransfer.files)

@@ -40,7 +40,9 @@ export interface Checkpointer {
  */
 export function startCheckpointer(path: string, enableInline: () => void, log: (line: string) => void): Checkpointer {
   const driver = createRequire(import.meta.url).resolve('better-sqlite3')
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { path, driver, intervalMs: CHECKPOINT_INTERVAL_MS } })
+  // execArgv: the process's own preloads (`--import`) stay out of the thread (one watching stdin would see the
+  // thread's empty stdin end at once).
+  const worker = new Worker(WORKER_SOURCE, { eval: true, execArgv: [], workerData: { path, driver, intervalMs: CHECKPOINT_INTERVAL_MS } })
   // The worker keeps no event loop of the gateway's alive: a process may exit while it waits.
   worker.unref()
   let stopping = false

@@ -53,13 +53,12 @@ export function Composer({ conversationId, canSend }: { conversationId: string; 
   const draft = useAppStore((s) => s.chatDrafts[conversationId] ?? EMPTY)
   const streaming = useAppStore((s) => conversationId in s.chatStreaming)
   const { setComposerText, addAttachments, sendMessage, stopAnswer } = useAppStore.getState()
-  const [dragging, setDragging] = useState(false)
   const [readError, setReadError] = useState<unknown>(null)
   // Only images within the limits are read into the draft (as small data URLs); larger ones wait for consent.
   const onImages = useCallback((files: File[]) => void toAttachments(files).then(addAttachments, setReadError), [addAttachments])
   const intake = useImageIntake(CHAT_IMAGE_LIMITS, onImages)
   const offer = useCallback((files: File[]) => void intake.offer(files), [intake.offer])
-  const { handlers } = useImageInput(offer)
+  const { dragging, handlers } = useImageInput(offer)
   const ready = canSend && !streaming && (draft.text.trim() !== '' || draft.attachments.length > 0)
   const price = useQuote(useAppStore((s) => s.groupId), useNextAnswerQuote(conversationId, draft, ready))
   const send = () => {
@@ -74,15 +73,9 @@ export function Composer({ conversationId, canSend }: { conversationId: string; 
   return (
     <div
       className={`chat-composer card drop-target${dragging ? ' dragging' : ''}`}
-      onDragOver={(e) => {
-        handlers.onDragOver(e)
-        setDragging(e.defaultPrevented)
-      }}
-      onDragLeave={() => setDragging(false)}
-      onDrop={(e) => {
-        setDragging(false)
-        handlers.onDrop(e)
-      }}
+      onDragOver={handlers.onDragOver}
+      onDragLeave={handlers.onDragLeave}
+      onDrop={handlers.onDrop}
     >
       <AttachmentThumbs attachments={draft.attachments} />
       <ImageIntakeNotice intake={intake} />
