@@ -3,7 +3,7 @@
 // helper call in every function the loader keeps names for). Plain JavaScript, so Node runs it as it is.
 import { build } from 'esbuild'
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
-import { dirname, join, relative, resolve, sep } from 'node:path'
+import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url))
@@ -78,8 +78,9 @@ export async function bundleFresh(entry, outfile, sourceDirs, workers = []) {
   if (existsSync(out) && statSync(out).mtimeMs > newestSource(sourceDirs)) return out
   const outdir = dirname(out)
   mkdirSync(outdir, { recursive: true })
-  const entryPoints = [entry, ...workers].map((e) => resolve(ROOT, e))
-  const result = await build({ ...NODE_ESM, entryPoints, outdir, entryNames: '[name]', target: 'node20', write: false })
+  // Each output is named: the bundle as `outfile` says, each worker after its source.
+  const entryPoints = Object.fromEntries([[basename(out, '.js'), entry], ...workers.map((w) => [basename(w, extname(w)), w])].map(([name, e]) => [name, resolve(ROOT, e)]))
+  const result = await build({ ...NODE_ESM, entryPoints, outdir, target: 'node20', write: false })
   for (const [to, from] of gatewayAssets(result.metafile, outdir)) {
     mkdirSync(dirname(to), { recursive: true })
     writeAtomically(to, (temp) => copyFileSync(from, temp))

@@ -233,10 +233,10 @@ export type UsageBy = (typeof USAGE_BY)[number]
 
 /**
  * The app's housekeeping: calls made with the app's own key of a group (KeySummary.app) to these endpoints, which
- * the panels make to list models and read usage, not to do work. Admin calls are never in the log at all.
+ * the panels make to list models, read usage and show prices as the user types (quotes), not to do work. Admin calls are never in the log at all.
  * The request log and the usage summary leave them out with `housekeeping=false`.
  */
-export const HOUSEKEEPING_ENDPOINTS = ['models.list', 'models.retrieve', 'usage'] as const
+export const HOUSEKEEPING_ENDPOINTS = ['models.list', 'models.retrieve', 'usage', 'quote'] as const
 
 /** Latency percentiles of a day, in ms (nearest rank), from at most `sampled` of its requests. */
 export interface UsageLatency {

@@ -11,9 +11,10 @@ export interface GatewayProcess {
 }
 
 /** Runs the headless gateway as its own process, exactly as `npm run gateway -- ...` does. */
-export function runGateway(args: string[]): GatewayProcess {
+/** `nodeArgs`: flags for Node itself, before the script (a preload, say). */
+export function runGateway(args: string[], nodeArgs: string[] = []): GatewayProcess {
   // The script `npm run gateway` runs, without npm in between: the pid signalled is the gateway's own.
-  const child = spawn(process.execPath, ['scripts/gateway.mjs', ...args], { cwd: ROOT, env: { ...process.env, NODE_OPTIONS: '' } })
+  const child = spawn(process.execPath, [...nodeArgs, 'scripts/gateway.mjs', ...args], { cwd: ROOT, env: { ...process.env, NODE_OPTIONS: '' } })
   const stdout: string[] = []
   let err = ''
   let resolveUrl: (u: string) => void

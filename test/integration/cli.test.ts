@@ -37,6 +37,30 @@ describe('headless run contract', () => {
     dir.remove()
   })
 
+  it("keeps serving when its worker threads start under the process's own preloads (one that ends the process with stdin)", async () => {
+    const dir = tempDataDir()
+    const configPath = join(dir.dir, 'config.json')
+    writeFileSync(configPath, JSON.stringify(chatConfig([{ id: 'a', baseUrl: fake.url }])))
+    // As a supervisor's preload might: stop when stdin ends. The test keeps the gateway's stdin open.
+    const preload = join(dir.dir, 'stdin-watch.mjs')
+    writeFileSync(preload, "process.stdin.on('end', () => process.exit(3)).resume()\n")
+    const run = runGateway(['--config', configPath, '--port', '0', '--data-dir', join(dir.dir, 'data')], ['--import', preload])
+    const url = await run.url
+    // A quote counts tokens: the counter thread starts (the WAL checkpointer's started with the store).
+    const quote = await fetch(`${url}/v1/quote`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ endpoint: '/v1/chat/completions', request: { model: 'test-gpt', messages: [{ role: 'user', content: 'hi' }] } }),
+    })
+    expect(quote.status).toBe(200)
+    await new Promise((r) => setTimeout(r, 300))
+    expect(run.child.exitCode).toBeNull()
+    expect((await fetch(`${url}/v1/models`, { headers: { authorization: `Bearer ${TEST_KEY}` } })).status).toBe(200)
+    run.child.kill('SIGTERM')
+    expect(await run.exited).toBe(0)
+    dir.remove()
+  })
+
   it('without --config, a new data dir gets default groups and one key, shown once on stderr', async () => {
     const dir = tempDataDir()
     const run = runGateway(['--port', '0', '--data-dir', dir.dir])

@@ -1,4 +1,4 @@
-import { USAGE_LATENCY_SAMPLE, USAGE_MAX_DAYS, USAGE_MAX_KEYS, USAGE_MAX_SERIES } from '../../../shared/admin.js'
+import { HOUSEKEEPING_ENDPOINTS, USAGE_LATENCY_SAMPLE, USAGE_MAX_DAYS, USAGE_MAX_KEYS, USAGE_MAX_SERIES } from '../../../shared/admin.js'
 import * as schema from '../../../shared/schemas/admin.js'
 import { getAccount, updateAccount } from '../admin/account.js'
 import { appKey, createGroup, deleteGroup, listGroups, updateGroup } from '../admin/groups.js'
@@ -93,7 +93,7 @@ export const ADMIN_ROUTES: Route[] = [
       { name: 'until', required: false, description: 'ms since 1970 or an ISO 8601 date (inclusive)' },
       { name: 'limit', required: false, description: '1–500, default 100' },
       { name: 'before', required: false, description: 'the `next` of the previous page' },
-      { name: 'housekeeping', required: false, description: "false leaves out the app's housekeeping calls: its own keys' calls to models.list, models.retrieve and usage (default true)" },
+      { name: 'housekeeping', required: false, description: `false leaves out the app's housekeeping calls: its own keys' calls to ${HOUSEKEEPING_ENDPOINTS.join(', ')} (default true)` },
     ],
     response: schema.requestLogPage,
   }),

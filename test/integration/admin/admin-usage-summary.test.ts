@@ -96,25 +96,29 @@ describe('usage summary', () => {
     const appKey = (await admin.post('/admin/v1/groups/main/app-key')).json.key as string
     const day = localMidnight('2026-04-10')
     const ids: string[] = []
+    // Each key lists the models and prices a draft (the app does both as the user types).
     for (const key of [appKey, TEST_KEY]) {
       const res = await gw.get('/v1/models', { authorization: `Bearer ${key}` })
       await res.text()
       ids.push(res.headers.get('x-request-id')!)
+      const quote = await gw.post('/v1/quote', { endpoint: '/v1/chat/completions', request: { model: 'test-gpt', messages: [{ role: 'user', content: 'hi' }] } }, { authorization: `Bearer ${key}` })
+      expect(quote.status).toBe(200)
+      ids.push(quote.headers.get('x-request-id')!)
     }
     fake.setScenario({ kind: 'ok', usage: { prompt_tokens: 10, completion_tokens: 10 } })
     ids.push(await chat(appKey, 'test-gpt')) // work done in the app's panels is not housekeeping
     for (const id of ids) place(id, day + HOUR, 5)
 
     const summary = (all: boolean) => admin.get(`/admin/v1/usage/summary?since=2026-04-10&until=2026-04-10&tz=${encodeURIComponent(TZ)}&housekeeping=${all}`)
-    expect((await summary(true)).json.days[0].requests).toBe(3)
+    expect((await summary(true)).json.days[0].requests).toBe(5)
     const without = (await summary(false)).json
     expect(without.housekeeping).toBe(false)
-    expect(without.days[0].requests).toBe(2)
-    expect(without.keys.map((k: { app: boolean; requests: number }) => [k.app, k.requests])).toEqual([[true, 1], [false, 1]])
+    expect(without.days[0].requests).toBe(3)
+    expect(without.keys.map((k: { app: boolean; requests: number }) => [k.app, k.requests])).toEqual([[true, 1], [false, 2]])
 
     const log = (all: boolean) => admin.get(`/admin/v1/requests?since=${day}&until=${day + 2 * HOUR}&housekeeping=${all}`)
     expect((await log(true)).json.data.map((r: { id: string }) => r.id).sort()).toEqual([...ids].sort())
-    expect((await log(false)).json.data.map((r: { id: string }) => r.id).sort()).toEqual([ids[1], ids[2]].sort())
+    expect((await log(false)).json.data.map((r: { id: string }) => r.id).sort()).toEqual([ids[2], ids[3], ids[4]].sort())
     expect((await admin.get('/admin/v1/requests?housekeeping=no')).json).toEqual(apiError('invalid_request', 'Query parameter housekeeping: must be true or false', 'housekeeping'))
   })
 
