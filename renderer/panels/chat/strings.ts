@@ -4,9 +4,9 @@ type Key =
   | 'conversations' | 'newChat' | 'untitled' | 'rename' | 'delete' | 'confirmDelete' | 'cancel'
   | 'model' | 'chooseModel' | 'notInGroup' | 'noModels' | 'loadingModels' | 'noGroup'
   | 'effort' | 'effort_default' | 'effort_none' | 'effort_low' | 'effort_medium' | 'effort_high'
-  | 'maxTokens' | 'maxTokensAuto' | 'placeholder' | 'send' | 'stop' | 'attach' | 'removeAttachment'
+  | 'maxTokens' | 'maxTokensAuto' | 'placeholder' | 'send' | 'stop' | 'removeAttachment'
   | 'you' | 'empty' | 'streaming' | 'stopped' | 'reasoning' | 'thinking' | 'toolCalls' | 'finish'
-  | 'usage' | 'cached' | 'costPending' | 'costUnavailable' | 'streamEndedEarly' | 'networkError' | 'copy' | 'copied'
+  | 'usage' | 'cached' | 'costPending' | 'costUnavailable' | 'copy' | 'copied'
 
 /** `t` as `useT(STRINGS)` returns it, for helpers that take it from their component. */
 export type ChatT = (key: Key, vars?: Record<string, string | number>) => string
@@ -21,11 +21,10 @@ export const STRINGS: Strings<Key> = {
     effort: 'Reasoning', effort_default: 'Model default', effort_none: 'None', effort_low: 'Low', effort_medium: 'Medium', effort_high: 'High',
     maxTokens: 'Max tokens', maxTokensAuto: 'auto',
     placeholder: 'Message (Enter sends, Shift+Enter adds a line; paste or drop images)',
-    send: 'Send', stop: 'Stop', attach: 'Add image', removeAttachment: 'Remove image',
+    send: 'Send', stop: 'Stop', removeAttachment: 'Remove image',
     you: 'You', empty: 'Send a message to start.', streaming: 'writing…', stopped: 'stopped',
     reasoning: 'Reasoning', thinking: 'Thinking…', toolCalls: 'Tool call: {name}', finish: 'ended: {reason}',
     usage: '{input} in · {output} out tokens', cached: '{cached} cached', costPending: 'cost …', costUnavailable: 'cost unavailable',
-    streamEndedEarly: 'The stream ended before the answer was complete.', networkError: 'Could not reach the gateway: {message}',
     copy: 'Copy', copied: 'Copied',
   },
   zh: {
@@ -36,11 +35,10 @@ export const STRINGS: Strings<Key> = {
     effort: '推理强度', effort_default: '模型默认', effort_none: '关闭', effort_low: '低', effort_medium: '中', effort_high: '高',
     maxTokens: '最大输出 token', maxTokensAuto: '自动',
     placeholder: '输入消息（Enter 发送，Shift+Enter 换行；可粘贴或拖入图片）',
-    send: '发送', stop: '停止', attach: '添加图片', removeAttachment: '移除图片',
+    send: '发送', stop: '停止', removeAttachment: '移除图片',
     you: '你', empty: '发送一条消息开始对话。', streaming: '生成中…', stopped: '已停止',
     reasoning: '推理过程', thinking: '思考中…', toolCalls: '工具调用：{name}', finish: '结束原因：{reason}',
     usage: '输入 {input} · 输出 {output} token', cached: '其中缓存 {cached}', costPending: '费用 …', costUnavailable: '费用不可用',
-    streamEndedEarly: '回答尚未完成，流就结束了。', networkError: '无法连接网关：{message}',
     copy: '复制', copied: '已复制',
   },
 }

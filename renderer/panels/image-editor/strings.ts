@@ -5,7 +5,7 @@ type Key =
   | 'size' | 'sizeCustom' | 'sizeCustomPlaceholder' | 'size_format' | 'size_multiple' | 'size_side' | 'size_ratio' | 'size_pixels'
   | 'default' | 'defaultIs' | 'field_image_size' | 'field_resolution' | 'field_aspect_ratio' | 'field_quality' | 'field_output_format'
   | 'n' | 'nMax' | 'delivery_async' | 'delivery_stream' | 'delivery_sync'
-  | 'prompt' | 'promptPlaceholder' | 'references' | 'referencesHint' | 'referencesMax' | 'addImages' | 'dropHint'
+  | 'prompt' | 'promptPlaceholder' | 'references' | 'referencesHint' | 'referencesMax'
   | 'firstRef' | 'makeFirst' | 'remove'
   | 'submitGenerate' | 'submitEdit' | 'problem_noPrompt' | 'problem_noReference' | 'problem_badSize' | 'problem_tooMany'
   | 'problem_tooManyReferences'
@@ -35,7 +35,7 @@ export const STRINGS: Strings<Key> = {
     delivery_async: 'runs as a task', delivery_stream: 'streamed', delivery_sync: 'one request',
     prompt: 'Prompt', promptPlaceholder: 'Describe the image (or the change to make)…',
     references: 'Reference images', referencesHint: 'Pick, drop or paste images. The mask is painted on the first one.',
-    referencesMax: '{count} of at most {max}', addImages: 'Add images', dropHint: 'Drop images here or paste them',
+    referencesMax: '{count} of at most {max}',
     firstRef: 'first', makeFirst: 'Make first', remove: 'Remove',
     submitGenerate: 'Generate', submitEdit: 'Edit image',
     problem_noPrompt: 'Write a prompt.', problem_noReference: 'Add the image to edit.', problem_badSize: 'Fix the size first.',
@@ -78,7 +78,7 @@ export const STRINGS: Strings<Key> = {
     delivery_async: '以任务运行', delivery_stream: '流式返回', delivery_sync: '单次请求',
     prompt: '提示词', promptPlaceholder: '描述图像（或要做的修改）…',
     references: '参考图', referencesHint: '选择、拖入或粘贴图片。蒙版画在第一张图上。',
-    referencesMax: '{count} / 最多 {max}', addImages: '添加图片', dropHint: '把图片拖到这里或直接粘贴',
+    referencesMax: '{count} / 最多 {max}',
     firstRef: '第一张', makeFirst: '设为第一张', remove: '移除',
     submitGenerate: '生成', submitEdit: '编辑图像',
     problem_noPrompt: '请填写提示词。', problem_noReference: '请添加要编辑的图片。', problem_badSize: '请先修正尺寸。',

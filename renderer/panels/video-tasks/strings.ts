@@ -2,7 +2,7 @@ import type { Strings } from '../../i18n'
 
 type Key =
   | 'title' | 'noGroup' | 'model' | 'loadingModels' | 'noModels' | 'prompt' | 'promptPlaceholder'
-  | 'image' | 'imageHelp' | 'lastFrame' | 'removeImage' | 'role_first_frame' | 'role_reference' | 'role_last_frame' | 'imageRole'
+  | 'image' | 'lastFrame' | 'removeImage' | 'role_first_frame' | 'role_reference' | 'role_last_frame' | 'imageRole'
   | 'duration' | 'resolution' | 'aspectRatio' | 'modelDefault' | 'seconds' | 'durationFree' | 'aspectFree'
   | 'submit' | 'submitting'
   | 'problem_noModel' | 'problem_unsupported' | 'problem_noInput' | 'problem_imageRequired'
@@ -17,7 +17,7 @@ export const STRINGS: Strings<Key> = {
   en: {
     title: 'Video', noGroup: 'Choose a group to make videos in.', model: 'Model', loadingModels: 'Loading models…',
     noModels: 'This group has no video models.', prompt: 'Prompt', promptPlaceholder: 'Describe the video (paste or drop a picture to start from it)',
-    image: 'Picture', imageHelp: 'Choose, drop or paste a picture', lastFrame: 'Last frame', removeImage: 'Remove',
+    image: 'Picture', lastFrame: 'Last frame', removeImage: 'Remove',
     role_first_frame: 'First frame', role_reference: 'Reference', role_last_frame: 'Last frame', imageRole: 'Use as',
     duration: 'Duration', resolution: 'Resolution', aspectRatio: 'Aspect ratio', modelDefault: 'Model default', seconds: '{n} s',
     durationFree: 'seconds (model default when empty)', aspectFree: 'W:H (model default when empty)',
@@ -37,7 +37,7 @@ export const STRINGS: Strings<Key> = {
   zh: {
     title: '视频', noGroup: '请选择要生成视频的分组。', model: '模型', loadingModels: '正在加载模型…',
     noModels: '此分组没有视频模型。', prompt: '提示词', promptPlaceholder: '描述视频内容（可粘贴或拖入图片作为起点）',
-    image: '图片', imageHelp: '选择、拖入或粘贴图片', lastFrame: '尾帧', removeImage: '移除',
+    image: '图片', lastFrame: '尾帧', removeImage: '移除',
     role_first_frame: '首帧', role_reference: '参考图', role_last_frame: '尾帧', imageRole: '用作',
     duration: '时长', resolution: '分辨率', aspectRatio: '宽高比', modelDefault: '模型默认', seconds: '{n} 秒',
     durationFree: '秒（留空为模型默认）', aspectFree: '宽:高（留空为模型默认）',

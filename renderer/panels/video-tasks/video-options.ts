@@ -30,7 +30,6 @@ export interface VideoModelOption {
   /** a lower cap on the duration at some resolutions */
   maxDurationByResolution: Record<string, number>
   /** USD per second of video, by resolution where it differs */
-  pricePerSecond: { price?: number; byResolution: Record<string, number> }
 }
 
 /** What the form holds; '' for a field means "the model's default" (the field is left out). */
@@ -86,7 +85,6 @@ export function videoOption(model: Pick<ModelEntry, 'id' | 'family'>, entry: Pri
     aspectRatios: strings(entry?.aspectRatios),
     modes: strings(entry?.modes),
     maxDurationByResolution: numberRecord(entry?.maxDurationByResolution),
-    pricePerSecond: { price: typeof entry?.pricing.price === 'number' ? entry.pricing.price : undefined, byResolution },
   }
 }
 
