@@ -11,7 +11,8 @@ const ACCOUNT_MODELS = ['gpt-6.1-sol', 'gpt-5.4-mini', 'ft:my-tune']
  * The English texts of the screens walked (guided start, empty states, chat), each cut at its placeholders; those
  * the Chinese table says the same way (brand names, ACCESS_KEY:SECRET_KEY) are left out.
  */
-type Table = Record<'en' | 'zh', Record<string, string>>
+// A string table, or a table of counted phrases (each entry its plural forms).
+type Table = Record<'en' | 'zh', Record<string, string | Record<string, string>>>
 const TABLE_MODULES = ['renderer/panels/welcome/strings.ts', 'renderer/components/next-step.ts', 'renderer/panels/chat/strings.ts']
 
 /** The renderer's string tables (loaded by path: the renderer is type-checked with its own config, not this one's). */
@@ -20,11 +21,15 @@ async function stringTables(): Promise<Table[]> {
   return modules.flatMap((m) => Object.values(m).filter((v): v is Table => typeof v === 'object' && v !== null && 'en' in v && 'zh' in v))
 }
 
+/** A table entry's English texts: a string, or the plural forms of a counted phrase. */
+const textsOf = (entry: unknown): string[] => (typeof entry === 'string' ? [entry] : Object.values(entry as Record<string, string>))
+
 function englishFragments(tables: Table[]): string[] {
   return tables.flatMap((table) =>
     Object.entries(table.en)
-      .filter(([key, en]) => table.zh[key] !== en)
-      .flatMap(([, en]) => en.split(/\{\w+\}/).map((f) => f.trim()).filter((f) => f.length >= 3)),
+      .filter(([key, en]) => JSON.stringify(table.zh[key]) !== JSON.stringify(en))
+      .flatMap(([, en]) => textsOf(en))
+      .flatMap((en) => en.split(/\{\w+\}/).map((f) => f.trim()).filter((f) => f.length >= 3)),
   )
 }
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')

@@ -1,11 +1,11 @@
 import { useEffect, useState, type ReactNode } from 'react'
 import { ActionError } from '../../components/ActionError'
 import { mediaSrc } from '../../api/admin'
-import { useT } from '../../i18n'
+import { useCount, useT } from '../../i18n'
 import { useAppStore } from '../../stores/app-store'
 import { downloadName } from './image-results'
 import type { ImageRun, RunImage } from './image-types'
-import { STRINGS, type ImageT } from './strings'
+import { PLURALS, STRINGS, type ImageCount, type ImageT } from './strings'
 
 /** The current time, ticking every second while `active`. */
 export function useNow(active: boolean): number {
@@ -22,10 +22,10 @@ export function useNow(active: boolean): number {
 const seconds = (from: number, to: number) => Math.max(0, Math.round((to - from) / 1000))
 
 /** The status of a run in words: phase and elapsed time while it runs, the outcome after. */
-export function runStatus(run: ImageRun, now: number, t: ImageT): string {
+export function runStatus(run: ImageRun, now: number, t: ImageT, count: ImageCount): string {
   const elapsed = t('elapsed', { s: seconds(run.createdAt, run.finishedAt ?? now) })
   if (run.status === 'failed') return run.interrupted ? t('status_interrupted') : t('status_failed', { elapsed })
-  if (run.status === 'succeeded') return run.phase === 'saving' ? t('status_saving') : t('status_succeeded', { count: run.images.length, elapsed })
+  if (run.status === 'succeeded') return run.phase === 'saving' ? t('status_saving') : t('status_succeeded', { images: count('images', run.images.length), elapsed })
   if (run.phase === 'waiting') return t('status_waiting', { task: run.taskId ?? '', status: run.taskStatus ?? '', elapsed })
   if (run.phase === 'generating') return t('status_generating', { elapsed })
   if (run.phase === 'uploading') return t('status_uploading', { percent: run.uploadPercent ?? 0 })
@@ -46,12 +46,13 @@ export function LatestRunError({ onRetry }: { onRetry: () => void }) {
 /** The newest run's status (the test hook `image-status`, with `data-state` idle | running | succeeded | failed). */
 export function StatusLine() {
   const t = useT(STRINGS)
+  const count = useCount(PLURALS)
   const run = useAppStore((s) => s.imageRuns[0])
   const now = useNow(run?.status === 'running')
   const state = run ? run.status : 'idle'
   return (
     <span className={`image-status ${state}`} role="status" data-testid="image-status" data-state={state}>
-      {run ? runStatus(run, now, t) : t('status_idle')}
+      {run ? runStatus(run, now, t, count) : t('status_idle')}
     </span>
   )
 }
@@ -72,6 +73,7 @@ export function Gallery() {
 }
 
 function RunCard({ run, t }: { run: ImageRun; t: ImageT }) {
+  const count = useCount(PLURALS)
   const remove = useAppStore((s) => s.removeImageRun)
   const now = useNow(run.status === 'running')
   const params = Object.entries(run.params).map(([k, v]) => `${k}=${String(v)}`).join(' · ')
@@ -81,9 +83,9 @@ function RunCard({ run, t }: { run: ImageRun; t: ImageT }) {
         <strong className="image-run-model">{run.model}</strong>
         <span className="badge">{t(run.mode)}</span>
         {run.masked && <span className="badge">{t('masked')}</span>}
-        {run.references > 0 && <span className="muted small">{t('refsUsed', { count: run.references })}</span>}
+        {run.references > 0 && <span className="muted small">{count('references', run.references)}</span>}
         <span className="muted small">{new Date(run.createdAt).toLocaleString()}</span>
-        <span className={`small image-status ${run.status}`}>{runStatus(run, now, t)}</span>
+        <span className={`small image-status ${run.status}`}>{runStatus(run, now, t, count)}</span>
         <button type="button" className="link image-run-delete" onClick={() => remove(run.id)} disabled={run.status === 'running'} data-testid="image-run-delete">
           {t('delete')}
         </button>

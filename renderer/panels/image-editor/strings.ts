@@ -1,3 +1,4 @@
+import type { Plurals } from '../../format'
 import type { Strings } from '../../i18n'
 
 type Key =
@@ -13,7 +14,7 @@ type Key =
   | 'status_failed' | 'status_interrupted' | 'elapsed'
   | 'mask' | 'maskNeedsImage' | 'maskUnsupported' | 'brush' | 'eraser' | 'brushSize' | 'opacity' | 'undo' | 'redo'
   | 'clear' | 'invert' | 'zoomIn' | 'zoomOut' | 'fit' | 'maskHint' | 'maskEmpty' | 'maskPainted'
-  | 'gallery' | 'noRuns' | 'download' | 'openLink' | 'delete' | 'masked' | 'refsUsed' | 'task'
+  | 'gallery' | 'noRuns' | 'download' | 'openLink' | 'delete' | 'masked' | 'task'
   | 'keep_pending' | 'keep_link' | 'keep_failed' | 'notKept' | 'revisedPrompt' | 'interrupted'
   | 'wand' | 'object' | 'selectAdd' | 'selectSubtract' | 'tolerance' | 'selecting' | 'selectFailed' | 'wandTitle' | 'objectTitle'
   | 'showRaw' | 'compositeStats' | 'compositePending' | 'compositeFailed' | 'compare' | 'feather' | 'featherHint'
@@ -41,7 +42,7 @@ export const STRINGS: Strings<Key> = {
     problem_noPrompt: 'Write a prompt.', problem_noReference: 'Add the image to edit.', problem_badSize: 'Fix the size first.',
     problem_tooMany: 'Too many images for this model and tier.', problem_tooManyReferences: 'Too many reference images for this model.',
     status_idle: 'Ready.', status_submitting: 'Sending…', status_uploading: 'Uploading the images… {percent}%', status_waiting: 'Task {task}: {status}… {elapsed}',
-    status_generating: 'Generating… {elapsed}', status_saving: 'Keeping the images…', status_succeeded: 'Done: {count} image(s) in {elapsed}.',
+    status_generating: 'Generating… {elapsed}', status_saving: 'Keeping the images…', status_succeeded: 'Done: {images} in {elapsed}.',
     status_failed: 'Failed after {elapsed}.', status_interrupted: 'Interrupted.', elapsed: '{s} s',
     mask: 'Mask', maskNeedsImage: 'Add a reference image to paint the area to edit.',
     maskUnsupported: 'This model edits the whole image: it takes no mask.',
@@ -50,7 +51,7 @@ export const STRINGS: Strings<Key> = {
     maskHint: 'B brush · E eraser · W magic wand · O select object (click, or drag a box) · A add · S subtract · [ ] size · Ctrl/Cmd+Z undo · Ctrl/Cmd+Shift+Z or Ctrl+Y redo · I invert · 0 fit · Delete clear · wheel zoom · Space+drag or right/middle drag pan',
     maskEmpty: 'Nothing painted: the whole image may change.', maskPainted: 'The painted area is what changes.',
     gallery: 'History', noRuns: 'Generated images appear here.', download: 'Download', openLink: 'Open link', delete: 'Delete',
-    masked: 'masked', refsUsed: '{count} reference(s)', task: 'task {id}',
+    masked: 'masked', task: 'task {id}',
     keep_pending: 'saving a copy…', keep_link: 'only the vendor link (expires after 24 h)', keep_failed: 'not saved: {error}',
     notKept: 'This image was not saved and is gone.', revisedPrompt: 'Revised prompt: {text}',
     interrupted: 'The app closed before the answer arrived; send it again.',
@@ -84,7 +85,7 @@ export const STRINGS: Strings<Key> = {
     problem_noPrompt: '请填写提示词。', problem_noReference: '请添加要编辑的图片。', problem_badSize: '请先修正尺寸。',
     problem_tooMany: '该模型在此档位下不能生成这么多张。', problem_tooManyReferences: '参考图数量超过该模型的上限。',
     status_idle: '就绪。', status_submitting: '正在发送…', status_uploading: '正在上传图像… {percent}%', status_waiting: '任务 {task}：{status}… {elapsed}',
-    status_generating: '正在生成… {elapsed}', status_saving: '正在保存图像…', status_succeeded: '完成：{count} 张，用时 {elapsed}。',
+    status_generating: '正在生成… {elapsed}', status_saving: '正在保存图像…', status_succeeded: '完成：{images}，用时 {elapsed}。',
     status_failed: '{elapsed} 后失败。', status_interrupted: '已中断。', elapsed: '{s} 秒',
     mask: '蒙版', maskNeedsImage: '添加参考图后即可涂抹要编辑的区域。',
     maskUnsupported: '该模型编辑整张图像，不接受蒙版。',
@@ -93,7 +94,7 @@ export const STRINGS: Strings<Key> = {
     maskHint: 'B 画笔 · E 橡皮 · W 魔棒 · O 选择物体（单击，或拖出方框） · A 添加 · S 减去 · [ ] 大小 · Ctrl/Cmd+Z 撤销 · Ctrl/Cmd+Shift+Z 或 Ctrl+Y 重做 · I 反选 · 0 适应 · Delete 清除 · 滚轮缩放 · 空格+拖动或右键/中键拖动平移',
     maskEmpty: '尚未涂抹：整张图都可能改变。', maskPainted: '涂抹的区域就是要修改的部分。',
     gallery: '历史', noRuns: '生成的图像会显示在这里。', download: '下载', openLink: '打开链接', delete: '删除',
-    masked: '带蒙版', refsUsed: '{count} 张参考图', task: '任务 {id}',
+    masked: '带蒙版', task: '任务 {id}',
     keep_pending: '正在保存副本…', keep_link: '只有厂商链接（24 小时后过期）', keep_failed: '未保存：{error}',
     notKept: '该图像未保存，已无法查看。', revisedPrompt: '改写后的提示词：{text}',
     interrupted: '应用在收到结果前关闭了，请重新发送。',
@@ -110,3 +111,12 @@ export const STRINGS: Strings<Key> = {
 
 /** `t` as `useT(STRINGS)` returns it, for helpers that take it from their component. */
 export type ImageT = (key: Key, vars?: Record<string, string | number>) => string
+
+/** Counted phrases, in each language's plural forms (`useCount(PLURALS)`). */
+export const PLURALS: Plurals<'images' | 'references'> = {
+  en: { images: { one: '{n} image', other: '{n} images' }, references: { one: '{n} reference', other: '{n} references' } },
+  zh: { images: { other: '{n} 张图像' }, references: { other: '{n} 张参考图' } },
+}
+
+/** `count` as `useCount(PLURALS)` returns it. */
+export type ImageCount = (key: 'images' | 'references', n: number) => string

@@ -4,7 +4,7 @@ import { ENDPOINTS } from '../../../shared/types'
 import { admin } from '../../api/admin'
 import { ErrorNote } from '../../components/ErrorNote'
 import { formatMs, formatUsd } from '../../format'
-import { useCount, useT } from '../../i18n'
+import { groupName, useCount, useT } from '../../i18n'
 import { useAppStore } from '../../stores/app-store'
 import { useAction } from '../keys/use-action'
 import { DEFAULT_COLUMNS, EMPTY_FILTERS, LOG_COLUMNS, logQuery, PAGE_SIZE, pageTotals, toggleColumn, type LogColumn, type LogFilters } from './log-query'
@@ -80,6 +80,7 @@ function Filters({ t, draft, setDraft, keys, onApply, onClear }: {
   t: UsageT; draft: LogFilters; setDraft: (f: LogFilters) => void; keys: KeySummary[]; onApply: () => void; onClear: () => void
 }) {
   const groups = useAppStore((s) => s.groups)
+  const language = useAppStore((s) => s.language)
   const set = (patch: Partial<LogFilters>) => setDraft({ ...draft, ...patch })
   return (
     <form className="row usage-filters" onSubmit={(e) => { e.preventDefault(); onApply() }}>
@@ -87,7 +88,7 @@ function Filters({ t, draft, setDraft, keys, onApply, onClear }: {
         <span>{t('group')}</span>
         <select value={draft.group} onChange={(e) => set({ group: e.target.value })} data-testid="usage-filter-group">
           <option value="">{t('any')}</option>
-          {groups.map((g) => <option key={g.id} value={g.id}>{g.name || g.id}</option>)}
+          {groups.map((g) => <option key={g.id} value={g.id}>{groupName(g, language) || g.id}</option>)}
         </select>
       </label>
       <label>

@@ -3,10 +3,10 @@ import type { UpstreamTestResult } from '../../../shared/admin'
 import { admin } from '../../api/admin'
 import { listModels } from '../../api/gateway'
 import { ErrorNote } from '../../components/ErrorNote'
-import { useT } from '../../i18n'
+import { groupName, useCount, useT } from '../../i18n'
 import { useAppStore } from '../../stores/app-store'
 import { useAction } from '../keys/use-action'
-import { STRINGS } from './strings'
+import { PLURALS, STRINGS } from './strings'
 import { canGoOn, canTest, initialWizard, parseBudget, savePlan, STEPS, testedModels, WIZARD_VENDORS, wizardReducer, type SavePlan, type WizardState } from './wizard'
 import './welcome.css'
 
@@ -102,6 +102,7 @@ function KeyStep({ state, dispatch, t }: { state: WizardState; dispatch: Dispatc
 }
 
 function TestResult({ result, t }: { result: UpstreamTestResult; t: T }) {
+  const count = useCount(PLURALS)
   if (!result.ok) {
     return (
       <div className="error-note welcome-result" role="alert" data-testid="welcome-test-result" data-ok="false">
@@ -112,7 +113,7 @@ function TestResult({ result, t }: { result: UpstreamTestResult; t: T }) {
   }
   return (
     <div className="welcome-result" data-testid="welcome-test-result" data-ok="true">
-      <p>{result.callable.length === 0 ? t('testNone') : result.listed ? t('testOk', { count: result.callable.length }) : t('testOkUnlisted')}</p>
+      <p>{result.callable.length === 0 ? t('testNone') : result.listed ? t('testOk', { models: count('models', result.callable.length) }) : t('testOkUnlisted')}</p>
       <ul className="welcome-models" data-testid="welcome-models">
         {result.callable.map((id) => <li key={id}><code>{id}</code></li>)}
       </ul>
@@ -122,6 +123,7 @@ function TestResult({ result, t }: { result: UpstreamTestResult; t: T }) {
 
 function GroupsStep({ state, dispatch, t }: { state: WizardState; dispatch: Dispatch; t: T }) {
   const groups = useAppStore((s) => s.groups)
+  const language = useAppStore((s) => s.language)
   const models = testedModels(state.test)
   const assigned = Object.keys(state.assign)
   return (
@@ -132,7 +134,7 @@ function GroupsStep({ state, dispatch, t }: { state: WizardState; dispatch: Disp
         const group = groups.find((g) => g.id === groupId)
         return (
           <fieldset key={groupId} className="welcome-group" data-testid={`welcome-group-${groupId}`}>
-            <legend><strong>{group?.name ?? groupId}</strong> <code className="small">{groupId}</code></legend>
+            <legend><strong>{group ? groupName(group, language) || groupId : groupId}</strong> <code className="small">{groupId}</code></legend>
             <div className="welcome-model-grid">
               {models.map((model) => (
                 <label key={model} className="row">

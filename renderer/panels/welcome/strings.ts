@@ -1,4 +1,5 @@
 import type { Vendor } from '../../../shared/types'
+import type { Plurals } from '../../format'
 import type { Strings } from '../../i18n'
 
 type Key =
@@ -20,7 +21,7 @@ export const STRINGS: Strings<Key> = {
     baseUrl: 'Base URL', baseUrlHelp: 'Filled in with the vendor\'s address; change it for a compatible server of your own.',
     apiKey: 'API key', apiKeyKling: 'ACCESS_KEY:SECRET_KEY',
     test: 'Test connection', testing: 'Testing…',
-    testOk: 'Connected: this account can call {count} model(s) the gateway knows.',
+    testOk: 'Connected: this account can call {models} the gateway knows.',
     testOkUnlisted: 'This vendor does not list models: its models are offered, and the key is checked at the first call.',
     testNone: 'Connected, but none of the models this account lists is one the gateway knows.',
     vendorSaid: 'The vendor said:',
@@ -54,7 +55,7 @@ export const STRINGS: Strings<Key> = {
     baseUrl: '基础地址', baseUrlHelp: '已填入服务商的地址；如使用自建的兼容服务，请改为它的地址。',
     apiKey: 'API 密钥', apiKeyKling: 'ACCESS_KEY:SECRET_KEY',
     test: '测试连接', testing: '正在测试…',
-    testOk: '已连接：此账号可调用网关已知的 {count} 个模型。',
+    testOk: '已连接：此账号可调用网关已知的 {models}。',
     testOkUnlisted: '此服务商不提供模型列表：将提供其全部模型，密钥在第一次调用时检查。',
     testNone: '已连接，但此账号列出的模型都不是网关已知的模型。',
     vendorSaid: '服务商原文：',
@@ -80,4 +81,10 @@ export const STRINGS: Strings<Key> = {
     vendor_ark: '火山方舟', vendor_dashscope: '阿里云百炼（DashScope）', vendor_kling: '可灵', vendor_minimax: 'MiniMax',
     vendor_xai: 'xAI（Grok）', vendor_zhipu: '智谱（GLM）', vendor_gateway: '另一个 Gatehouse 网关',
   },
+}
+
+/** Counted phrases, in each language's plural forms (`useCount(PLURALS)`). */
+export const PLURALS: Plurals<'models'> = {
+  en: { models: { one: '{n} model', other: '{n} models' } },
+  zh: { models: { other: '{n} 个模型' } },
 }
