@@ -21,13 +21,23 @@ const timer = setInterval(checkpoint, workerData.intervalMs)
 parentPort.on('message', () => {
   clearInterval(timer)
   db.close()
+  // Tells the waiting store its connection is gone.
+  const closed = new Int32Array(workerData.closed)
+  Atomics.store(closed, 0, 1)
+  Atomics.notify(closed, 0)
   parentPort.close()
 })
 `
 
+/** How long closing the store waits for the worker's connection to close (a checkpoint under way finishes first). */
+const STOP_WAIT_MS = 5000
+
 export interface Checkpointer {
-  /** Stops the worker once its checkpoint in progress, if any, is done. */
-  stop(): Promise<void>
+  /**
+   * Stops the worker and returns once its connection is closed (after a checkpoint under way, if any): the store
+   * file and its WAL are then the caller's alone, to close, copy or remove.
+   */
+  stop(): void
 }
 
 /**
@@ -40,24 +50,28 @@ export interface Checkpointer {
  */
 export function startCheckpointer(path: string, enableInline: () => void, log: (line: string) => void): Checkpointer {
   const driver = createRequire(import.meta.url).resolve('better-sqlite3')
+  const closed = new SharedArrayBuffer(4)
   // execArgv: the process's own preloads (`--import`) stay out of the thread (one watching stdin would see the
   // thread's empty stdin end at once).
-  const worker = new Worker(WORKER_SOURCE, { eval: true, execArgv: [], workerData: { path, driver, intervalMs: CHECKPOINT_INTERVAL_MS } })
+  const worker = new Worker(WORKER_SOURCE, { eval: true, execArgv: [], workerData: { path, driver, closed, intervalMs: CHECKPOINT_INTERVAL_MS } })
   // The worker keeps no event loop of the gateway's alive: a process may exit while it waits.
   worker.unref()
   let stopping = false
+  let exited = false
   worker.on('message', (message: string) => log(`[gatehouse] WAL checkpoint failed: ${message}`))
   worker.on('error', (err) => log(`[gatehouse] WAL checkpointer stopped: ${err.message}`))
   worker.on('exit', () => {
+    exited = true
     if (!stopping) enableInline()
   })
   return {
-    async stop() {
+    stop() {
       if (stopping) return
       stopping = true
-      const exited = new Promise((resolve) => worker.once('exit', resolve))
+      if (exited) return
       worker.postMessage('stop')
-      await exited
+      // A short, bounded block at shutdown, so that nothing touches the store's files after close returns.
+      Atomics.wait(new Int32Array(closed), 0, 0, STOP_WAIT_MS)
     },
   }
 }

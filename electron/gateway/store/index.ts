@@ -40,7 +40,7 @@ export function createStore(dataDir: string, log: (line: string) => void = (line
     transaction: <T>(fn: () => T): T => db.transaction(fn)(),
     close: () => {
       ledger.flush()
-      void checkpointer.stop()
+      checkpointer.stop()
       db.close()
     },
   }

@@ -1,0 +1,43 @@
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { createStore } from '../../../../electron/gateway/store/index.js'
+import { tempDataDir } from '../../../helpers/gateway.js'
+
+const row = (i: number) => ({
+  id: `req_${String(i).padStart(32, '0')}`, key_id: null, group_id: null, model: 'm', endpoint: 'chat.completions', status: 200,
+  error_code: null, upstream_id: null, input_tokens: 1, output_tokens: 1, usage: null, cost_nano: 0, latency_ms: 1, created_at: Date.now(),
+})
+
+describe('the WAL checkpointer thread', () => {
+  it('moves committed pages into the store file while the serving connection only appends to the WAL', async () => {
+    const data = tempDataDir()
+    const store = createStore(data.dir, () => {})
+    expect(store.db.pragma('wal_autocheckpoint', { simple: true })).toBe(0)
+    for (let i = 0; i < 2000; i++) store.ledger.enqueue(row(i))
+    store.ledger.flush()
+    const file = join(data.dir, 'gatehouse.sqlite')
+    expect(statSync(join(data.dir, 'gatehouse.sqlite-wal')).size).toBeGreaterThan(0)
+    const before = statSync(file).size
+    // Nothing here checkpoints: the store file grows only when the worker copies the WAL's pages into it.
+    let after = before
+    for (let tries = 0; tries < 40 && after <= before; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 250))
+      after = statSync(file).size
+    }
+    expect(after).toBeGreaterThan(before)
+    store.close()
+    data.remove()
+  }, 20_000)
+
+  it('is done with the store files when the store closes: the data dir can be removed at once, every time', () => {
+    for (let i = 0; i < 20; i++) {
+      const data = tempDataDir()
+      const store = createStore(data.dir, () => {})
+      store.ledger.enqueue(row(i))
+      store.close()
+      expect(() => rmSync(data.dir, { recursive: true })).not.toThrow()
+      expect(existsSync(data.dir) ? readdirSync(data.dir) : []).toEqual([])
+    }
+  }, 60_000)
+})
