@@ -30,7 +30,7 @@ export async function callGateway(group: string, path: string, init: RequestInit
  * reports no upload progress for a FormData body in Chromium). The answer comes back as a Response, read in
  * full; throws ApiError on error answers like callGateway.
  */
-export async function uploadToGateway(group: string, path: string, headers: Record<string, string>, body: FormData, onUpload: (fraction: number) => void): Promise<Response> {
+export async function uploadToGateway(group: string, path: string, headers: Record<string, string>, body: FormData | string, onUpload: (fraction: number) => void): Promise<Response> {
   const key = await appKey(group)
   const res = await new Promise<Response>((resolve, reject) => {
     const xhr = new XMLHttpRequest()

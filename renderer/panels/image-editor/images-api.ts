@@ -38,10 +38,12 @@ export async function submitImages(s: Submission): Promise<unknown> {
   if (!isForm) headers['content-type'] = 'application/json'
   s.onProgress({ phase: 'submitting' })
   const path = `/v1/images/${s.endpoint}`
-  // Reference files can be large: a multipart upload shows how far it has got.
-  const res = isForm
-    ? await uploadToGateway(s.group, path, headers, s.body as FormData, (f) => s.onProgress({ phase: 'uploading', percent: Math.floor(f * 100) }))
-    : await callGateway(s.group, path, { method: 'POST', headers, body: JSON.stringify(s.body) })
+  const body = isForm ? (s.body as FormData) : JSON.stringify(s.body)
+  // Reference images can be large: an upload shows how far it has got. A streamed answer is read as it arrives,
+  // which only fetch can do.
+  const res = s.delivery === 'stream'
+    ? await callGateway(s.group, path, { method: 'POST', headers, body })
+    : await uploadToGateway(s.group, path, headers, body, (f) => s.onProgress({ phase: 'uploading', percent: Math.floor(f * 100) }))
   s.onRequestId(res.headers.get('x-request-id') ?? '')
   if (res.status === 202) return pollTask(s.group, (await res.json()) as { task_id: string; status_url?: string }, s.onProgress)
   s.onProgress({ phase: 'generating' })
