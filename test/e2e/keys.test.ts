@@ -35,8 +35,10 @@ describe.skipIf(browserMissing)('keys panel', () => {
 
     // Closing the dialog leaves only the hint on the page.
     await page.keyboard.press('Escape')
+    // The dialog leaves the page once React has seen it close (the key's row was there all along).
+    await expect.poll(() => page.getByTestId('key-secret-dialog').count()).toBe(0)
     const row = page.getByTestId('key-row').filter({ hasText: 'from the UI' })
-    await expect.poll(() => row.count()).toBe(1)
+    expect(await row.count()).toBe(1)
     expect(await page.content()).not.toContain(secret)
     page.once('dialog', (d) => void d.accept())
     await row.getByTestId('key-revoke').click()
