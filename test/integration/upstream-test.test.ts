@@ -27,7 +27,12 @@ beforeAll(async () => {
   // answers nothing, ever (its sockets are destroyed at close)
   stall = await listenLocal(http.createServer(() => {}))
   // a web page where an API was expected
-  page = await listenLocal(http.createServer((_, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html>Welcome</html>')))
+  page = await listenLocal(http.createServer((req, res) => {
+    // hostile lists: nested past the gateway's depth limit, or larger than it reads
+    if (req.url?.startsWith('/deep/')) return void res.writeHead(200, { 'content-type': 'application/json' }).end(`{"data":${'['.repeat(5000)}${']'.repeat(5000)}}`)
+    if (req.url?.startsWith('/huge/')) return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: [{ id: 'x'.repeat(5 * 1024 * 1024) }] }))
+    res.writeHead(200, { 'content-type': 'text/html' }).end('<html>Welcome</html>')
+  }))
   const config = chatConfig([{ id: 'stored', baseUrl: openai.url }], { timeouts: { firstByteMs: 400 } })
   config.upstreams![0].apiKey = OPENAI_KEY
   gw = await startTestGateway(config, tempDataDir(), { log: (line) => logs.push(line) })
@@ -105,6 +110,10 @@ describe('POST /admin/v1/upstreams/test', () => {
   it('an answer that is not a model list, and addresses never fetched', async () => {
     const html = await test({ vendor: 'openai', baseUrl: `${page.origin}/v1`, apiKey: OPENAI_KEY })
     expect(html.json).toEqual({ ok: false, status: 200, reason: 'bad_answer', message: 'The address answered, but not with a list of models: check the base URL.', detail: null })
+    for (const hostile of ['deep', 'huge']) {
+      const answer = await test({ vendor: 'openai', baseUrl: `${page.origin}/${hostile}/v1`, apiKey: OPENAI_KEY })
+      expect(answer.json).toEqual({ ok: false, status: 200, reason: 'bad_answer', message: 'The address answered, but not with a list of models: check the base URL.', detail: null })
+    }
     const metadata = await test({ vendor: 'openai', baseUrl: 'http://169.254.169.254/v1', apiKey: OPENAI_KEY })
     expect(metadata.json).toEqual({ ok: false, status: null, reason: 'refused', message: 'The base URL points to a private or reserved address (169.254.169.254), which the gateway does not fetch.', detail: null })
   })

@@ -5,6 +5,7 @@ import type { Vendor } from '../../../shared/types.js'
 import { isCallable } from '../catalog/catalog.js'
 import type { RequestContext } from '../context.js'
 import { readAnswer, readErrorText, transportFailure } from '../http.js'
+import { exceedsJsonDepth } from '../json-depth.js'
 import { linkProblem } from '../link-guard.js'
 import { createRedactor } from '../redact.js'
 import { sendJson } from '../respond.js'
@@ -85,9 +86,10 @@ async function runTest(ctx: RequestContext, services: Services, account: { vendo
   }
   let ids: string[] | undefined
   try {
-    ids = call.read(JSON.parse((await readAnswer(response, MAX_LIST_BYTES)).toString('utf8')))
+    const answer = await readAnswer(response, MAX_LIST_BYTES)
+    if (!exceedsJsonDepth(answer)) ids = call.read(JSON.parse(answer.toString('utf8')))
   } catch {
-    // not JSON, or too large: not a model list
+    // not JSON, too large or too deep: not a model list
   }
   if (ids === undefined) return failed(status, 'bad_answer', 'upstream_test_bad_answer')
   const listed = new Set(ids)
