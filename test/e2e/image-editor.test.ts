@@ -1,19 +1,11 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { GatewayConfig } from '../../electron/gateway/config/load-config.js'
 import { makePng } from '../fakes/images/image-bytes.js'
-import { startFakeOpenAIImages, type FakeOpenAIImages, type MultipartBody } from '../fakes/images/openai-images.js'
-import { browserMissing, openApp, type AppUnderTest } from './harness.js'
-
-const config = (baseUrl: string): GatewayConfig => ({
-  account: { balance: 100, concurrency: 5 },
-  models: [{ id: 'img-gpt', family: 'gpt-image', vendor: 'openai', pricing: { unit: 'image', price: 0.04 }, maxN: 4, outputFormats: ['png', 'jpeg', 'webp'] }],
-  upstreams: [{ id: 'oa', vendor: 'openai', baseUrl, apiKey: 'sk-upstream-images' }],
-  groups: [{ id: 'images', protocol: 'chat', models: ['img-gpt'], upstreams: ['oa'] }],
-})
+import type { FakeOpenAIImages, MultipartBody } from '../fakes/images/openai-images.js'
+import { browserMissing, type AppUnderTest } from './harness.js'
+import { openImagePanel, type ImagePanel } from './image-panel.js'
 
 /** Which pixels a round brush of radius r dragged from (x0,y) to (x1,y) covers: centres within r of the segment. */
 function expectedCoverage(width: number, height: number, x0: number, x1: number, y: number, r: number): (x: number, yy: number) => boolean {
@@ -26,20 +18,15 @@ function expectedCoverage(width: number, height: number, x0: number, x1: number,
 }
 
 describe.skipIf(browserMissing)('image panel', () => {
+  let panel: ImagePanel
   let fake: FakeOpenAIImages
   let app: AppUnderTest
-  const files = mkdtempSync(join(tmpdir(), 'gatehouse-e2e-'))
+  let files: string
   beforeAll(async () => {
-    fake = await startFakeOpenAIImages({ apiKey: 'sk-upstream-images', validateMask: true })
-    app = await openApp(config(fake.url), { group: 'images' })
-    await app.page.getByTestId('nav-image').click()
-    await app.page.getByTestId('panel-image').waitFor()
+    panel = await openImagePanel()
+    ;({ fake, app, files } = panel)
   })
-  afterAll(async () => {
-    await app?.close()
-    await fake?.close()
-    rmSync(files, { recursive: true, force: true })
-  })
+  afterAll(() => panel?.close())
 
   it('sends the upstream a mask PNG at the reference size, alpha 0 exactly under the painted stroke and 255 elsewhere', async () => {
     const { page } = app

@@ -1,21 +1,13 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { GatewayConfig } from '../../electron/gateway/config/load-config.js'
 import { scaleCoverage } from '../../renderer/canvas/composite.js'
 import { colorFor, makePng } from '../fakes/images/image-bytes.js'
-import { startFakeOpenAIImages, type FakeOpenAIImages, type MultipartBody } from '../fakes/images/openai-images.js'
-import { browserMissing, openApp, type AppUnderTest } from './harness.js'
-
-const config = (baseUrl: string): GatewayConfig => ({
-  account: { balance: 100, concurrency: 5 },
-  models: [{ id: 'img-gpt', family: 'gpt-image', vendor: 'openai', pricing: { unit: 'image', price: 0.04 }, maxN: 4, outputFormats: ['png', 'jpeg', 'webp'] }],
-  upstreams: [{ id: 'oa', vendor: 'openai', baseUrl, apiKey: 'sk-upstream-images' }],
-  groups: [{ id: 'images', protocol: 'chat', models: ['img-gpt'], upstreams: ['oa'] }],
-})
+import type { FakeOpenAIImages, MultipartBody } from '../fakes/images/openai-images.js'
+import { browserMissing, type AppUnderTest } from './harness.js'
+import { openImagePanel, type ImagePanel } from './image-panel.js'
 
 const W = 240
 const H = 180
@@ -56,22 +48,17 @@ async function shownPixels(page: Page, testId: string): Promise<{ data: Buffer; 
 const succeeded = (page: Page) => expect.poll(() => page.getByTestId('image-status').getAttribute('data-state'), { timeout: 30_000 }).toBe('succeeded')
 
 describe.skipIf(browserMissing)('mask editor: select object, and the composite of a masked edit', () => {
+  let panel: ImagePanel
   let fake: FakeOpenAIImages
   let app: AppUnderTest
-  const files = mkdtempSync(join(tmpdir(), 'gatehouse-e2e-'))
+  let files: string
   beforeAll(async () => {
-    fake = await startFakeOpenAIImages({ apiKey: 'sk-upstream-images', validateMask: true })
-    app = await openApp(config(fake.url), { group: 'images' })
-    await app.page.getByTestId('nav-image').click()
-    await app.page.getByTestId('panel-image').waitFor()
+    panel = await openImagePanel()
+    ;({ fake, app, files } = panel)
     await app.page.getByTestId('image-model').selectOption('img-gpt')
     await app.page.getByTestId('image-mode-edit').click()
   })
-  afterAll(async () => {
-    await app?.close()
-    await fake?.close()
-    rmSync(files, { recursive: true, force: true })
-  })
+  afterAll(() => panel?.close())
 
   it('a click inside an object makes the mask take its shape (≥ 90% of the object, ≤ 5% of the background)', async () => {
     const { page } = app
