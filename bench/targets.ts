@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { pathToFileURL } from 'node:url'
 import type { GatewayConfig } from '../electron/gateway/config/load-config.js'
-import { bundleFresh } from '../scripts/bundle.mjs'
+import { bundleFresh, GATEWAY_NODE_FLAGS } from '../scripts/bundle.mjs'
 import { onTargetCore, type Placement } from './cores.js'
 import { countLedger, type LedgerCount } from './ledger.js'
 import { ROOT } from './root.js'
@@ -55,7 +55,9 @@ export interface GatehouseChild extends Child {
 function startChild(name: string, script: string, args: string[], placement?: Placement, afterStop?: () => void): Promise<Child> {
   const [command, ...argv] = placement ? onTargetCore(placement, [process.execPath]) : [process.execPath]
   const loader = script.endsWith('.ts') ? ['--import', 'tsx'] : []
-  const proc = spawn(command, [...argv, ...loader, '--import', EXIT_WITH_PARENT, script, ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] })
+  // The measured proxies (bare and Gatehouse) run with the Node flags `npm run gateway` uses.
+  const flags = script.endsWith('.ts') ? [] : GATEWAY_NODE_FLAGS
+  const proc = spawn(command, [...argv, ...flags, ...loader, '--import', EXIT_WITH_PARENT, script, ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] })
   let tail = ''
   proc.stderr!.setEncoding('utf8').on('data', (s: string) => { tail = (tail + s).slice(-4000) })
   const child: Child = {

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
+import { GATEWAY_NODE_FLAGS } from '../../scripts/bundle.mjs'
 
 const ROOT = new URL('../../', import.meta.url).pathname
 
@@ -13,8 +14,8 @@ export interface GatewayProcess {
 /** Runs the headless gateway as its own process, exactly as `npm run gateway -- ...` does. */
 /** `nodeArgs`: flags for Node itself, before the script (a preload, say). */
 export function runGateway(args: string[], nodeArgs: string[] = []): GatewayProcess {
-  // The script `npm run gateway` runs, without npm in between: the pid signalled is the gateway's own.
-  const child = spawn(process.execPath, [...nodeArgs, 'scripts/gateway.mjs', ...args], { cwd: ROOT, env: { ...process.env, NODE_OPTIONS: '' } })
+  // The script and flags `npm run gateway` runs, without npm in between: the pid signalled is the gateway's own.
+  const child = spawn(process.execPath, [...GATEWAY_NODE_FLAGS, ...nodeArgs, 'scripts/gateway.mjs', ...args], { cwd: ROOT, env: { ...process.env, NODE_OPTIONS: '' } })
   const stdout: string[] = []
   let err = ''
   let resolveUrl: (u: string) => void
