@@ -2,7 +2,8 @@
  * o200k_base token counts (the GPT-4o family's byte-pair encoding, as tiktoken defines it), held compactly:
  * every token's bytes in one Buffer, their ends in a Uint32Array and an open-addressing hash table of ranks,
  * ~5 MB in all where a JS string and Map entry per token cost ~50 MB. Special-token text ("<|endoftext|>")
- * counts as the plain text it is, never as the special token.
+ * counts as the plain text it is, never as the special token. The counts are gpt-tokenizer's but for U+FEFF, which
+ * its UTF-8 decoding drops as a byte order mark while merging (it counts "\ufeff" as 2; tiktoken, and this, as 1).
  *
  * Ranks come from the `<base64 bytes> <rank>` lines of gpt-tokenizer's packaged `data/o200k_base.tiktoken`.
  */
