@@ -12,7 +12,7 @@ import { Worker } from 'node:worker_threads'
 import { gatewayError } from './errors.js'
 import type { TokenAnswer, TokenJob } from './token-worker.js'
 
-/** A counter thread with nothing to count ends after this long (its ~45 MB of tables go with it). */
+/** A counter thread with nothing to count ends after this long (its ~25 MB, thread and o200k ranks, go with it). */
 export const TOKEN_WORKER_IDLE_MS = 30_000
 
 // Bundled, the worker is token-worker.js beside the bundle (scripts/bundle.mjs); from the sources, tsx runs it.
