@@ -67,7 +67,7 @@ describe('change notices between replicas', () => {
     const listener = await listenChanges(url, (topic) => topics.push(topic), (line) => logged.push(line))
 
     const killed = await sql.all<{ killed: boolean }>(
-      `SELECT pg_terminate_backend(pid) AS killed FROM pg_stat_activity WHERE query = 'LISTEN gatehouse_changes' AND pid <> pg_backend_pid()`,
+      `SELECT pg_terminate_backend(pid) AS killed FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN gatehouse_changes' AND pid <> pg_backend_pid()`,
     )
     expect(killed).toEqual([{ killed: true }])
     expect(await nextTopic(topics, 5_000)).toBe(ANY_CHANGE)

@@ -145,7 +145,7 @@ describe('pgSql', () => {
     expect(pool.idleCount).toBeGreaterThan(0)
     const admin = new pg.Client({ connectionString: url })
     await admin.connect()
-    await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'gatehouse' AND pid <> pg_backend_pid()`)
+    await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'gatehouse' AND pid <> pg_backend_pid()`)
     await admin.end()
     for (let i = 0; i < 50 && logged.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20))
     expect(logged[0]).toBe('database: idle connection lost: terminating connection due to administrator command')
