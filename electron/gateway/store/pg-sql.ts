@@ -51,7 +51,11 @@ function parseExactInteger(text: string): number {
   return n
 }
 
-/** The store's `Sql` over PostgreSQL; `pool` comes from `createPgPool` (its types read BIGINT as numbers). */
+/**
+ * The store's `Sql` over PostgreSQL; `pool` comes from `createPgPool` (its types read BIGINT as numbers).
+ * A transaction that fails on a serialization failure or a deadlock runs again (up to 5 times in all): its `fn`
+ * may run more than once, so it keeps effects outside the database out of it.
+ */
 export function pgSql(pool: pg.Pool): Sql {
   return handle(pool, async (fn) => {
     for (let attempt = 1; ; attempt++) {
