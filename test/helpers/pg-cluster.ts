@@ -111,8 +111,7 @@ export async function startPgCluster(): Promise<PgCluster> {
 }
 
 /** The newest server install of Debian's `postgresql` packages. */
-export function findPgBin(): string {
-  const root = '/usr/lib/postgresql'
+export function findPgBin(root = '/usr/lib/postgresql'): string {
   const versions = existsSync(root)
     ? readdirSync(root)
         .filter((v) => /^\d+$/.test(v) && existsSync(join(root, v, 'bin', 'initdb')) && existsSync(join(root, v, 'bin', 'pg_ctl')))

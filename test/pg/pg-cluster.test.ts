@@ -1,5 +1,9 @@
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import pg from 'pg'
 import { describe, expect, it } from 'vitest'
+import { tempDataDir } from '../helpers/gateway.js'
+import { findPgBin } from '../helpers/pg-cluster.js'
 import { freshDatabase } from '../helpers/pg-database.js'
 
 describe('the private PostgreSQL cluster of the test run', () => {
@@ -29,5 +33,17 @@ describe('the private PostgreSQL cluster of the test run', () => {
     wrong.password = 'wrong'
     const intruder = new pg.Client({ connectionString: wrong.href })
     await expect(intruder.connect()).rejects.toMatchObject({ code: '28P01' })
+  })
+
+  it("takes the newest server install, and says to install Debian's postgresql when there is none", () => {
+    const root = tempDataDir()
+    expect(() => findPgBin(root.dir)).toThrow(`PostgreSQL server binaries not found under ${root.dir}/*/bin: install Debian's postgresql (apt-get install postgresql)`)
+    for (const version of ['9', '15', '16']) {
+      mkdirSync(join(root.dir, version, 'bin'), { recursive: true })
+      if (version !== '16') for (const tool of ['initdb', 'pg_ctl']) writeFileSync(join(root.dir, version, 'bin', tool), '')
+    }
+    // 16 lacks the server tools (a client-only install): 15 is the newest server.
+    expect(findPgBin(root.dir)).toBe(join(root.dir, '15', 'bin'))
+    root.remove()
   })
 })
