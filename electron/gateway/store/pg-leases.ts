@@ -1,0 +1,55 @@
+import type { Sql } from './sql.js'
+
+/**
+ * Concurrency slots shared by every replica on one PostgreSQL database (team mode). A slot is a row in `leases`
+ * that lapses at its expiry unless its replica's heartbeat renews it, so a replica that dies gives its slots back
+ * within one lease time. Times come from the database's clock, never a replica's.
+ */
+
+export interface LeaseRequest {
+  /** unique per request (the request id); releasing it ends the lease */
+  leaseId: string
+  replica: string
+  keyId: string
+  /** the key's own cap, or null for none */
+  keyCap: number | null
+  accountCap: number
+  /** how long the lease lives without a renewal */
+  ttlMs: number
+}
+
+/** 'ok': the slot is taken; 'key' / 'account': that cap is full, nothing was taken. */
+export type LeaseOutcome = 'ok' | 'key' | 'account'
+
+/** One round trip; atomic across replicas (pg-schema.ts acquire_lease). */
+export async function acquireLease(sql: Sql, request: LeaseRequest): Promise<LeaseOutcome> {
+  const row = await sql.get<{ outcome: LeaseOutcome }>(
+    'SELECT acquire_lease(@leaseId, @replica, @keyId, @keyCap, @accountCap, @ttlMs) AS outcome',
+    { ...request },
+  )
+  return row!.outcome
+}
+
+/** Gives the slot back; releasing a lease already released (or lapsed) does nothing. */
+export async function releaseLease(sql: Sql, leaseId: string): Promise<void> {
+  await sql.run('DELETE FROM leases WHERE id = ?', [leaseId])
+}
+
+/**
+ * The replica's heartbeat: extends every live lease it holds by `ttlMs` from now and records that it was seen.
+ * A lease that already lapsed stays lapsed (its slot may be another request's by now). Answers how many were renewed.
+ */
+export async function renewLeases(sql: Sql, replica: string, ttlMs: number): Promise<number> {
+  const row = await sql.get<{ renewed: number }>(
+    `WITH renewed AS (
+       UPDATE leases SET expires_at = clock_timestamp() + @ttlMs::double precision * interval '1 millisecond'
+       WHERE replica = @replica AND expires_at > clock_timestamp()
+       RETURNING 1
+     )
+     INSERT INTO replicas (id, seen_at) VALUES (@replica, clock_timestamp())
+     ON CONFLICT (id) DO UPDATE SET seen_at = EXCLUDED.seen_at
+     RETURNING (SELECT count(*) FROM renewed) AS renewed`,
+    { replica, ttlMs },
+  )
+  return row!.renewed
+}

@@ -1,0 +1,208 @@
+import type pg from 'pg'
+
+/**
+ * Team mode's schema on PostgreSQL: the SQLite store's final schema (db.ts, after all its migrations: same tables,
+ * columns, defaults and indexes), so the repos' shared SQL runs on both. Money and milliseconds are BIGINT, REAL is
+ * DOUBLE PRECISION, 0/1 flags stay INTEGER. SQLite's money triggers become CHECK constraints and plpgsql triggers.
+ * Then what only replicas need: concurrency leases, the replicas' heartbeats, media bytes every replica can serve.
+ */
+
+/** The advisory lock every lease acquire takes (pg_advisory_xact_lock): "lease" in ASCII. */
+export const LEASE_LOCK = 0x6c65617365
+/** The advisory lock migrations take, so replicas starting at once migrate once: "schema" in ASCII. */
+export const MIGRATION_LOCK = 0x736368656d61
+
+/** Migrations, applied in order, each once per database; schema_migrations records which ran. */
+export const PG_MIGRATIONS: readonly string[] = [
+  `CREATE TABLE account (
+     id INTEGER PRIMARY KEY CHECK (id = 1),
+     balance_nano BIGINT NOT NULL DEFAULT 0,
+     reserved_nano BIGINT NOT NULL DEFAULT 0,
+     concurrency INTEGER NOT NULL DEFAULT 5,
+     applied_balance_nano BIGINT,
+     budget_nano BIGINT
+   );
+   INSERT INTO account (id) VALUES (1);
+   CREATE TABLE upstreams (
+     id TEXT PRIMARY KEY,
+     vendor TEXT NOT NULL,
+     base_url TEXT NOT NULL,
+     api_key_enc TEXT NOT NULL,
+     models TEXT,
+     priority DOUBLE PRECISION NOT NULL DEFAULT 0,
+     budget_nano BIGINT,
+     spent_nano BIGINT NOT NULL DEFAULT 0
+   );
+   CREATE TABLE groups (
+     id TEXT PRIMARY KEY,
+     name TEXT,
+     protocol TEXT NOT NULL,
+     models TEXT NOT NULL,
+     upstreams TEXT NOT NULL,
+     options TEXT
+   );
+   CREATE TABLE model_overrides (id TEXT PRIMARY KEY, data TEXT NOT NULL);
+   CREATE TABLE api_keys (
+     id TEXT PRIMARY KEY,
+     hash TEXT NOT NULL UNIQUE,
+     hint TEXT NOT NULL,
+     group_id TEXT NOT NULL,
+     name TEXT,
+     concurrency INTEGER,
+     quota_nano BIGINT,
+     used_nano BIGINT NOT NULL DEFAULT 0,
+     expires_at BIGINT,
+     disabled INTEGER NOT NULL DEFAULT 0,
+     created_at BIGINT NOT NULL,
+     app_secret_enc TEXT,
+     legacy_sha256 INTEGER NOT NULL DEFAULT 0
+   );
+   CREATE TABLE requests (
+     id TEXT PRIMARY KEY,
+     key_id TEXT,
+     group_id TEXT,
+     model TEXT,
+     endpoint TEXT NOT NULL,
+     status INTEGER NOT NULL,
+     error_code TEXT,
+     upstream_id TEXT,
+     input_tokens BIGINT,
+     output_tokens BIGINT,
+     usage TEXT,
+     cost_nano BIGINT NOT NULL DEFAULT 0 CONSTRAINT requests_cost_not_negative CHECK (cost_nano >= 0),
+     latency_ms DOUBLE PRECISION NOT NULL,
+     created_at BIGINT NOT NULL
+   );
+   CREATE INDEX requests_key_created ON requests (key_id, created_at);
+   CREATE INDEX requests_created ON requests (created_at);
+   CREATE TABLE tasks (
+     id TEXT PRIMARY KEY,
+     kind TEXT NOT NULL,
+     key_id TEXT NOT NULL,
+     group_id TEXT NOT NULL,
+     model TEXT NOT NULL,
+     endpoint TEXT NOT NULL,
+     upstream_id TEXT,
+     vendor_task_id TEXT,
+     status TEXT NOT NULL,
+     progress DOUBLE PRECISION,
+     request TEXT,
+     result TEXT,
+     error TEXT,
+     reserved_nano BIGINT NOT NULL DEFAULT 0,
+     cost_nano BIGINT NOT NULL DEFAULT 0 CONSTRAINT tasks_cost_not_negative CHECK (cost_nano >= 0),
+     settled INTEGER NOT NULL DEFAULT 0,
+     idempotency_key TEXT,
+     created_at BIGINT NOT NULL,
+     updated_at BIGINT NOT NULL,
+     next_poll_at BIGINT,
+     poll_attempts INTEGER NOT NULL DEFAULT 0,
+     request_hash TEXT,
+     vendor_status TEXT
+   );
+   CREATE INDEX tasks_status ON tasks (status);
+   CREATE INDEX tasks_key_idem ON tasks (key_id, idempotency_key);
+   CREATE INDEX tasks_due ON tasks (kind, next_poll_at) WHERE next_poll_at IS NOT NULL;
+   CREATE INDEX tasks_key_hash ON tasks (key_id, request_hash, created_at);
+   CREATE TABLE media (
+     id TEXT PRIMARY KEY,
+     request_id TEXT NOT NULL,
+     kind TEXT NOT NULL,
+     source_url TEXT,
+     path TEXT NOT NULL,
+     mime_type TEXT NOT NULL,
+     created_at BIGINT NOT NULL
+   );
+   CREATE INDEX media_request ON media (request_id);
+   CREATE TABLE app_state (name TEXT PRIMARY KEY, value TEXT NOT NULL, updated_at BIGINT NOT NULL);
+   CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+   CREATE TABLE pending_requests (
+     id TEXT PRIMARY KEY,
+     key_id TEXT,
+     group_id TEXT,
+     model TEXT,
+     endpoint TEXT NOT NULL,
+     upstream_id TEXT,
+     input_tokens BIGINT NOT NULL DEFAULT 0,
+     output_tokens BIGINT NOT NULL DEFAULT 0,
+     usage TEXT,
+     cost_nano BIGINT NOT NULL DEFAULT 0,
+     started_at BIGINT NOT NULL,
+     checkpointed_at BIGINT NOT NULL
+   );
+
+   -- Money only flows one way: a key's spend never falls.
+   CREATE FUNCTION api_keys_used_never_falls() RETURNS trigger LANGUAGE plpgsql AS $$
+   BEGIN
+     RAISE EXCEPTION 'used_nano must not fall' USING ERRCODE = 'check_violation';
+   END $$;
+   CREATE TRIGGER api_keys_used_never_falls BEFORE UPDATE OF used_nano ON api_keys
+     FOR EACH ROW WHEN (NEW.used_nano < OLD.used_nano) EXECUTE FUNCTION api_keys_used_never_falls();
+
+   -- Every ledger row that costs something adds to its upstream account's spend, whichever path wrote it.
+   CREATE FUNCTION requests_charge_upstream() RETURNS trigger LANGUAGE plpgsql AS $$
+   BEGIN
+     UPDATE upstreams SET spent_nano = spent_nano + NEW.cost_nano WHERE id = NEW.upstream_id;
+     RETURN NULL;
+   END $$;
+   CREATE TRIGGER requests_charge_upstream AFTER INSERT ON requests
+     FOR EACH ROW WHEN (NEW.upstream_id IS NOT NULL AND NEW.cost_nano > 0) EXECUTE FUNCTION requests_charge_upstream();
+
+   -- Team mode only. A lease is one request in flight on some replica; it lapses at expires_at unless renewed.
+   CREATE TABLE leases (id TEXT PRIMARY KEY, replica TEXT NOT NULL, key_id TEXT, expires_at TIMESTAMPTZ NOT NULL);
+   CREATE INDEX leases_key ON leases (key_id);
+   CREATE INDEX leases_replica ON leases (replica);
+   CREATE TABLE replicas (id TEXT PRIMARY KEY, seen_at TIMESTAMPTZ NOT NULL);
+   CREATE TABLE media_blobs (id TEXT PRIMARY KEY, bytes BYTEA NOT NULL);
+
+   -- Takes a concurrency slot for the account and the key, or says which cap is full (limits.ts's rule: the key's cap
+   -- binds only when it is not above the account's). One lock orders every acquire, so the counts cannot race;
+   -- times are the database's clock, shared by every replica.
+   CREATE FUNCTION acquire_lease(p_id TEXT, p_replica TEXT, p_key_id TEXT, p_key_cap INTEGER, p_account_cap INTEGER, p_ttl_ms BIGINT)
+   RETURNS TEXT LANGUAGE plpgsql AS $$
+   DECLARE
+     now_at TIMESTAMPTZ;
+   BEGIN
+     PERFORM pg_advisory_xact_lock(${LEASE_LOCK});
+     now_at := clock_timestamp();
+     DELETE FROM leases WHERE expires_at <= now_at;
+     IF p_key_cap IS NOT NULL AND p_key_cap <= p_account_cap
+        AND (SELECT count(*) FROM leases WHERE key_id = p_key_id) >= p_key_cap THEN
+       RETURN 'key';
+     END IF;
+     IF (SELECT count(*) FROM leases) >= p_account_cap THEN
+       RETURN 'account';
+     END IF;
+     INSERT INTO leases (id, replica, key_id, expires_at) VALUES (p_id, p_replica, p_key_id, now_at + p_ttl_ms * interval '1 millisecond');
+     RETURN 'ok';
+   END $$;`,
+]
+
+/**
+ * Brings the database's schema up to date. Each migration runs in its own transaction under an advisory lock:
+ * replicas that start together wait for each other, and the later ones find the work done.
+ */
+export async function migratePg(pool: pg.Pool): Promise<void> {
+  const client = await pool.connect()
+  let broken: Error | undefined
+  try {
+    for (let version = 1; version <= PG_MIGRATIONS.length; version++) {
+      await client.query('BEGIN')
+      try {
+        await client.query(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`)
+        await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())')
+        const done = await client.query('SELECT 1 FROM schema_migrations WHERE version = $1', [version])
+        if (done.rowCount === 0) {
+          await client.query(PG_MIGRATIONS[version - 1])
+          await client.query('INSERT INTO schema_migrations (version) VALUES ($1)', [version])
+        }
+        await client.query('COMMIT')
+      } catch (err) {
+        await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError))
+        throw err
+      }
+    }
+  } finally {
+    client.release(broken)
+  }
+}
