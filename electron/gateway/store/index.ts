@@ -69,6 +69,8 @@ export function storeOver(sql: Sql, log: (line: string) => void, release: () => 
       if (!open) return
       open = false
       await ledger.close()
+      // Transactions begun before close end first.
+      await sql.transaction(async () => undefined)
       await release()
     },
   }
