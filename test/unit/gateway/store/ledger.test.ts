@@ -51,7 +51,7 @@ describe('the ledger over the asynchronous store', () => {
     db.close()
     dir.remove()
   })
-  const money = () => db.prepare("SELECT (SELECT balance_nano FROM account) AS balance, (SELECT used_nano FROM api_keys WHERE id = 'k') AS used").get()
+  const money = () => db.prepare("SELECT (SELECT balance_nano FROM account) AS balance, (SELECT used_nano FROM api_keys WHERE id = 'k') AS used").get() as { balance: number; used: number }
 
   it('runs one commit at a time: a flush during a commit waits for it, then commits what was queued since', async () => {
     const ledger = ledgerRepo(sql, () => {})
