@@ -25,7 +25,7 @@ export interface AdmissionSpec<In, Req, Funds> {
   /** what the vendor refuses before anything is held (video: a shape its API cannot express) */
   accounts?(request: Req, candidates: UpstreamAccount[], model: CatalogModel): void
   /** funds (402): the balance and the key's quota, or what is held for the request (a video's reservation) */
-  funds(ctx: RequestContext, services: Services, request: Req, model: CatalogModel): Funds
+  funds(ctx: RequestContext, services: Services, request: Req, model: CatalogModel): Funds | Promise<Funds>
 }
 
 export interface Admitted<In, Req, Funds> {
@@ -53,7 +53,8 @@ export async function admit<In, Req, Funds>(ctx: RequestContext, services: Servi
   const request = ruled instanceof Promise ? await ruled : ruled
   const candidates = upstreamsFor(services.registry, ctx.group!, model, spec.capability)
   spec.accounts?.(request, candidates, model)
-  const funds = spec.funds(ctx, services, request, model)
+  const held = spec.funds(ctx, services, request, model)
+  const funds = held instanceof Promise ? await held : held
   return { input, request, model, candidates, funds }
 }
 

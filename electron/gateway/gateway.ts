@@ -15,7 +15,6 @@ import { ROUTES } from './routes/index.js'
 import { fileSecretBox, type SecretBox } from './secrets.js'
 import { createGatewayServer } from './server.js'
 import type { Services } from './services.js'
-import { isFreshStore } from './store/db.js'
 import { failInterruptedImageTasks } from './tasks/image-tasks.js'
 import { createStore } from './store/index.js'
 import { startVideoPoller } from './tasks/video-poller.js'
@@ -64,22 +63,22 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const store = createStore(options.dataDir, log)
   try {
     // Streams cut short by a dead process are billed for what their checkpoints counted, before balances are read.
-    const settled = store.ledger.settleInterrupted()
+    const settled = await store.ledger.settleInterrupted()
     if (settled > 0) log(`[gatehouse] settled ${settled} stream(s) interrupted by the last stop (status 499, interrupted_by_restart)`)
     const secrets = options.secrets ?? fileSecretBox(options.dataDir)
-    const registry = new Registry(store, secrets, redactor)
-    const fresh = isFreshStore(store.db)
-    if (fresh) seedDefaultGroups(store, registry.builtinModels)
-    upgradeSealedKeys(store, secrets, registry.keyHasher)
-    if (options.config) applyConfig(options.config, store, secrets, registry.builtinModels, registry.keyHasher)
-    const firstKey = fresh && store.apiKeys.count() === 0 ? createFirstKey(store, registry.keyHasher) : undefined
-    registry.reload()
+    const registry = await Registry.open(store, secrets, redactor, log)
+    const fresh = await store.groups.isEmpty()
+    if (fresh) await seedDefaultGroups(store, registry.builtinModels)
+    await upgradeSealedKeys(store, secrets, registry.keyHasher)
+    if (options.config) await applyConfig(options.config, store, secrets, registry.builtinModels, registry.keyHasher)
+    const firstKey = fresh && (await store.apiKeys.count()) === 0 ? await createFirstKey(store, registry.keyHasher) : undefined
+    await registry.reload()
 
     const http = createHttp({ ...DEFAULT_TIMEOUTS, ...options.config?.timeouts }, { allowPrivateAddresses: options.config?.network?.allowPrivateAddresses })
     const admin = createAdminAuth({ ...DEFAULT_SESSION_LIMITS, ...options.adminSessions })
     const app = { mode: options.mode ?? 'headless', version: GATEHOUSE_VERSION, baseUrl: '', rendererDir: options.rendererDir === null ? undefined : (options.rendererDir ?? defaultRendererDir()) } as const
     const services: Services = { store, registry, http, limiter: createConcurrencyLimiter(registry), dataDir: options.dataDir, secrets, admin, app: { ...app }, log }
-    failInterruptedImageTasks(services)
+    await failInterruptedImageTasks(services)
     const gateway = createGatewayServer(services, ROUTES, {
       allowedHosts: options.config?.allowedHosts ?? [],
       timeouts: clientTimeoutsOf(options.config?.timeouts),
@@ -92,7 +91,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     })
     const { port } = gateway.server.address() as AddressInfo
     // Unfinished video tasks are resumed, not failed: their vendor jobs run on without us.
-    const videoPoller = startVideoPoller(services, videoPollOptions(options.videoPoll), log)
+    const videoPoller = await startVideoPoller(services, videoPollOptions(options.videoPoll), log)
     const urlHost = host.includes(':') ? `[${host}]` : host
     const url = `http://${urlHost}:${port}`
     services.app.baseUrl = url
@@ -108,11 +107,11 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
         await gateway.close(graceMs)
         await videoPoller.stop()
         await http.close(graceMs)
-        store.close()
+        await store.close()
       },
     }
   } catch (err) {
-    store.close()
+    await store.close()
     throw err
   }
 }

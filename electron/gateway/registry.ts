@@ -67,23 +67,50 @@ export class Registry {
   keysById = new Map<string, ApiKey>()
   account!: Account
   readonly builtinModels: CatalogModel[] = loadBuiltinModels()
-  readonly keyHasher: KeyHasher
 
-  /** `redactor` learns every upstream account's key at each reload. */
-  constructor(private readonly store: Store, private readonly secrets: SecretBox, readonly redactor: Redactor = createRedactor()) {
-    this.keyHasher = installKeyHasher(store, secrets)
-    this.reload()
+  /** `redactor` learns every upstream account's key at each reload. Use `Registry.open`, which loads it. */
+  private constructor(
+    private readonly store: Store,
+    private readonly secrets: SecretBox,
+    readonly redactor: Redactor,
+    readonly keyHasher: KeyHasher,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  /** The registry of the store, loaded; `log` takes the errors of work done in the background (a key's rehash). */
+  static async open(store: Store, secrets: SecretBox, redactor: Redactor = createRedactor(), log: (line: string) => void = () => {}): Promise<Registry> {
+    const registry = new Registry(store, secrets, redactor, await installKeyHasher(store, secrets), log)
+    await registry.reload()
+    return registry
   }
 
-  reload(): void {
+  /** Charges mirrored in memory so far (billing.ts chargeMirror): a read of balances must not overlap one. */
+  mirroredCharges = 0
+
+  /**
+   * Reads balances back from the store with every charge mirrored in memory included: queued charges are committed
+   * first, and the read is taken again (a few times at most) when a charge was mirrored meanwhile.
+   */
+  async readBalances<T>(read: () => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      const before = this.mirroredCharges
+      await this.store.ledger.flush()
+      const result = await read()
+      if (this.mirroredCharges === before || attempt === 3) return result
+    }
+  }
+
+  /** Rebuilds everything from the store; the maps are swapped in at the end, so requests never see half of it. */
+  async reload(): Promise<void> {
     const { store } = this
-    // Charges still queued would be lost when balances are read back from the store.
-    store.ledger.flush()
+    const [overrides, groups, upstreams, keys, account] = await this.readBalances(() =>
+      Promise.all([store.modelOverrides.all(), store.groups.all(), store.upstreams.all(), store.apiKeys.all(), store.account.get()]),
+    )
     this.candidateCache = new Map()
-    this.catalog = createCatalog(this.builtinModels, store.modelOverrides.all())
-    this.groups = new Map(store.groups.all().map((g) => [g.id, { ...g, modelSet: new Set(g.models) }]))
+    this.catalog = createCatalog(this.builtinModels, overrides)
+    this.groups = new Map(groups.map((g) => [g.id, { ...g, modelSet: new Set(g.models) }]))
     this.upstreams = new Map(
-      store.upstreams.all().map((u) => [
+      upstreams.map((u) => [
         u.id,
         {
           id: u.id,
@@ -101,7 +128,7 @@ export class Registry {
     this.keysByHash = new Map()
     this.legacyKeys = new Map()
     this.keysById = new Map()
-    for (const k of store.apiKeys.all()) {
+    for (const k of keys) {
       const key: ApiKey = {
         id: k.id,
         hint: k.hint,
@@ -116,7 +143,6 @@ export class Registry {
       ;(k.legacy_sha256 === 1 ? this.legacyKeys : this.keysByHash).set(k.hash, key)
       this.keysById.set(k.id, key)
     }
-    const account = store.account.get()
     this.account = { budgetNano: account.budget_nano, balanceNano: account.balance_nano, reservedNano: account.reserved_nano, concurrency: account.concurrency }
   }
 
@@ -137,7 +163,8 @@ export class Registry {
     if (key !== undefined || this.legacyKeys.size === 0) return key
     const old = this.legacyKeys.get(legacy)
     if (old !== undefined) {
-      this.store.apiKeys.rehash(old.id, hash)
+      // Not awaited: the request goes on with the key found; the maps already know its new hash.
+      this.store.apiKeys.rehash(old.id, hash).catch((err: unknown) => this.log(`[gatehouse] could not upgrade the hash of key ${old.id}: ${(err as Error).message}`))
       this.legacyKeys.delete(legacy)
       this.keysByHash.set(hash, old)
     }

@@ -56,7 +56,7 @@ describe.skipIf(browserMissing)('chat panel', () => {
     expect(partial).not.toContain('word59')
     await page.waitForTimeout(600)
     expect(await words()).toEqual(partial)
-    const log = gateway(app).store.requestLog.page({ endpoint: 'chat.completions', limit: 1 })
+    const log = await (await gateway(app)).store.requestLog.page({ endpoint: 'chat.completions', limit: 1 })
     expect(log[0].status).toBe(499)
     await app.screenshot('chat-stopped')
   })
@@ -79,4 +79,4 @@ describe.skipIf(browserMissing)('chat panel', () => {
   })
 })
 
-const gateway = (app: AppUnderTest) => (app.gateway.services.store.ledger.flush(), app.gateway.services)
+const gateway = async (app: AppUnderTest) => (await app.gateway.services.store.ledger.flush(), app.gateway.services)

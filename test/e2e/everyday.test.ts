@@ -219,7 +219,7 @@ describe.skipIf(browserMissing)('everyday screens: video', () => {
     const card = page.getByTestId('video-task').first()
     await expect.poll(() => card.getAttribute('data-status'), { timeout: 15_000 }).toBe('submit_failed')
     // The gateway keeps the rejected submission as a failed task: it is listed, yet it is this card.
-    const stored = app.gateway.services.store.tasks.recent('video', 10)
+    const stored = (await app.gateway.services.store.tasks.recent('video', 10))
     expect(stored.map((t) => t.status)).toEqual(['failed'])
     await page.getByTestId('video-refresh').click()
     await page.waitForTimeout(1_500)

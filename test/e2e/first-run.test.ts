@@ -123,13 +123,13 @@ describe.skipIf(browserMissing)('first run: the guided start from an empty data 
       }
       await walkToFirstAnswer(app, fake, 'Hello from the vendor, word by word, as it streams.', (name) => app.screenshot(`first-run-${name}`))
       // no budget: the call went through at a $0 balance, and its cost is in the ledger
-      const account = app.gateway.services.store.account.get()
+      const account = (await app.gateway.services.store.account.get())
       expect(account.budget_nano).toBeNull()
-      const row = app.gateway.services.store.ledger.recent(null, 1)[0]
+      const row = (await app.gateway.services.store.ledger.recent(null, 1))[0]
       expect(row).toMatchObject({ status: 200, model: 'gpt-6.1-sol' })
       expect(row.cost_nano).toBeGreaterThan(0)
       // the group got the chosen model and the account; the empty state is gone
-      expect(app.gateway.services.store.groups.all().find((g) => g.id === 'default')).toMatchObject({ upstreams: ['openai-1'] })
+      expect((await app.gateway.services.store.groups.all()).find((g) => g.id === 'default')).toMatchObject({ upstreams: ['openai-1'] })
       expect(await page.getByTestId('chat-next-step').count()).toBe(0)
     } finally {
       await app.close()

@@ -55,10 +55,10 @@ describe.skipIf(browserMissing)('usage panel', () => {
   }
 
   /** Every ledger row, and the ids of the app's own keys. */
-  function ledger(): { rows: Row[]; appKeys: Set<string> } {
-    store().ledger.flush()
-    const rows = store().db.prepare('SELECT * FROM requests').all() as Row[]
-    const appKeys = new Set((store().db.prepare('SELECT id FROM api_keys WHERE app_secret_enc IS NOT NULL').all() as Array<{ id: string }>).map((r) => r.id))
+  async function ledger(): Promise<{ rows: Row[]; appKeys: Set<string> }> {
+    await store().ledger.flush()
+    const rows = await store().sql.all<Row>('SELECT * FROM requests')
+    const appKeys = new Set((await store().sql.all<{ id: string }>('SELECT id FROM api_keys WHERE app_secret_enc IS NOT NULL')).map((r) => r.id))
     return { rows, appKeys }
   }
 
@@ -76,16 +76,17 @@ describe.skipIf(browserMissing)('usage panel', () => {
     ] as const) plan.push({ id: await chat(key, model), daysAgo, latency })
     fake.setScenario({ kind: 'status', status: 400, body: { error: { message: 'no', type: 'invalid_request_error' } } })
     plan.push({ id: await chat(SECOND_KEY, LONG_MODEL), daysAgo: 1, latency: 7 })
-    store().ledger.flush()
-    const move = store().db.prepare('UPDATE requests SET created_at = ?, latency_ms = ? WHERE id = ?')
-    plan.forEach(({ id, daysAgo, latency }, i) => expect(move.run(at(daysAgo, i), latency, id).changes).toBe(1))
+    await store().ledger.flush()
+    for (const [i, { id, daysAgo, latency }] of plan.entries()) {
+      expect((await store().sql.run('UPDATE requests SET created_at = ?, latency_ms = ? WHERE id = ?', [at(daysAgo, i), latency, id])).changes).toBe(1)
+    }
 
     await page.getByTestId('nav-usage').click()
     const spend = page.getByTestId('usage-spend-table')
     await spend.waitFor({ state: 'attached' })
     await expect.poll(() => spend.locator('[data-testid="usage-spend-day"]').count()).toBe(30)
 
-    const { rows, appKeys } = ledger()
+    const { rows, appKeys } = await ledger()
     const counted = rows.filter((r) => !housekeepingRow(r, appKeys))
     expect(rows.length).toBeGreaterThan(counted.length) // the app listed models with its own key: hidden by default
     const byDay = new Map<string, Row[]>()
@@ -130,7 +131,8 @@ describe.skipIf(browserMissing)('usage panel', () => {
 
     // Spending by key: the two keys' ledger sums, the biggest first.
     const keys = await page.getByTestId('usage-key-spend').evaluateAll((trs) => trs.map((tr) => [tr.textContent, Number(tr.getAttribute('data-usd'))]))
-    const keyCost = (name: string) => sum(counted.filter((r) => r.key_id === store().apiKeys.all().find((k) => k.name === name)!.id))
+    const keyRows = await store().apiKeys.all()
+    const keyCost = (name: string) => sum(counted.filter((r) => r.key_id === keyRows.find((k) => k.name === name)!.id))
     expect(keys.slice(0, 2).map(([text]) => String(text).split(' (')[0])).toEqual(['laptop', 'server'])
     expect(keys[0][1]).toBeCloseTo(keyCost('laptop'), 12)
     expect(keys[1][1]).toBeCloseTo(keyCost('server'), 12)
@@ -147,7 +149,7 @@ describe.skipIf(browserMissing)('usage panel', () => {
 
   it("shows the app's own housekeeping calls only when asked", async () => {
     const { page } = app
-    const { rows, appKeys } = ledger()
+    const { rows, appKeys } = await ledger()
     const today = localDate(new Date())
     const todayRows = rows.filter((r) => localDate(new Date(r.created_at)) === today)
     const housekeeping = todayRows.filter((r) => housekeepingRow(r, appKeys)).length
@@ -190,7 +192,7 @@ describe.skipIf(browserMissing)('usage panel', () => {
     await page.getByTestId('nav-settings').click()
     await page.getByTestId('settings-language').selectOption('zh')
     await page.getByTestId('nav-usage').click()
-    const { rows, appKeys } = ledger()
+    const { rows, appKeys } = await ledger()
     // Back on the panel, the app's housekeeping calls are hidden again.
     const counted = rows.filter((r) => !housekeepingRow(r, appKeys))
     await expect.poll(() => page.getByTestId('usage-range-total').textContent()).toBe(

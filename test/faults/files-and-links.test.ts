@@ -98,7 +98,7 @@ describe('admin media upload: file names are the gateway\'s', () => {
     expect(res.status).toBe(201)
     const item = (await res.json()) as { id: string; requestId: string }
     expect(item).toMatchObject({ id: expect.stringMatching(/^med_[0-9a-f]{32}$/), requestId: request })
-    const row = gw.services.store.media.get(item.id)!
+    const row = (await gw.services.store.media.get(item.id))!
     expect(row.path).toBe(join('media', 'app', `${item.id}.png`))
     expect(statSync(join(gw.services.dataDir, row.path)).size).toBe(PNG.length)
   })
@@ -132,8 +132,8 @@ describe('file modes', () => {
     const res = await gw.post('/v1/images/generations', { model: 'test-image', prompt: 'a fox' })
     expect(res.status).toBe(200)
     const requestId = res.headers.get('x-request-id')!
-    for (let i = 0; i < 200 && gw.services.store.media.byRequest(requestId).length === 0; i++) await new Promise((r) => setTimeout(r, 10))
-    expect(gw.services.store.media.byRequest(requestId)).toHaveLength(1)
+    for (let i = 0; i < 200 && (await gw.services.store.media.byRequest(requestId)).length === 0; i++) await new Promise((r) => setTimeout(r, 10))
+    expect((await gw.services.store.media.byRequest(requestId))).toHaveLength(1)
     const settings = await fetch(`${gw.url}/admin/v1/settings`, { method: 'PUT', headers: { authorization: `Bearer ${gw.adminToken}`, 'content-type': 'application/json' }, body: JSON.stringify({ port: 8788, language: 'zh' }) })
     expect(settings.status).toBe(200)
 
@@ -150,7 +150,7 @@ describe('SVG from a vendor is never an image', () => {
     expect(await errorOf(await gw.post('/v1/images/generations', { model: 'test-image', prompt: 'x' }))).toEqual([502, {
       code: 'upstream_error', param: null, type: 'upstream_error', message: 'The model is temporarily unavailable after trying every account (malformed answer).',
     }])
-    expect(gw.services.store.ledger.recent(null, 1)[0]).toMatchObject({ status: 502, cost_nano: 0 })
+    expect((await gw.services.store.ledger.recent(null, 1))[0]).toMatchObject({ status: 502, cost_nano: 0 })
   })
 
   it('a linked SVG (declared as SVG or as PNG) is left as a link, never saved; a PNG beside it is saved and served sandboxed', async () => {
@@ -160,8 +160,8 @@ describe('SVG from a vendor is never an image', () => {
     expect(res.status).toBe(200)
     expect(((await res.json()) as { data: Array<{ url: string }> }).data.map((d) => d.url)).toEqual(links)
     const requestId = res.headers.get('x-request-id')!
-    for (let i = 0; i < 200 && gw.services.store.media.byRequest(requestId).length === 0; i++) await new Promise((r) => setTimeout(r, 10))
-    const saved = gw.services.store.media.byRequest(requestId)
+    for (let i = 0; i < 200 && (await gw.services.store.media.byRequest(requestId)).length === 0; i++) await new Promise((r) => setTimeout(r, 10))
+    const saved = (await gw.services.store.media.byRequest(requestId))
     expect(saved.map((m) => [m.source_url, m.mime_type])).toEqual([[links[2], 'image/png']])
 
     const served = await fetch(`${gw.url}/admin/v1/media/${saved[0].id}`, { headers: { authorization: `Bearer ${gw.adminToken}` } })
@@ -237,7 +237,7 @@ describe('outbound link guard', () => {
     const res = await strict.post('/v1/images/generations', { model: 'test-image', prompt: 'x' })
     expect(((await res.json()) as { data: Array<{ url: string }> }).data[0].url).toBe(`${vendor.origin}/files/ok.png`)
     await new Promise((r) => setTimeout(r, 100))
-    expect(strict.services.store.media.byRequest(res.headers.get('x-request-id')!)).toEqual([])
+    expect((await strict.services.store.media.byRequest(res.headers.get('x-request-id')!))).toEqual([])
     expect(vendor.state.downloads.length).toBe(downloads)
   })
 

@@ -37,18 +37,18 @@ beforeEach(() => fake.reset())
 afterEach(() => expectBooksBalanced(gw))
 
 /** balance = start − Σ ledger costs, and no ledger row has a negative cost. */
-function expectBooksBalanced(g: TestGateway): void {
-  g.services.store.ledger.flush()
-  const { spent, lowest } = g.services.store.db.prepare('SELECT COALESCE(SUM(cost_nano), 0) AS spent, COALESCE(MIN(cost_nano), 0) AS lowest FROM requests').get() as { spent: number; lowest: number }
-  expect(g.services.store.account.get().balance_nano).toBe(START_BALANCE_NANO - spent)
+async function expectBooksBalanced(g: TestGateway): Promise<void> {
+  await g.services.store.ledger.flush()
+  const { spent, lowest } = (await g.services.store.sql.get<{ spent: number; lowest: number }>('SELECT COALESCE(SUM(cost_nano), 0) AS spent, COALESCE(MIN(cost_nano), 0) AS lowest FROM requests'))!
+  expect((await g.services.store.account.get()).balance_nano).toBe(START_BALANCE_NANO - spent)
   expect(lowest).toBeGreaterThanOrEqual(0)
 }
 
 const as = (key: string) => ({ authorization: `Bearer ${key}` })
 
-async function until(cond: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+async function until(cond: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
   const end = Date.now() + timeoutMs
-  while (!cond()) {
+  while (!(await cond())) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
     await new Promise((r) => setTimeout(r, 20))
   }
@@ -225,15 +225,15 @@ describe('trickled bodies', () => {
     expect(JSON.parse(res.body)).toEqual({
       error: { message: 'The request body did not arrive in full within 1500 ms (timeouts.bodyMs).', type: 'invalid_request_error', param: null, code: 'request_timeout' },
     })
-    expect(gw.services.store.media.byRequest('req_x')).toEqual([])
+    expect((await gw.services.store.media.byRequest('req_x'))).toEqual([])
   })
 
   it('a client that leaves mid-upload: no crash, ledger 499 at no cost, and the next request is served', async () => {
     const { socket } = rawClient(gw, postHead('/v1/chat/completions', TEST_KEY, 'Content-Length: 1000000\r\n') + ' '.repeat(100_000))
     await sleep(100)
     socket.destroy()
-    await until(() => gw.services.store.ledger.recent(null, 1)[0]?.status === 499, 'the 499 ledger row')
-    expect(gw.services.store.ledger.recent(null, 1)[0]).toMatchObject({ status: 499, error_code: 'client_closed_request', cost_nano: 0 })
+    await until(async () => (await gw.services.store.ledger.recent(null, 1))[0]?.status === 499, 'the 499 ledger row')
+    expect((await gw.services.store.ledger.recent(null, 1))[0]).toMatchObject({ status: 499, error_code: 'client_closed_request', cost_nano: 0 })
     expect(gw.services.limiter.inFlight()).toBe(0)
     expect((await gw.post('/v1/chat/completions', chat)).status).toBe(200)
   })
@@ -279,8 +279,8 @@ describe('a client that stops reading', () => {
     const { socket } = rawClient(gw, postHead('/v1/chat/completions', TEST_KEY, `Content-Length: ${Buffer.byteLength(body)}\r\n`) + body)
     await new Promise((resolve) => socket.once('data', resolve))
     socket.pause()
-    await until(() => gw.services.store.ledger.recent(null, 1)[0]?.status === 499, 'the 499 ledger row', 20_000)
-    const row = gw.services.store.ledger.recent(null, 1)[0]
+    await until(async () => (await gw.services.store.ledger.recent(null, 1))[0]?.status === 499, 'the 499 ledger row', 20_000)
+    const row = (await gw.services.store.ledger.recent(null, 1))[0]
     expect(row).toMatchObject({ status: 499, error_code: 'client_closed_request' })
     expect(row.cost_nano).toBeGreaterThan(0)
     expect(row.output_tokens).toBeGreaterThan(0)
@@ -293,7 +293,7 @@ describe('a client that stops reading', () => {
 
 describe('bodies over 60 MB: a 413 the client reads', () => {
   let roomy: TestGateway
-  const requestRows = (g: TestGateway) => g.services.store.ledger.recent(null, 1_000).length
+  const requestRows = async (g: TestGateway) => (await g.services.store.ledger.recent(null, 1_000)).length
   const TOO_LARGE = 'The request body exceeds the 60000000 byte limit.'
 
   beforeAll(async () => {
@@ -342,24 +342,24 @@ describe('bodies over 60 MB: a 413 the client reads', () => {
 
   it('the openai SDK (default retries) gets a typed 413 from one request', async () => {
     const client = new OpenAI({ baseURL: `${roomy.url}/v1`, apiKey: TEST_KEY })
-    const before = requestRows(roomy)
+    const before = await requestRows(roomy)
     const err = await client.chat.completions.create({ model: 'test-gpt', messages: [{ role: 'user', content: 'a'.repeat(60_000_001) }] }).catch((e: unknown) => e)
     expect(err).toBeInstanceOf(OpenAI.APIError)
     expect((err as InstanceType<typeof OpenAI.APIError>).status).toBe(413)
     expect((err as InstanceType<typeof OpenAI.APIError>).code).toBe('request_too_large')
-    expect(requestRows(roomy)).toBe(before + 1)
-    expect(roomy.services.store.ledger.recent(null, 1)[0]).toMatchObject({ status: 413, cost_nano: 0 })
+    expect(await requestRows(roomy)).toBe(before + 1)
+    expect((await roomy.services.store.ledger.recent(null, 1))[0]).toMatchObject({ status: 413, cost_nano: 0 })
     expect(fake.calls).toHaveLength(0)
   })
 
   it('the Anthropic SDK (default retries) gets a typed 413 from one request', async () => {
     const client = new Anthropic({ baseURL: roomy.url, apiKey: MESSAGES_KEY })
-    const before = requestRows(roomy)
+    const before = await requestRows(roomy)
     const err = await client.messages.create({ model: 'test-gpt', max_tokens: 5, messages: [{ role: 'user', content: 'a'.repeat(60_000_001) }] }).catch((e: unknown) => e)
     expect(err).toBeInstanceOf(Anthropic.APIError)
     expect((err as InstanceType<typeof Anthropic.APIError>).status).toBe(413)
-    expect(requestRows(roomy)).toBe(before + 1)
-    expect(roomy.services.store.ledger.recent(null, 1)[0]).toMatchObject({ status: 413, cost_nano: 0 })
+    expect(await requestRows(roomy)).toBe(before + 1)
+    expect((await roomy.services.store.ledger.recent(null, 1))[0]).toMatchObject({ status: 413, cost_nano: 0 })
     expect(fake.calls).toHaveLength(0)
   })
 })

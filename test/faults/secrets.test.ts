@@ -168,7 +168,7 @@ describe('an upstream that quotes its secrets', () => {
     const native = await post('/api/v1/services/aigc/video-generation/video-synthesis', { model: WAN, input: { prompt: 'refuse' } }, TEST_KEY, { 'x-dashscope-async': 'enable' })
     expect(native.status).toBe(400)
     expect(await native.json()).toEqual({ request_id: native.headers.get('x-request-id'), code: 'InvalidParameter', message: redactedLeak('Bearer ') })
-    const failed = gw.services.store.tasks.recent('video', 10).filter((t) => t.status === 'failed')
+    const failed = (await gw.services.store.tasks.recent('video', 10)).filter((t) => t.status === 'failed')
     expect(failed.map((t) => JSON.parse(t.error!))).toEqual([
       { code: 'InvalidParameter', message: redactedLeak('Bearer ') },
       { code: 'InvalidParameter', message: redactedLeak('Bearer ') },
@@ -187,16 +187,16 @@ describe('an upstream that quotes its secrets', () => {
     expect(view.error).toEqual({ code: 'DataInspectionFailed', message: redactedLeak('Bearer ') })
     const native = (await (await get(`/api/v1/tasks/${id}`)).json()) as { output: Record<string, unknown> }
     expect(native.output).toMatchObject({ task_status: 'FAILED', code: 'DataInspectionFailed', message: redactedLeak('Bearer ') })
-    expect(JSON.parse(gw.services.store.tasks.get(id)!.error!)).toEqual({ code: 'DataInspectionFailed', message: redactedLeak('Bearer ') })
+    expect(JSON.parse((await gw.services.store.tasks.get(id))!.error!)).toEqual({ code: 'DataInspectionFailed', message: redactedLeak('Bearer ') })
     // The failed first poll was logged, with the vendor's words redacted.
     expect(logs.some((l) => l.includes(`video task ${id}: poll failed`) && l.includes(redactedLeak('Bearer ')))).toBe(true)
   })
 
-  it('the ledger, the stored tasks and every log line hold none of the secrets', () => {
-    const ledger = gw.services.store.ledger.recent(null, 100)
+  it('the ledger, the stored tasks and every log line hold none of the secrets', async () => {
+    const ledger = (await gw.services.store.ledger.recent(null, 100))
     expect(ledger.some((r) => r.error_code === '[redacted]')).toBe(true)
     expectClean('the ledger', JSON.stringify(ledger))
-    expectClean('the tasks', JSON.stringify(gw.services.store.tasks.recent('video', 100)))
+    expectClean('the tasks', JSON.stringify((await gw.services.store.tasks.recent('video', 100))))
     expectClean('the log', logs.join('\n'))
     expectClean('stderr', stderr.join(''))
   })
@@ -234,13 +234,13 @@ describe('gateway keys: keyed hashes', () => {
 
   it('two installs hash the same key differently, and neither stores its plain SHA-256', async () => {
     const [a, b] = [await start(newDir(), config), await start(newDir(), config)]
-    const rowOf = (gw: RunningGateway) => gw.services.store.apiKeys.all().find((k) => k.name === 'test')!
-    expect(rowOf(a).hash).not.toBe(rowOf(b).hash)
-    expect(rowOf(a).id).not.toBe(rowOf(b).id)
+    const rowOf = async (gw: RunningGateway) => (await gw.services.store.apiKeys.all()).find((k) => k.name === 'test')!
+    expect((await rowOf(a)).hash).not.toBe((await rowOf(b)).hash)
+    expect((await rowOf(a)).id).not.toBe((await rowOf(b)).id)
     for (const gw of [a, b]) {
-      expect(rowOf(gw).hash).not.toBe(legacyKeyHash(TEST_KEY))
-      expect(rowOf(gw).hash).toBe(gw.services.registry.keyHasher.hash(TEST_KEY))
-      expect(gw.services.store.meta.get('key_hash_secret')).toMatch(/^v1:/) // sealed by the SecretBox
+      expect((await rowOf(gw)).hash).not.toBe(legacyKeyHash(TEST_KEY))
+      expect((await rowOf(gw)).hash).toBe(gw.services.registry.keyHasher.hash(TEST_KEY))
+      expect((await gw.services.store.meta.get('key_hash_secret'))).toMatch(/^v1:/) // sealed by the SecretBox
       expect((await models(gw, TEST_KEY)).status).toBe(200)
     }
   })
@@ -256,22 +256,22 @@ describe('gateway keys: keyed hashes', () => {
     ])
     const oldIds = [TEST_KEY, otherKey, appKey].map((k) => keyId(legacyKeyHash(k)))
     let gw = await start(dir, config)
-    const rows = () => new Map(gw.services.store.apiKeys.all().map((r) => [r.id, r]))
+    const rows = async () => new Map((await gw.services.store.apiKeys.all()).map((r) => [r.id, r]))
     const hashed = (key: string) => gw.services.registry.keyHasher.hash(key)
     // At start: the app key (sealed) and the config key (applied) are rehashed; the other waits to be presented.
-    expect(rows().size).toBe(4) // the three, and the messages key of the config
-    expect(rows().get(oldIds[0])).toMatchObject({ hash: hashed(TEST_KEY), legacy_sha256: 0 })
-    expect(rows().get(oldIds[2])).toMatchObject({ hash: hashed(appKey), legacy_sha256: 0 })
-    expect(rows().get(oldIds[1])).toMatchObject({ hash: legacyKeyHash(otherKey), legacy_sha256: 1 })
+    expect((await rows()).size).toBe(4) // the three, and the messages key of the config
+    expect((await rows()).get(oldIds[0])).toMatchObject({ hash: hashed(TEST_KEY), legacy_sha256: 0 })
+    expect((await rows()).get(oldIds[2])).toMatchObject({ hash: hashed(appKey), legacy_sha256: 0 })
+    expect((await rows()).get(oldIds[1])).toMatchObject({ hash: legacyKeyHash(otherKey), legacy_sha256: 1 })
     for (const key of [TEST_KEY, otherKey, appKey]) expect((await models(gw, key)).status).toBe(200)
-    expect(rows().get(oldIds[1])).toMatchObject({ hash: hashed(otherKey), legacy_sha256: 0 })
-    expect([...gw.services.registry.keysById.keys()].sort()).toEqual([...rows().keys()].sort())
+    expect((await rows()).get(oldIds[1])).toMatchObject({ hash: hashed(otherKey), legacy_sha256: 0 })
+    expect([...gw.services.registry.keysById.keys()].sort()).toEqual([...(await rows()).keys()].sort())
 
     // The same config again, on the upgraded store: the same rows, the same ids.
     await gw.close(1_000)
     gateways.splice(0)
     gw = await start(dir, config)
-    expect([...rows().keys()].sort()).toEqual([...oldIds, keyId(hashed('sk-messages-0123456789'))].sort())
+    expect([...(await rows()).keys()].sort()).toEqual([...oldIds, keyId(hashed('sk-messages-0123456789'))].sort())
     for (const key of [TEST_KEY, otherKey, appKey]) {
       const res = await models(gw, key)
       expect(res.status).toBe(200)

@@ -124,7 +124,7 @@ const bodyFor = (protocol: Protocol, stream: boolean) =>
 const keyFor = (protocol: Protocol, solo: boolean) => (protocol === 'chat' ? (solo ? KEYS.chatSolo : KEYS.chatPair) : solo ? KEYS.messagesSolo : KEYS.messagesPair)
 const send = (protocol: Protocol, solo: boolean, stream: boolean) =>
   gw.post(PATH[protocol], bodyFor(protocol, stream), { authorization: `Bearer ${keyFor(protocol, solo)}` })
-const ledgerRow = (id: string | null) => gw.services.store.ledger.get(id ?? '')!
+const ledgerRow = async (id: string | null) => (await gw.services.store.ledger.get(id ?? ''))!
 const healthyCalls = (protocol: Protocol) => (protocol === 'chat' ? openai.calls : anthropic.calls).length
 
 /** The cost of the local count of this request's prompt and `output`, and the counts. */
@@ -140,7 +140,7 @@ async function expectFailure(res: Response, protocol: Protocol, failure: Failure
   if (protocol === 'chat') expect(body.error.code).toBe(failure.code)
   else expect([body.type, body.error.type, body.error.code]).toEqual(['error', messagesErrorType(failure.status), undefined])
   if (failure.message !== undefined) expect(body.error.message).toBe(failure.message)
-  const row = ledgerRow(res.headers.get('x-request-id'))
+  const row = await ledgerRow(res.headers.get('x-request-id'))
   expect([row.status, row.cost_nano]).toEqual([failure.status, 0])
 }
 
@@ -153,14 +153,14 @@ async function settledInFlight(): Promise<number> {
 afterEach(async () => {
   expect(await settledInFlight()).toBe(0)
   // Money: every charge is a ledger row, none negative, and the balance and key spends add up to them.
-  gw.services.store.ledger.flush()
-  const db = gw.services.store.db
-  const { total, negative } = db.prepare('SELECT COALESCE(SUM(cost_nano), 0) AS total, SUM(cost_nano < 0) AS negative FROM requests').get() as { total: number; negative: number }
+  await gw.services.store.ledger.flush()
+  const { sql } = gw.services.store
+  const { total, negative } = (await sql.get<{ total: number; negative: number }>('SELECT COALESCE(SUM(cost_nano), 0) AS total, SUM(CASE WHEN cost_nano < 0 THEN 1 ELSE 0 END) AS negative FROM requests'))!
   expect(negative ?? 0).toBe(0)
-  const { balance_nano } = db.prepare('SELECT balance_nano FROM account WHERE id = 1').get() as { balance_nano: number }
+  const { balance_nano } = (await sql.get<{ balance_nano: number }>('SELECT balance_nano FROM account WHERE id = 1'))!
   expect(balance_nano).toBe(START_USD * 1e9 - total)
   expect(gw.services.registry.account.balanceNano).toBe(balance_nano)
-  const { used } = db.prepare('SELECT SUM(used_nano) AS used FROM api_keys').get() as { used: number }
+  const { used } = (await sql.get<{ used: number }>('SELECT SUM(used_nano) AS used FROM api_keys'))!
   expect(used).toBe(total)
   // Alive: the next request through the chaos account, now healthy, is answered.
   chaos.reset()
@@ -181,8 +181,8 @@ describe.each<Protocol>(['chat', 'messages'])('a misbehaving upstream on the %s 
           if (stream) expect((await readSse(res)).some((e) => e.event === 'error')).toBe(false)
           else await res.json()
           expect([chaos.calls.length, healthyCalls(protocol)]).toEqual([1, 1])
-          expect(row()).toMatchObject({ status: 200, upstream_id: `healthy-${protocol === 'chat' ? 'openai' : 'anthropic'}`, error_code: null })
-          expect(row().cost_nano).toBeGreaterThan(0)
+          expect(await row()).toMatchObject({ status: 200, upstream_id: `healthy-${protocol === 'chat' ? 'openai' : 'anthropic'}`, error_code: null })
+          expect((await row()).cost_nano).toBeGreaterThan(0)
           return
         }
         case 'refused':
@@ -221,7 +221,7 @@ async function expectChaosAnswer(res: Response, protocol: Protocol, stream: bool
     expect(last.event).toBe('error')
     const message = `The upstream stream was interrupted: ${expectation.detail}. Partial output cannot be resumed; reissue the request.`
     expect(JSON.parse(last.data).error).toMatchObject(protocol === 'chat' ? { code: 'stream_interrupted', message } : { type: 'api_error', message })
-    expect(ledgerRow(id)).toMatchObject({ status: 502, error_code: 'stream_interrupted' })
+    expect(await ledgerRow(id)).toMatchObject({ status: 502, error_code: 'stream_interrupted' })
     // Only the first word was produced before the break.
     output = ANSWER_TEXT.split(' ')[0]
   } else if (stream) {
@@ -230,7 +230,7 @@ async function expectChaosAnswer(res: Response, protocol: Protocol, stream: bool
   } else {
     await res.json()
   }
-  const row = ledgerRow(id)
+  const row = await ledgerRow(id)
   const local = await localBill(protocol, output)
   expect(JSON.parse(row.usage!)).toMatchObject({ counted_locally: true, prompt_tokens: local.input, completion_tokens: local.completion })
   expect([row.input_tokens, row.output_tokens, row.cost_nano]).toEqual([local.input, local.completion, local.cost])

@@ -23,7 +23,7 @@ afterAll(async () => {
 })
 beforeEach(() => fake.reset())
 
-const ledger = () => gw.services.store.ledger.recent(null, 1)[0]
+const ledger = async () => (await gw.services.store.ledger.recent(null, 1))[0]
 const balance = async (key = TEST_KEY) => (await (await gw.get('/v1/usage', { authorization: `Bearer ${key}` })).json()) as { balance: number; key: { used: number; quota: number | null; remaining: number | null } }
 
 describe('billing (spec §1)', () => {
@@ -33,7 +33,7 @@ describe('billing (spec §1)', () => {
     const res = await gw.post('/v1/chat/completions', body)
     const requestId = res.headers.get('x-request-id')
     await res.json()
-    const row = ledger()
+    const row = (await ledger())
     expect(row).toMatchObject({ id: requestId, model: 'test-gpt', endpoint: 'chat.completions', status: 200, input_tokens: 1000, output_tokens: 500, cost_nano: cost(1000, 500), upstream_id: 'a', group_id: 'main' })
     expect(row.latency_ms).toBeGreaterThan(0)
     const after = await balance()
@@ -44,16 +44,16 @@ describe('billing (spec §1)', () => {
   it('a streamed request is billed from the usage the gateway asked for, even when the client did not', async () => {
     fake.setScenario({ kind: 'ok', usage: { prompt_tokens: 10, completion_tokens: 20 } })
     await readSse(await gw.post('/v1/chat/completions', { ...body, stream: true }))
-    expect(ledger()).toMatchObject({ status: 200, input_tokens: 10, output_tokens: 20, cost_nano: cost(10, 20) })
+    expect((await ledger())).toMatchObject({ status: 200, input_tokens: 10, output_tokens: 20, cost_nano: cost(10, 20) })
   })
 
   it('failed requests are not billed', async () => {
     const before = await balance()
     fake.setScenario({ kind: 'status', status: 500 })
     expect((await gw.post('/v1/chat/completions', body)).status).toBe(502)
-    expect(ledger()).toMatchObject({ status: 502, cost_nano: 0 })
+    expect((await ledger())).toMatchObject({ status: 502, cost_nano: 0 })
     expect((await gw.post('/v1/chat/completions', { model: 'test-gpt' })).status).toBe(400)
-    expect(ledger()).toMatchObject({ status: 400, error_code: 'invalid_request', cost_nano: 0 })
+    expect((await ledger())).toMatchObject({ status: 400, error_code: 'invalid_request', cost_nano: 0 })
     expect((await balance()).balance).toBe(before.balance)
   })
 
@@ -61,7 +61,7 @@ describe('billing (spec §1)', () => {
     fake.setScenario({ kind: 'break_after', chunks: 3 })
     const events = await readSse(await gw.post('/v1/chat/completions', { ...body, stream: true }))
     expect(events.at(-1)?.event).toBe('error')
-    const row = ledger()
+    const row = (await ledger())
     expect(row).toMatchObject({ status: 502, error_code: 'stream_interrupted' })
     // "Hello from the" is 3 tokens in o200k; the prompt "user\nhello" is 3 more.
     expect(row.output_tokens).toBe(3)
@@ -79,7 +79,7 @@ describe('billing (spec §1)', () => {
     while (!seen.includes('two')) seen += new TextDecoder().decode((await reader.read()).value)
     abort.abort()
     await new Promise((r) => setTimeout(r, 300))
-    const row = ledger()
+    const row = (await ledger())
     expect(row.status).toBe(499)
     expect(row.error_code).toBe('client_closed_request')
     expect(row.output_tokens).toBeGreaterThanOrEqual(2)
@@ -95,7 +95,7 @@ describe('billing (spec §1)', () => {
     abort.abort()
     await pending
     await new Promise((r) => setTimeout(r, 100))
-    expect(ledger()).toMatchObject({ status: 499, cost_nano: 0, output_tokens: null })
+    expect((await ledger())).toMatchObject({ status: 499, cost_nano: 0, output_tokens: null })
   })
 
   it('402 insufficient_quota before any upstream call when the key quota is used up', async () => {
@@ -124,13 +124,13 @@ describe('the account balance', () => {
     const refused = await post()
     expect(refused.status).toBe(402)
     expect(((await refused.json()) as { error: { message: string } }).error.message).toBe('The account balance cannot cover this request; top up to continue.')
-    const rows = g.services.store.ledger.recent(null, 10).length
+    const rows = (await g.services.store.ledger.recent(null, 10)).length
     await g.close()
 
     g = await startGateway({ dataDir: dir.dir, config, port: 0, log: () => {} })
     const usage = (await (await fetch(`${g.url}/v1/usage`, { headers: { authorization: `Bearer ${TEST_KEY}` } })).json()) as { balance: number }
     expect(usage.balance).toBe(-1)
-    expect(g.services.store.ledger.recent(null, 10).length).toBe(rows + 1)
+    expect((await g.services.store.ledger.recent(null, 10)).length).toBe(rows + 1)
     await g.close()
 
     // Raising the balance in the config tops the account up to the new value.

@@ -39,14 +39,14 @@ beforeEach(() => {
   second.reset()
 })
 
-const lastLedger = (g: TestGateway) => g.services.store.ledger.recent(null, 1)[0]
+const lastLedger = async (g: TestGateway) => (await g.services.store.ledger.recent(null, 1))[0]
 
 describe('failover to the next account before the first byte', () => {
   it('on a connect error', async () => {
     const res = await soloGw.post('/v1/chat/completions', body)
     expect(res.status).toBe(200)
     expect(first.calls).toHaveLength(1)
-    expect(lastLedger(soloGw).upstream_id).toBe('only')
+    expect((await lastLedger(soloGw)).upstream_id).toBe('only')
   })
 
   it.each<[string, Scenario]>([
@@ -90,7 +90,7 @@ describe('after failover is exhausted (spec §7)', () => {
     first.setScenario({ kind: 'status', status: 500 })
     second.setScenario({ kind: 'status', status: 502 })
     await expectExhausted(await gw.post('/v1/chat/completions', body), 502, 'upstream_error')
-    expect(lastLedger(gw)).toMatchObject({ status: 502, error_code: 'upstream_error', cost_nano: 0 })
+    expect((await lastLedger(gw))).toMatchObject({ status: 502, error_code: 'upstream_error', cost_nano: 0 })
   })
   it('rate-limited everywhere: 503 upstream_unavailable with Retry-After', async () => {
     first.setScenario({ kind: 'status', status: 429 })
@@ -138,7 +138,7 @@ describe('a stream whose body ends cleanly before the protocol\'s end', () => {
       const events = await readSse(await g.post('/v1/chat/completions', streamBody))
       expect(events.at(-1)?.event).toBe('error')
       expect(JSON.parse(events.at(-1)!.data).error.code).toBe('stream_interrupted')
-      expect(g.services.store.ledger.recent(null, 1)[0]).toMatchObject({ status: 502, error_code: 'stream_interrupted' })
+      expect((await g.services.store.ledger.recent(null, 1))[0]).toMatchObject({ status: 502, error_code: 'stream_interrupted' })
     } finally {
       await g.stop()
       await new Promise((r) => server.close(r))

@@ -34,7 +34,7 @@ afterAll(async () => {
 beforeEach(() => upstream.reset())
 
 const lastCall = () => upstream.calls[upstream.calls.length - 1]
-const latestLedger = () => gw.services.store.ledger.recent(null, 1)[0]
+const latestLedger = async () => (await gw.services.store.ledger.recent(null, 1))[0]
 
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
   const deadline = Date.now() + 5_000
@@ -62,7 +62,7 @@ describe('images through a gateway account', () => {
     expect(body.usage).toEqual({ input_tokens: 12, output_tokens: 200, total_tokens: 212 })
     expect([lastCall().method, lastCall().path, lastCall().headers.authorization, lastCall().raw.toString()]).toEqual(['POST', '/v1/images/generations', `Bearer ${UPSTREAM_KEY}`, raw])
     // gpt-image-2: $5 per 1M input tokens, $30 per 1M output tokens
-    expect(latestLedger()).toMatchObject({ endpoint: 'images.generations', status: 200, upstream_id: 'hosted', input_tokens: 12, output_tokens: 200, cost_nano: 12 * 5_000 + 200 * 30_000 })
+    expect((await latestLedger())).toMatchObject({ endpoint: 'images.generations', status: 200, upstream_id: 'hosted', input_tokens: 12, output_tokens: 200, cost_nano: 12 * 5_000 + 200 * 30_000 })
   })
 
   it('generations with stream: true: the upstream gateway\'s images SSE is read, and the client gets its own', async () => {
@@ -111,12 +111,12 @@ describe('images through a gateway account', () => {
   it('an upstream refusal is relayed with its status and message, unbilled', async () => {
     upstream.failNext({ status: 400, code: 'invalid_request', message: 'Upstream says the prompt is not allowed' })
     // Committed balances only: the earlier tests' charges may still wait in the ledger's group commit.
-    const balance = () => (gw.services.store.ledger.flush(), gw.services.store.account.get().balance_nano)
-    const before = balance()
+    const balance = async () => (await gw.services.store.ledger.flush(), (await gw.services.store.account.get()).balance_nano)
+    const before = await balance()
     const res = await gw.post('/v1/images/generations', { model: IMAGE, prompt: 'a red square' })
     const body = (await res.json()) as { error: { message: string } }
     expect([res.status, body.error.message]).toEqual([400, 'Upstream says the prompt is not allowed'])
-    expect(balance()).toBe(before)
+    expect(await balance()).toBe(before)
   })
 })
 
@@ -149,7 +149,7 @@ describe('video through a gateway account', () => {
     const done = await until(() => getJson(`/api/v1/tasks/${output.task_id}`), (t) => t.output.task_status === 'SUCCEEDED')
     expect(done.usage).toEqual({ video_duration: FAKE_GATEWAY_SECONDS, duration: FAKE_GATEWAY_SECONDS, video_count: 1 })
     expect(upstream.calls.filter((c) => c.method === 'GET').every((c) => c.path === `/api/v1/tasks/${upstreamId}`)).toBe(true)
-    expect(gw.services.store.tasks.video.get(output.task_id)!.cost_nano).toBe(FAKE_GATEWAY_SECONDS * 100_000_000)
+    expect((await gw.services.store.tasks.video.get(output.task_id))!.cost_nano).toBe(FAKE_GATEWAY_SECONDS * 100_000_000)
   })
 
   it('a refusal on the native path is answered in DashScope\'s shape, and nothing stays reserved', async () => {
@@ -158,7 +158,7 @@ describe('video through a gateway account', () => {
     const body = (await res.json()) as { request_id: string; code: string; message: string }
     expect([res.status, body.message]).toEqual([400, 'Upstream refuses this duration'])
     expect(body.request_id).toBe(res.headers.get('x-request-id'))
-    expect(gw.services.store.account.get().reserved_nano).toBe(0)
+    expect((await gw.services.store.account.get()).reserved_nano).toBe(0)
   })
 })
 
@@ -169,13 +169,13 @@ describe('interactions through a gateway account', () => {
     expect(res.status).toBe(200)
     expect(((await res.json()) as { outputs: Array<{ text: string }> }).outputs[0].text).toBe('Hello from the fake gateway.')
     expect([lastCall().path, lastCall().headers.authorization, lastCall().raw.toString()]).toEqual(['/v1beta/interactions', `Bearer ${UPSTREAM_KEY}`, raw])
-    expect(latestLedger()).toMatchObject({ endpoint: 'interactions', status: 200, upstream_id: 'hosted', input_tokens: 10, output_tokens: 3 })
+    expect((await latestLedger())).toMatchObject({ endpoint: 'interactions', status: 200, upstream_id: 'hosted', input_tokens: 10, output_tokens: 3 })
   })
 
   it('streamed: the events are relayed and the final usage billed', async () => {
     const events = (await readSse(await gw.post('/v1beta/interactions', { model: OMNI, input: 'Say hi', stream: true }))).map((e) => e.data)
     expect(events.at(-1)).toBe('[DONE]')
     expect(JSON.parse(events.at(-2)!).event_type).toBe('interaction.completed')
-    expect(latestLedger()).toMatchObject({ endpoint: 'interactions', status: 200, input_tokens: 10, output_tokens: 3 })
+    expect((await latestLedger())).toMatchObject({ endpoint: 'interactions', status: 200, input_tokens: 10, output_tokens: 3 })
   })
 })

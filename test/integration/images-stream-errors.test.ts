@@ -35,8 +35,8 @@ async function streamed(res: Response) {
   const text = await res.clone().text()
   expect(text.startsWith(': keepalive\n\n')).toBe(true)
   const events = await readSse(res)
-  gw.services.store.ledger.flush()
-  return { events, row: gw.services.store.ledger.get(res.headers.get('x-request-id')!)! }
+  await gw.services.store.ledger.flush()
+  return { events, row: (await gw.services.store.ledger.get(res.headers.get('x-request-id')!))! }
 }
 
 describe('errors of the images SSE', () => {

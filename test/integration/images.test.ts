@@ -46,7 +46,7 @@ beforeEach(() => {
   arkFake.reset()
 })
 
-const lastRow = () => gw.services.store.ledger.recent(null, 1)[0]
+const lastRow = async () => (await gw.services.store.ledger.recent(null, 1))[0]
 
 describe('gpt-image through the openai client', () => {
   it('images.generate answers b64_json PNGs and bills per image', async () => {
@@ -55,7 +55,7 @@ describe('gpt-image through the openai client', () => {
     const meta = await sharp(Buffer.from(result.data![0].b64_json!, 'base64')).metadata()
     expect([meta.width, meta.height]).toEqual([1536, 1024])
     expect(openaiFake.calls[0].body).toMatchObject({ model: 'img-gpt', prompt: 'a red fox', n: 2, size: '1536x1024' })
-    expect(lastRow()).toMatchObject({ endpoint: 'images.generations', status: 200, cost_nano: 2 * 0.04 * 1e9 })
+    expect((await lastRow())).toMatchObject({ endpoint: 'images.generations', status: 200, cost_nano: 2 * 0.04 * 1e9 })
   })
 
   it('images.edit sends the files and the mask scaled to the first image, with alpha', async () => {
@@ -82,7 +82,7 @@ describe('gpt-image through the openai client', () => {
     const error = await client.images.generate({ model: 'img-gpt', prompt: 'x', size: '3856x1024' as never }).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(OpenAI.BadRequestError)
     expect(openaiFake.calls).toHaveLength(0)
-    expect(lastRow()).toMatchObject({ status: 400, cost_nano: 0 })
+    expect((await lastRow())).toMatchObject({ status: 400, cost_nano: 0 })
   })
 
   it('Prefer: respond-async answers 202 with a task that completes and is billed once', async () => {
@@ -97,7 +97,7 @@ describe('gpt-image through the openai client', () => {
     }
     expect(task.status).toBe('succeeded')
     expect(task.result!.data).toHaveLength(1)
-    expect(gw.services.store.ledger.get(accepted.task_id)).toMatchObject({ status: 200, cost_nano: 0.04 * 1e9 })
+    expect((await gw.services.store.ledger.get(accepted.task_id))).toMatchObject({ status: 200, cost_nano: 0.04 * 1e9 })
   })
 
   it('stream: true answers the gateway images SSE: keepalive, the images JSON, then [DONE]', async () => {
@@ -116,14 +116,14 @@ describe('gemini-image', () => {
     expect(result.data).toHaveLength(2)
     expect(geminiFake.calls).toHaveLength(2)
     expect(geminiFake.calls[0].body.generationConfig.imageConfig).toEqual({ aspectRatio: '16:9', imageSize: '2K' })
-    expect(lastRow().cost_nano).toBe(2 * 0.1 * 1e9)
+    expect((await lastRow()).cost_nano).toBe(2 * 0.1 * 1e9)
   })
   it('a text-only answer is a 400 quoting the text, unbilled', async () => {
     geminiFake.setScenario({ kind: 'text_only' } as never)
     const res = await gw.post('/v1/images/generations', { model: 'img-gemini', prompt: 'x' })
     expect(res.status).toBe(400)
     expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/^The model returned no image\. It said: /)
-    expect(lastRow().cost_nano).toBe(0)
+    expect((await lastRow()).cost_nano).toBe(0)
   })
 })
 
@@ -133,8 +133,8 @@ describe('seedream', () => {
     const requestId = res.headers.get('x-request-id')!
     const body = (await res.json()) as { data: Array<{ url: string; mime_type: string }> }
     expect(body.data[0].url).toMatch(/^http:\/\/127\.0\.0\.1/)
-    for (let i = 0; i < 50 && gw.services.store.media.byRequest(requestId).length === 0; i++) await new Promise((r) => setTimeout(r, 20))
-    const [saved] = gw.services.store.media.byRequest(requestId)
+    for (let i = 0; i < 50 && (await gw.services.store.media.byRequest(requestId)).length === 0; i++) await new Promise((r) => setTimeout(r, 20))
+    const [saved] = (await gw.services.store.media.byRequest(requestId))
     expect(saved).toMatchObject({ kind: 'image', source_url: body.data[0].url })
   })
 })
@@ -157,7 +157,7 @@ describe('kling-image (a task at the vendor, polled within the request)', () => 
       expect(body.data).toHaveLength(2)
       expect(body.data[0].url).toContain(kling.origin)
       expect(kling.calls[0].body).toMatchObject({ model_name: 'img-kling', prompt: 'a fox', n: 2, aspect_ratio: '16:9' })
-      expect(g.services.store.ledger.recent(null, 1)[0]).toMatchObject({ status: 200, cost_nano: 2 * 0.02 * 1e9 })
+      expect((await g.services.store.ledger.recent(null, 1))[0]).toMatchObject({ status: 200, cost_nano: 2 * 0.02 * 1e9 })
     } finally {
       await g.stop()
       await kling.close()
@@ -182,7 +182,7 @@ describe('async image tasks: failure and restart', () => {
     const task = await pollUntilDone(gw, accepted.status_url)
     expect(task).toMatchObject({ status: 'failed', error: { code: 'moderation_blocked' } })
     // The account that refused is recorded, so the app can name it next to the error.
-    expect(gw.services.store.ledger.get(accepted.task_id)).toMatchObject({ cost_nano: 0, error_code: 'moderation_blocked', upstream_id: 'oa' })
+    expect((await gw.services.store.ledger.get(accepted.task_id))).toMatchObject({ cost_nano: 0, error_code: 'moderation_blocked', upstream_id: 'oa' })
     expect(gw.services.registry.account.balanceNano).toBe(before)
   })
 
@@ -191,14 +191,14 @@ describe('async image tasks: failure and restart', () => {
     const res = await gw.post('/v1/images/generations', { model: 'img-gpt', prompt: 'x' })
     expect(res.status).toBe(400)
     const id = res.headers.get('x-request-id')!
-    gw.services.store.ledger.flush()
-    expect(gw.services.store.ledger.get(id)).toMatchObject({ status: 400, cost_nano: 0, error_code: 'moderation_blocked', upstream_id: 'oa' })
+    await gw.services.store.ledger.flush()
+    expect((await gw.services.store.ledger.get(id))).toMatchObject({ status: 400, cost_nano: 0, error_code: 'moderation_blocked', upstream_id: 'oa' })
   })
 
   it('another key cannot see the task', async () => {
     const accepted = (await (await gw.post('/v1/images/generations', { model: 'img-gpt', prompt: 'x' }, { prefer: 'respond-async' })).json()) as { status_url: string }
     await pollUntilDone(gw, accepted.status_url)
-    gw.services.store.apiKeys.upsert({ id: 'key_other', hash: 'h'.repeat(64), hint: 'x', group_id: 'main', name: null, concurrency: null, quota_nano: null, expires_at: null, disabled: 0, created_at: 0 })
+    await gw.services.store.apiKeys.upsert({ id: 'key_other', hash: 'h'.repeat(64), hint: 'x', group_id: 'main', name: null, concurrency: null, quota_nano: null, expires_at: null, disabled: 0, created_at: 0 })
     const res = await gw.get(accepted.status_url, { authorization: 'Bearer sk-missing-0123456789' })
     expect(res.status).toBe(401)
   })
@@ -223,7 +223,7 @@ describe('async image tasks: failure and restart', () => {
     g = await startGateway({ dataDir: dir.dir, config, port: 0, log: () => {} })
     const task = (await (await fetch(`${g.url}${accepted.status_url}`, { headers: auth })).json()) as { status: string; error: { code: string } }
     expect(task).toMatchObject({ status: 'failed', error: { code: 'task_interrupted' } })
-    expect(g.services.store.ledger.get(accepted.task_id)).toMatchObject({ cost_nano: 0 })
+    expect((await g.services.store.ledger.get(accepted.task_id))).toMatchObject({ cost_nano: 0 })
     expect(g.services.registry.account.balanceNano).toBe(10e9)
     await g.close(50)
     dir.remove()

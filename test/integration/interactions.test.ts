@@ -58,7 +58,7 @@ describe('POST /v1beta/interactions', () => {
     expect(res.status).toBe(200)
     expect(((await res.json()) as { id: string }).id).toBe('int_1')
     expect(received.at(-1)).toEqual({ path: '/v1beta/interactions', key: 'gkey', body: { model: 'test-omni', input: 'Say hi' } })
-    expect(gw.services.store.ledger.recent(null, 1)[0]).toMatchObject({ endpoint: 'interactions', status: 200, input_tokens: 40, output_tokens: 20, cost_nano: expectedCost })
+    expect((await gw.services.store.ledger.recent(null, 1))[0]).toMatchObject({ endpoint: 'interactions', status: 200, input_tokens: 40, output_tokens: 20, cost_nano: expectedCost })
   })
 
   it('relays the event stream and bills from interaction.completed', async () => {
@@ -66,7 +66,7 @@ describe('POST /v1beta/interactions', () => {
     expect(events.map((e) => (e.data === '[DONE]' ? '[DONE]' : JSON.parse(e.data).event_type))).toEqual([
       'interaction.created', 'step.start', 'step.delta', 'step.delta', 'step.stop', 'interaction.completed', '[DONE]',
     ])
-    expect(gw.services.store.ledger.recent(null, 1)[0]).toMatchObject({ status: 200, cost_nano: expectedCost })
+    expect((await gw.services.store.ledger.recent(null, 1))[0]).toMatchObject({ status: 200, cost_nano: expectedCost })
   })
 
   it('a break after the start ends with the protocol\'s error event and bills what was produced', async () => {
@@ -74,7 +74,7 @@ describe('POST /v1beta/interactions', () => {
     const events = await readSse(await gw.post('/v1beta/interactions', { model: 'test-omni', input: 'Say hi', stream: true }))
     breakStream = false
     expect(JSON.parse(events.at(-1)!.data)).toMatchObject({ event_type: 'error', error: { code: 'stream_interrupted' } })
-    const row = gw.services.store.ledger.recent(null, 1)[0]
+    const row = (await gw.services.store.ledger.recent(null, 1))[0]
     expect(row).toMatchObject({ status: 502, error_code: 'stream_interrupted', output_tokens: 1 })
   })
 

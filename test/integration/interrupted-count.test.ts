@@ -38,17 +38,17 @@ describe('counting an interrupted stream never stalls other requests', () => {
     // The gateway now counts the prompt and the output locally; meanwhile the other client's requests are answered.
     const latencies: number[] = []
     const deadline = Date.now() + 30_000
-    while (gw.services.store.ledger.get(id) === undefined && Date.now() < deadline) {
+    while ((await gw.services.store.ledger.get(id)) === undefined && Date.now() < deadline) {
       const started = performance.now()
       const other = await gw.post('/v1/chat/completions', { model: 'test-gpt', messages: [{ role: 'user', content: 'hi' }] })
       expect(other.status).toBe(200)
       await other.arrayBuffer()
       latencies.push(performance.now() - started)
     }
-    const row = gw.services.store.ledger.get(id)!
+    const row = (await gw.services.store.ledger.get(id))!
     // The final row replaced the stream's pending row.
-    expect(gw.services.store.ledger.getPending(id)).toBeUndefined()
-    expect(gw.services.store.db.prepare('SELECT COUNT(*) AS n FROM requests WHERE id = ?').get(id)).toEqual({ n: 1 })
+    expect((await gw.services.store.ledger.getPending(id))).toBeUndefined()
+    expect(await gw.services.store.sql.get('SELECT COUNT(*) AS n FROM requests WHERE id = ?', [id])).toEqual({ n: 1 })
     expect(row.status).toBe(499)
     expect(row.error_code).toBe('client_closed_request')
     expect(row.input_tokens).toBeGreaterThan(16 * 1024)

@@ -206,7 +206,7 @@ describe('the admin API and the app answer as documented', () => {
     await expectStatus(404, 'GET', '/admin/v1/state/chat', { headers: admin })
     await expectStatus(204, 'PUT', '/admin/v1/state/chat', { headers: admin, body: { value: { conversations: [] } } })
     await expectStatus(200, 'GET', '/admin/v1/state/chat', { headers: admin })
-    const request = gw.services.store.ledger.recent(null, 1)[0].id
+    const request = (await gw.services.store.ledger.recent(null, 1))[0].id
     const uploaded = await expectStatus(201, 'POST', `/admin/v1/media?request=${request}`, { headers: { ...bearer(gw.adminToken), 'content-type': 'image/png' }, body: makePng(8, 8) })
     const mediaId = ((await uploaded.json()) as { id: string }).id
     await expectStatus(200, 'GET', `/admin/v1/media?request=${request}`, { headers: admin })

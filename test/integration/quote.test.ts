@@ -85,7 +85,7 @@ async function quoted(endpoint: string, request: unknown, headers: Record<string
 }
 
 /** The ledger's cost of the last request, in USD. */
-const lastCost = () => gw.services.store.ledger.recent(null, 1)[0].cost_nano / 1e9
+const lastCost = async () => (await gw.services.store.ledger.recent(null, 1))[0].cost_nano / 1e9
 const usd = (nano: number) => nano / 1e9
 
 describe('token prices', () => {
@@ -103,9 +103,9 @@ describe('token prices', () => {
     // The vendor reporting the gateway's own count and no output bills min; the full cap bills max.
     openai.once({ kind: 'ok', usage: { prompt_tokens: tokens, completion_tokens: 0 } }, { kind: 'ok', usage: { prompt_tokens: tokens, completion_tokens: 50 } })
     expect((await gw.post('/v1/chat/completions', body)).status).toBe(200)
-    expect(lastCost()).toBe(quote.min)
+    expect((await lastCost())).toBe(quote.min)
     expect((await gw.post('/v1/chat/completions', body)).status).toBe(200)
-    expect(lastCost()).toBe(quote.max)
+    expect((await lastCost())).toBe(quote.max)
   })
 
   it('chat without a cap prices the model\'s output limit; max_completion_tokens wins over max_tokens', async () => {
@@ -120,7 +120,7 @@ describe('token prices', () => {
     expect(above.basis).toMatchObject({ max_output_tokens: 4096, output_cap: 'max_tokens' })
     openai.once({ kind: 'ok', usage: { prompt_tokens: tokens, completion_tokens: 4096 } })
     expect((await gw.post('/v1/chat/completions', { model: 'test-gpt', messages })).status).toBe(200)
-    expect(lastCost()).toBe(open.max)
+    expect((await lastCost())).toBe(open.max)
   })
 
   it('responses: the input and instructions counted, max_output_tokens or the model limit; the real call bills within', async () => {
@@ -131,8 +131,8 @@ describe('token prices', () => {
     expect((await quoted('/v1/responses', { model: 'test-gpt', input: 'hi' })).basis).toMatchObject({ max_output_tokens: 4096, output_cap: 'model_limit' })
     expect((await gw.post('/v1/responses', body)).status).toBe(200)
     // The fake counts ~4 characters a token and answers 5 words: within the quote.
-    expect(lastCost()).toBeGreaterThan(0)
-    expect(lastCost()).toBeLessThanOrEqual(quote.max)
+    expect((await lastCost())).toBeGreaterThan(0)
+    expect((await lastCost())).toBeLessThanOrEqual(quote.max)
   })
 
   it('messages: system and messages counted, max_tokens at the output price; min and max are what the call bills at either end', async () => {
@@ -143,9 +143,9 @@ describe('token prices', () => {
     expect(quote).toMatchObject({ min: usd(tokens * 3000), max: usd(tokens * 3000 + 30 * 15000), basis: { model: 'test-claude', max_output_tokens: 30, output_cap: 'max_tokens' } })
     anthropic.once({ kind: 'ok', usage: { input_tokens: tokens, output_tokens: 0 } }, { kind: 'ok', usage: { input_tokens: tokens, output_tokens: 30 } })
     expect((await gw.post('/v1/messages', body, as(MESSAGES_KEY))).status).toBe(200)
-    expect(lastCost()).toBe(quote.min)
+    expect((await lastCost())).toBe(quote.min)
     expect((await gw.post('/v1/messages', body, as(MESSAGES_KEY))).status).toBe(200)
-    expect(lastCost()).toBe(quote.max)
+    expect((await lastCost())).toBe(quote.max)
   })
 })
 
@@ -160,7 +160,7 @@ describe('per-unit prices: min = max = the bill', () => {
     expect((await quoted('/v1/images/generations', { ...body, n: 3, size: '1024x1024' })).max).toBe(0.15)
     expect(upstreamCalls()).toBe(0)
     expect((await gw.post('/v1/images/generations', body)).status).toBe(200)
-    expect(lastCost()).toBe(quote.max)
+    expect((await lastCost())).toBe(quote.max)
   })
 
   it('images edits in their JSON form are priced like the call', async () => {
@@ -182,7 +182,7 @@ describe('per-unit prices: min = max = the bill', () => {
     const { task_id: id } = (await res.json()) as { task_id: string }
     const options = { ...DEFAULT_VIDEO_POLL, ...VIDEO_POLL }
     for (let i = 0; i < 5 && (await pollVideoTask(gw.services, id, options)) !== 'settled'; i++);
-    expect(gw.services.store.ledger.get(id)).toMatchObject({ status: 200, cost_nano: Math.round(quote.max * 1e9) })
+    expect((await gw.services.store.ledger.get(id))).toMatchObject({ status: 200, cost_nano: Math.round(quote.max * 1e9) })
   })
 
   it('the native video path is quoted through its own path string', async () => {
@@ -197,7 +197,7 @@ describe('per-unit prices: min = max = the bill', () => {
     const res = await gw.post('/v1/audio/speech', body)
     expect(res.status).toBe(200)
     await res.arrayBuffer()
-    expect(lastCost()).toBe(quote.max)
+    expect((await lastCost())).toBe(quote.max)
   })
 })
 
@@ -241,10 +241,10 @@ describe('a quote refuses exactly what the real call refuses', () => {
 
 describe('a quote costs nothing and holds nothing', () => {
   const usage = async (key = TEST_KEY) => (await (await gw.get('/v1/usage', as(key))).json()) as Usage
-  const billedTotal = () => (gw.services.store.db.prepare('SELECT COALESCE(SUM(cost_nano), 0) AS total FROM requests').get() as { total: number }).total
+  const billedTotal = async () => (await gw.services.store.sql.get<{ total: number }>('SELECT COALESCE(SUM(cost_nano), 0) AS total FROM requests'))!.total
 
   it('many quotes leave the balance, the reservations, the key\'s spend and the ledger\'s billed total unchanged, and reach no upstream', async () => {
-    const before = { usage: await usage(), total: billedTotal(), tasks: gw.services.store.db.prepare('SELECT COUNT(*) AS n FROM tasks').get() }
+    const before = { usage: await usage(), total: (await billedTotal()), tasks: await gw.services.store.sql.get('SELECT COUNT(*) AS n FROM tasks') }
     const bodies: Array<[string, unknown]> = [
       ['/v1/chat/completions', { model: 'test-gpt', messages: [{ role: 'user', content: 'hi' }] }],
       ['/v1/images/generations', { model: 'img-gemini', prompt: 'x', n: 2 }],
@@ -254,10 +254,10 @@ describe('a quote costs nothing and holds nothing', () => {
     for (let i = 0; i < 10; i++) for (const [path, body] of bodies) await quoted(path, body)
     expect(upstreamCalls()).toBe(0)
     expect(await usage()).toEqual(before.usage)
-    expect(billedTotal()).toBe(before.total)
-    expect(gw.services.store.db.prepare('SELECT COUNT(*) AS n FROM tasks').get()).toEqual(before.tasks)
+    expect((await billedTotal())).toBe(before.total)
+    expect(await gw.services.store.sql.get('SELECT COUNT(*) AS n FROM tasks')).toEqual(before.tasks)
     // Each quote is logged, at cost 0, under its own endpoint and the model it priced.
-    const rows = gw.services.store.ledger.recent(null, 50).filter((r) => r.endpoint === 'quote').slice(0, 40)
+    const rows = (await gw.services.store.ledger.recent(null, 50)).filter((r) => r.endpoint === 'quote').slice(0, 40)
     expect(rows).toHaveLength(40)
     expect(rows.every((r) => r.cost_nano === 0 && r.status === 200)).toBe(true)
     expect(rows[0].model).toBe('test-tts')

@@ -28,7 +28,7 @@ afterAll(async () => {
 })
 beforeEach(() => fake.reset())
 
-const lastRow = () => gw.services.store.ledger.recent(null, 1)[0]
+const lastRow = async () => (await gw.services.store.ledger.recent(null, 1))[0]
 
 describe('POST /v1/responses', () => {
   it('relays responses.create and bills from the response usage', async () => {
@@ -37,7 +37,7 @@ describe('POST /v1/responses', () => {
     expect(response.output_text.length).toBeGreaterThan(0)
     expect(fake.calls[0].path).toBe('/v1/responses')
     expect(fake.calls[0].body).toMatchObject({ model: 'test-gpt', input: 'Say hello', instructions: 'Be brief' })
-    const row = lastRow()
+    const row = (await lastRow())
     expect(row).toMatchObject({ endpoint: 'responses', status: 200, input_tokens: response.usage!.input_tokens, output_tokens: response.usage!.output_tokens })
     expect(row.cost_nano).toBe(response.usage!.input_tokens * 2000 + response.usage!.output_tokens * 8000)
   })
@@ -53,7 +53,7 @@ describe('POST /v1/responses', () => {
     expect(types[0]).toBe('response.created')
     expect(types.at(-1)).toBe('response.completed')
     expect(types).toContain('response.output_text.delta')
-    expect(lastRow()).toMatchObject({ status: 200, output_tokens: usage!.output_tokens })
+    expect((await lastRow())).toMatchObject({ status: 200, output_tokens: usage!.output_tokens })
   })
 
   it('a family without the Responses protocol answers 400', async () => {

@@ -50,7 +50,7 @@ describe('POST /v1/audio/speech', () => {
     for (let r = await reader.read(); !r.done; r = await reader.read()) rest += Buffer.from(r.value).toString()
     expect(rest).toBe('-part-2-part-3')
     expect(received.at(-1)).toEqual({ path: '/v1/audio/speech', body: { model: 'test-tts', input: 'Héllo wörld', voice: 'alloy' } })
-    const row = gw.services.store.ledger.recent(null, 1)[0]
+    const row = (await gw.services.store.ledger.recent(null, 1))[0]
     // 11 characters at 15 USD per 1M characters
     expect(row).toMatchObject({ endpoint: 'audio.speech', status: 200, cost_nano: 11 * 15 * 1000 })
     expect(JSON.parse(row.usage!)).toEqual({ characters: 11 })

@@ -81,44 +81,44 @@ async function until(gw: RunningGateway, id: string, status: string, ms = 5_000)
   }
 }
 const account = (gw: RunningGateway) => gw.services.store.account.get()
-const ledgerCount = (gw: RunningGateway, id: string) => (gw.services.store.db.prepare('SELECT COUNT(*) AS n FROM requests WHERE id = ?').get(id) as { n: number }).n
-const keyUsed = (gw: RunningGateway) => (gw.services.store.db.prepare('SELECT used_nano FROM api_keys').get() as { used_nano: number }).used_nano
+const ledgerCount = async (gw: RunningGateway, id: string) => (await gw.services.store.sql.get<{ n: number }>('SELECT COUNT(*) AS n FROM requests WHERE id = ?', [id]))!.n
+const keyUsed = async (gw: RunningGateway) => (await gw.services.store.sql.get<{ used_nano: number }>('SELECT used_nano FROM api_keys'))!.used_nano
 const polls = (fake: FakeVideoServer) => fake.calls.filter((c) => c.method === 'GET')
 
 describe('exactly-once settlement', () => {
   it('two pollers racing on one finished task bill it once and release once', async () => {
     const gw = await start(MANUAL)
-    const before = account(gw)
+    const before = (await account(gw))
     xai.script(['succeeded'])
     xai.switches.slow = 80 // both polls are in flight at the same time
     const id = await submit(gw, { model: GROK, prompt: 'race', duration: 5, resolution: '480p' })
-    expect(account(gw).reserved_nano).toBe(before.reserved_nano + 250_000_000)
+    expect((await account(gw)).reserved_nano).toBe(before.reserved_nano + 250_000_000)
     const opts = { ...DEFAULT_VIDEO_POLL, ...MANUAL }
     const outcomes = await Promise.all([pollVideoTask(gw.services, id, opts), pollVideoTask(gw.services, id, opts)])
     expect(outcomes.sort()).toEqual(['already', 'settled'])
     expect(polls(xai)).toHaveLength(2)
-    expect(ledgerCount(gw, id)).toBe(1)
-    expect(account(gw)).toMatchObject({ balance_nano: before.balance_nano - 250_000_000, reserved_nano: before.reserved_nano })
-    expect(keyUsed(gw)).toBe(250_000_000)
+    expect((await ledgerCount(gw, id))).toBe(1)
+    expect((await account(gw))).toMatchObject({ balance_nano: before.balance_nano - 250_000_000, reserved_nano: before.reserved_nano })
+    expect((await keyUsed(gw))).toBe(250_000_000)
     expect(gw.services.registry.account).toMatchObject({ balanceNano: before.balance_nano - 250_000_000, reservedNano: before.reserved_nano })
     expect([...gw.services.registry.keysByHash.values()][0].usedNano).toBe(250_000_000)
     // A third poll after the end changes nothing.
     await pollVideoTask(gw.services, id, opts)
-    expect(account(gw).balance_nano).toBe(before.balance_nano - 250_000_000)
+    expect((await account(gw)).balance_nano).toBe(before.balance_nano - 250_000_000)
     await close(gw)
   })
 
   it('two gateways with live pollers on one data dir settle a task once', async () => {
     const a = await start(FAST)
     const b = await start(FAST, dirs[dirs.length - 1].dir)
-    const before = account(a)
+    const before = (await account(a))
     ark.script(['queued', 'running', 'running', 'succeeded'])
     const id = await submit(a, { model: SEEDANCE, prompt: 'two pollers', duration: 4, resolution: '480p' })
     await until(a, id, 'succeeded')
     await until(b, id, 'succeeded')
     await new Promise((r) => setTimeout(r, 100)) // any late poll of either would have settled by now
-    expect(ledgerCount(a, id)).toBe(1)
-    expect(account(a)).toMatchObject({ balance_nano: before.balance_nano - 252_000_000, reserved_nano: before.reserved_nano })
+    expect((await ledgerCount(a, id))).toBe(1)
+    expect((await account(a))).toMatchObject({ balance_nano: before.balance_nano - 252_000_000, reserved_nano: before.reserved_nano })
     await Promise.all([close(a), close(b)])
   })
 })
@@ -127,7 +127,7 @@ describe('restart mid-task', () => {
   it('a new gateway on the same data dir resumes the task, completes it and bills it once', async () => {
     const first = await start(MANUAL)
     const dir = dirs[dirs.length - 1].dir
-    const before = account(first)
+    const before = (await account(first))
     ark.script(['queued', 'running', 'running', 'running', 'succeeded'])
     const id = await submit(first, { model: SEEDANCE, prompt: 'survive a restart', duration: 5, resolution: '720p' })
     const opts = { ...DEFAULT_VIDEO_POLL, ...MANUAL }
@@ -143,8 +143,8 @@ describe('restart mid-task', () => {
     expect(task.usage).toEqual({ seconds: 5, cost: 0.6995 })
     expect(ark.calls.filter((c) => c.method === 'POST')).toHaveLength(1) // resumed, not resubmitted
     expect(new Set(polls(ark).map((c) => c.path)).size).toBe(1) // one vendor task throughout
-    expect(ledgerCount(second, id)).toBe(1)
-    expect(account(second)).toMatchObject({ balance_nano: before.balance_nano - 699_500_000, reserved_nano: before.reserved_nano })
+    expect((await ledgerCount(second, id))).toBe(1)
+    expect((await account(second))).toMatchObject({ balance_nano: before.balance_nano - 699_500_000, reserved_nano: before.reserved_nano })
     expect((await fetch(`${second.url}/v1/usage`, { headers: auth }).then((r) => r.json()) as { reserved: number }).reserved).toBe(0)
     await close(second)
   })
@@ -154,23 +154,23 @@ describe('a submission cut off by a restart', () => {
   it('is left alone while its vendor call may still answer, then failed unbilled with its reservation released', async () => {
     const gw = await start({ ...MANUAL, submitTimeoutMs: 1_000 })
     const opts = { ...DEFAULT_VIDEO_POLL, ...MANUAL, submitTimeoutMs: 1_000 }
-    const before = account(gw)
+    const before = (await account(gw))
     const now = Date.now()
     const row = {
-      id: 'task_cutoff', kind: 'video' as const, key_id: gw.services.store.apiKeys.all()[0].id, group_id: 'video', model: GROK, endpoint: 'video.generate',
+      id: 'task_cutoff', kind: 'video' as const, key_id: (await gw.services.store.apiKeys.all())[0].id, group_id: 'video', model: GROK, endpoint: 'video.generate',
       upstream_id: null, vendor_task_id: null, status: 'queued' as const, progress: null,
       request: JSON.stringify({ price: { rateUsd: 0.05, maxSeconds: 4, fallbackSeconds: 4, reservedNano: 200_000_000 } }), result: null, error: null,
       reserved_nano: 200_000_000, cost_nano: 0, settled: 0, idempotency_key: null, created_at: now, updated_at: now,
       next_poll_at: now, poll_attempts: 0, request_hash: 'h', vendor_status: null,
     }
-    expect(gw.services.store.tasks.video.reserve(row, { idempotencyKey: null, keySince: 0, since: now }).kind).toBe('created')
-    expect(account(gw).reserved_nano).toBe(before.reserved_nano + 200_000_000)
+    expect((await gw.services.store.tasks.video.reserve(row, { idempotencyKey: null, keySince: 0, since: now })).kind).toBe('created')
+    expect((await account(gw)).reserved_nano).toBe(before.reserved_nano + 200_000_000)
     expect(await pollVideoTask(gw.services, row.id, opts)).toBe('pending')
-    expect(gw.services.store.tasks.video.get(row.id)!.next_poll_at).toBe(now + 2_000)
-    gw.services.store.db.prepare('UPDATE tasks SET created_at = ? WHERE id = ?').run(now - 2_001, row.id)
+    expect((await gw.services.store.tasks.video.get(row.id))!.next_poll_at).toBe(now + 2_000)
+    await gw.services.store.sql.run('UPDATE tasks SET created_at = ? WHERE id = ?', [now - 2_001, row.id])
     expect(await pollVideoTask(gw.services, row.id, opts)).toBe('settled')
     expect(await view(gw, row.id)).toMatchObject({ status: 'failed', error: { code: 'task_interrupted' }, reserved: 0 })
-    expect(account(gw)).toMatchObject({ balance_nano: before.balance_nano, reserved_nano: before.reserved_nano })
+    expect((await account(gw))).toMatchObject({ balance_nano: before.balance_nano, reserved_nano: before.reserved_nano })
     expect(xai.calls).toHaveLength(0)
     await close(gw)
   })
@@ -185,7 +185,7 @@ describe('poll errors and timeouts never fail a task', () => {
     ark.switches.errorOnPoll = { status: 500, count: 2 }
     ark.switches.timeoutOnPoll = 1
     for (let i = 0; i < 3; i++) expect(await pollVideoTask(gw.services, id, opts)).toBe('pending')
-    const row = gw.services.store.tasks.video.get(id)!
+    const row = (await gw.services.store.tasks.video.get(id))!
     expect([row.status, row.settled, row.poll_attempts]).toEqual(['queued', 0, 3])
     expect(row.next_poll_at).toBeGreaterThan(Date.now())
     expect(await pollVideoTask(gw.services, id, opts)).toBe('pending')
@@ -210,15 +210,15 @@ describe('poll errors and timeouts never fail a task', () => {
 
   it('only a task past the maximum age is given up, unbilled', async () => {
     const gw = await start({ ...MANUAL, maxAgeMs: 60_000 })
-    const before = account(gw)
+    const before = (await account(gw))
     const id = await submit(gw, { model: GROK, prompt: 'lost', duration: 2, resolution: '480p' })
     xai.switches.errorOnPoll = { status: 503, count: 5 }
     const opts = { ...DEFAULT_VIDEO_POLL, ...MANUAL, maxAgeMs: 60_000 }
     expect(await pollVideoTask(gw.services, id, opts)).toBe('pending')
-    gw.services.store.db.prepare('UPDATE tasks SET created_at = ? WHERE id = ?').run(Date.now() - 61_000, id)
+    await gw.services.store.sql.run('UPDATE tasks SET created_at = ? WHERE id = ?', [Date.now() - 61_000, id])
     expect(await pollVideoTask(gw.services, id, opts)).toBe('settled')
     expect(await view(gw, id)).toMatchObject({ status: 'failed', error: { code: 'task_expired' }, reserved: 0 })
-    expect(account(gw)).toMatchObject({ balance_nano: before.balance_nano, reserved_nano: before.reserved_nano })
+    expect((await account(gw))).toMatchObject({ balance_nano: before.balance_nano, reserved_nano: before.reserved_nano })
     await close(gw)
   })
 })

@@ -56,7 +56,7 @@ beforeEach(() => {
 const headers = (key = TEST_KEY) => ({ authorization: `Bearer ${key}`, 'content-type': 'application/json', 'x-dashscope-async': 'enable' })
 const post = (body: unknown, key?: string) => fetch(`${gw.url}${NATIVE}`, { method: 'POST', headers: headers(key), body: JSON.stringify(body) })
 const getJson = async (path: string) => (await (await fetch(`${gw.url}${path}`, { headers: headers() })).json()) as Record<string, any>
-const reservedNano = () => gw.services.store.account.get().reserved_nano
+const reservedNano = async () => (await gw.services.store.account.get()).reserved_nano
 
 async function untilNative(id: string, status: string): Promise<Record<string, any>> {
   const deadline = Date.now() + 5_000
@@ -70,7 +70,7 @@ async function untilNative(id: string, status: string): Promise<Record<string, a
 
 describe('POST /api/v1/services/aigc/video-generation/video-synthesis', () => {
   it('takes the native body, answers natively, and polls natively to SUCCEEDED, billed by seconds', async () => {
-    const before = gw.services.store.account.get()
+    const before = (await gw.services.store.account.get())
     const res = await post({ model: WAN, input: { prompt: 'a kite', negative_prompt: 'rain' }, parameters: { resolution: '720P', duration: 5, prompt_extend: true } })
     expect(res.status).toBe(200)
     const created = (await res.json()) as { request_id: string; output: { task_id: string; task_status: string } }
@@ -78,35 +78,35 @@ describe('POST /api/v1/services/aigc/video-generation/video-synthesis', () => {
     expect(dashscope.calls[0].body).toEqual({
       model: WAN, input: { negative_prompt: 'rain', prompt: 'a kite' }, parameters: { prompt_extend: true, resolution: '720P', duration: 5 },
     })
-    expect(reservedNano() - before.reserved_nano).toBe(500_000_000) // 5 s × $0.10 at 720p
+    expect((await reservedNano()) - before.reserved_nano).toBe(500_000_000) // 5 s × $0.10 at 720p
     const done = await untilNative(created.output.task_id, 'SUCCEEDED')
     expect(done).toMatchObject({
       request_id: expect.stringMatching(/^req_/),
       output: { task_id: created.output.task_id, task_status: 'SUCCEEDED', video_url: expect.stringContaining('/files/'), submit_time: expect.any(String), end_time: expect.any(String) },
       usage: { video_duration: 5, duration: 5, video_count: 1 },
     })
-    expect(gw.services.store.account.get()).toMatchObject({ balance_nano: before.balance_nano - 500_000_000, reserved_nano: before.reserved_nano })
+    expect((await gw.services.store.account.get())).toMatchObject({ balance_nano: before.balance_nano - 500_000_000, reserved_nano: before.reserved_nano })
     // The same task through the gateway's own polling endpoint.
     expect(await getJson(`/v1/video/tasks/${created.output.task_id}`)).toMatchObject({ status: 'succeeded', usage: { seconds: 5, cost: 0.5 } })
   })
 
   it('shows PENDING and RUNNING on the way, FAILED with the vendor\'s code, unbilled', async () => {
     dashscope.script(['queued', 'running', 'failed'])
-    const before = gw.services.store.account.get()
+    const before = (await gw.services.store.account.get())
     const created = (await (await post({ model: WAN, input: { prompt: 'doomed' }, parameters: { duration: 10, resolution: '1080P' } })).json()) as { output: { task_id: string } }
     expect((await getJson(`/api/v1/tasks/${created.output.task_id}`)).output.task_status).toMatch(/^(PENDING|RUNNING)$/)
     const failed = await untilNative(created.output.task_id, 'FAILED')
     expect(failed.output).toMatchObject({ code: 'DataInspectionFailed', message: 'Output data may contain inappropriate content.' })
     expect(failed.usage).toBeUndefined()
-    expect(gw.services.store.account.get()).toMatchObject({ balance_nano: before.balance_nano, reserved_nano: before.reserved_nano })
+    expect((await gw.services.store.account.get())).toMatchObject({ balance_nano: before.balance_nano, reserved_nano: before.reserved_nano })
   })
 
   it('prices an older `size` by its short side and forwards it as sent; maps HappyHorse media', async () => {
-    const before = reservedNano()
+    const before = (await reservedNano())
     dashscope.script(['queued']) // stays queued: the reservation is visible
     const res = await post({ model: WAN, input: { prompt: 'sized' }, parameters: { size: '1920*1080', duration: 10 } })
     expect(res.status).toBe(200)
-    expect(reservedNano() - before).toBe(1_500_000_000) // 10 s × $0.15 at 1080p
+    expect((await reservedNano()) - before).toBe(1_500_000_000) // 10 s × $0.15 at 1080p
     // Creates only: the background poller may have polled the first task in between.
     const creates = () => dashscope.calls.filter((c) => c.method === 'POST')
     expect(creates()[0].body.parameters).toEqual({ size: '1920*1080', duration: 10 })
@@ -156,7 +156,7 @@ describe('native errors and unknown tasks', () => {
 
   it('Wan models also take the one /v1/video/generate contract, sent to DashScope asynchronously', async () => {
     // The account's small balance is shared: let earlier tests' reservations settle first.
-    for (let i = 0; i < 200 && reservedNano() !== 0; i++) await new Promise((r) => setTimeout(r, 20))
+    for (let i = 0; i < 200 && (await reservedNano()) !== 0; i++) await new Promise((r) => setTimeout(r, 20))
     const res = await fetch(`${gw.url}/v1/video/generate`, { method: 'POST', headers: headers(), body: JSON.stringify({ model: WAN, prompt: 'a fox in snow', duration: 5 }) })
     expect(res.status).toBe(202)
     const accepted = (await res.json()) as { task_id: string; status_url: string }

@@ -109,7 +109,7 @@ async function until(gw: Gw, id: string, done: (task: Record<string, any>) => bo
 }
 
 const nano = (gw: Gw) => gw.services.store.account.get()
-const ledgerRows = (gw: Gw, id: string) => gw.services.store.db.prepare('SELECT * FROM requests WHERE id = ?').all(id) as Array<{ cost_nano: number; status: number; error_code: string | null }>
+const ledgerRows = (gw: Gw, id: string) => gw.services.store.sql.all<{ cost_nano: number; status: number; error_code: string | null }>('SELECT * FROM requests WHERE id = ?', [id])
 
 describe('normalized statuses through each vendor\'s script', () => {
   it.each([
@@ -148,7 +148,7 @@ describe('normalized statuses through each vendor\'s script', () => {
 
 describe('money: reservation, settlement by produced seconds, release', () => {
   it('reserves the largest cost at once, settles the seconds produced, releases the rest (Grok, no duration asked)', async () => {
-    const before = nano(auto)
+    const before = (await nano(auto))
     fakes.xai.script(['queued', 'running', 'running', 'succeeded'])
     const { status, body } = await submit(auto, { model: GROK, prompt: 'a fox', resolution: '720p' })
     expect(status).toBe(202)
@@ -156,38 +156,38 @@ describe('money: reservation, settlement by produced seconds, release', () => {
     expect(body.reserved).toBe(1.05)
     const usage = await auto.usage()
     expect(usage.reserved).toBe(1.05)
-    expect(nano(auto).reserved_nano - before.reserved_nano).toBe(1_050_000_000)
+    expect((await nano(auto)).reserved_nano - before.reserved_nano).toBe(1_050_000_000)
     const task = await until(auto, body.task_id, (t) => t.status === 'succeeded')
     // The fake made its default 8 s clip: 8 × 0.07 billed, the reservation released whole.
     expect(task.usage).toEqual({ seconds: 8, cost: 0.56 })
     expect(task.reserved).toBe(0)
-    expect(nano(auto).balance_nano).toBe(before.balance_nano - 560_000_000)
-    expect(nano(auto).reserved_nano).toBe(before.reserved_nano)
+    expect((await nano(auto)).balance_nano).toBe(before.balance_nano - 560_000_000)
+    expect((await nano(auto)).reserved_nano).toBe(before.reserved_nano)
     expect((await auto.usage()).reserved).toBe(before.reserved_nano / 1e9)
-    expect(ledgerRows(auto, body.task_id)).toEqual([expect.objectContaining({ cost_nano: 560_000_000, status: 200 })])
+    expect((await ledgerRows(auto, body.task_id))).toEqual([expect.objectContaining({ cost_nano: 560_000_000, status: 200 })])
   })
 
   it('with no tier asked, reserves at the dearest tier and bills the catalog price; a longer clip than asked is not billed', async () => {
-    const before = nano(auto)
+    const before = (await nano(auto))
     const seedance = await submit(auto, { model: SEEDANCE, prompt: 'a fox' })
     expect(seedance.body.reserved).toBe(4.7235) // 15 s × $0.3149 (1080p)
     const kling = await submit(auto, { model: KLING, prompt: 'a fox', duration: 5, resolution: '720p' })
     expect(kling.body.reserved).toBe(0.21) // 5 s × $0.042
-    expect(nano(auto).reserved_nano - before.reserved_nano).toBe(4_723_500_000 + 210_000_000)
+    expect((await nano(auto)).reserved_nano - before.reserved_nano).toBe(4_723_500_000 + 210_000_000)
     const a = await until(auto, seedance.body.task_id, (t) => t.status === 'succeeded')
     const b = await until(auto, kling.body.task_id, (t) => t.status === 'succeeded')
     expect(a.usage).toEqual({ seconds: 5, cost: 0.6995 }) // Ark's default 5 s at the catalog price
     expect(b.result.seconds).toBe(5.1) // Kling reports 5.1 s for a 5 s clip …
     expect(b.usage).toEqual({ seconds: 5, cost: 0.21 }) // … and 5 s are billed
-    expect(nano(auto).balance_nano).toBe(before.balance_nano - 699_500_000 - 210_000_000)
-    expect(nano(auto).reserved_nano).toBe(before.reserved_nano)
+    expect((await nano(auto)).balance_nano).toBe(before.balance_nano - 699_500_000 - 210_000_000)
+    expect((await nano(auto)).reserved_nano).toBe(before.reserved_nano)
   })
 
   it.each([
     ['failed', ['queued', 'failed'], 'failed', 'OutputVideoSensitiveContentDetected', 502],
     ['canceled', ['queued', 'canceled'], 'canceled', 'canceled', 499],
   ])('a %s task is not billed and its reservation is released', async (_name, script, status, code, ledgerStatus) => {
-    const before = nano(manual)
+    const before = (await nano(manual))
     fakes.ark.script(script)
     const { body } = await submit(manual, { model: SEEDANCE, prompt: 'a fox', duration: 4, resolution: '480p' })
     expect((await manual.usage()).reserved).toBe((before.reserved_nano + 252_000_000) / 1e9) // 4 × 0.063
@@ -196,9 +196,9 @@ describe('money: reservation, settlement by produced seconds, release', () => {
     const task = await manual.task(body.task_id)
     expect(task).toMatchObject({ status, reserved: 0, error: { code } })
     expect(task.usage).toBeUndefined()
-    expect(nano(manual)).toMatchObject({ balance_nano: before.balance_nano, reserved_nano: before.reserved_nano })
+    expect((await nano(manual))).toMatchObject({ balance_nano: before.balance_nano, reserved_nano: before.reserved_nano })
     expect((await manual.usage()).reserved).toBe(before.reserved_nano / 1e9)
-    expect(ledgerRows(manual, body.task_id)).toEqual([expect.objectContaining({ cost_nano: 0, status: ledgerStatus, error_code: code })])
+    expect((await ledgerRows(manual, body.task_id))).toEqual([expect.objectContaining({ cost_nano: 0, status: ledgerStatus, error_code: code })])
     expect(await manual.poll(body.task_id)).toBe('idle') // ended: nothing more to do
   })
 
@@ -235,14 +235,14 @@ describe('money: reservation, settlement by produced seconds, release', () => {
 describe('the duplicate guard (spec §7 rule 5)', () => {
   it('the same body twice from the same key is one task and one reservation; another body is another task', async () => {
     const body = { model: GROK, prompt: 'a fox', duration: 5, resolution: '480p', watermark: false }
-    const before = nano(manual).reserved_nano
+    const before = (await nano(manual)).reserved_nano
     const first = await submit(manual, body)
     const again = await submit(manual, { resolution: '480P', watermark: false, duration: 5, prompt: 'a fox', model: GROK })
     expect([first.status, again.status]).toEqual([202, 200])
     expect(again.body).toMatchObject({ task_id: first.body.task_id, idempotent_replay: true })
     expect(creates(fakes.xai)).toHaveLength(1)
     expect(creates(fakes.xai)[0].body).toMatchObject({ watermark: false, duration: 5, resolution: '480p' })
-    expect(nano(manual).reserved_nano - before).toBe(250_000_000)
+    expect((await nano(manual)).reserved_nano - before).toBe(250_000_000)
     const other = await submit(manual, { ...body, seed: 2 })
     expect(other.status).toBe(202)
     expect(other.body.task_id).not.toBe(first.body.task_id)

@@ -42,7 +42,7 @@ beforeEach(() => {
   second.reset()
 })
 
-const lastRow = () => gw.services.store.ledger.recent(null, 1)[0]
+const lastRow = async () => (await gw.services.store.ledger.recent(null, 1))[0]
 
 describe('@anthropic-ai/sdk against the gateway (base URL and key changed only)', () => {
   it('messages.create is relayed with the account key and the client\'s version, and billed with cache tokens', async () => {
@@ -56,7 +56,7 @@ describe('@anthropic-ai/sdk against the gateway (base URL and key changed only)'
     expect(call.headers['anthropic-version']).toBeDefined()
     expect(call.body).toEqual({ model: MODEL, max_tokens: 64, messages: [{ role: 'user', content: 'Hello' }] })
     // 110 input at 3, 50 cached at 0.3, 20 output at 15 (nano-USD: 1000 × price per token)
-    expect(lastRow()).toMatchObject({ endpoint: 'messages', status: 200, input_tokens: 160, output_tokens: 20, cost_nano: 110 * 3000 + 50 * 300 + 20 * 15000 })
+    expect((await lastRow())).toMatchObject({ endpoint: 'messages', status: 200, input_tokens: 160, output_tokens: 20, cost_nano: 110 * 3000 + 50 * 300 + 20 * 15000 })
   })
 
   it('messages.stream relays the events as they come and bills from message_start and message_delta', async () => {
@@ -65,7 +65,7 @@ describe('@anthropic-ai/sdk against the gateway (base URL and key changed only)'
     const final = await stream.finalMessage()
     expect(final.content.map((b) => b.type)).toEqual(['thinking', 'text'])
     expect((final.content[0] as Anthropic.ThinkingBlock).signature).toMatch(/^EqQB/)
-    const row = lastRow()
+    const row = (await lastRow())
     expect(row).toMatchObject({ status: 200, output_tokens: final.usage.output_tokens, input_tokens: final.usage.input_tokens })
   })
 
@@ -89,7 +89,7 @@ describe('@anthropic-ai/sdk against the gateway (base URL and key changed only)'
     const count = await client.messages.countTokens({ model: MODEL, messages: [{ role: 'user', content: 'Hello there!' }] })
     expect(count.input_tokens).toBeGreaterThan(0)
     expect(first.calls[0].path).toBe('/v1/messages/count_tokens')
-    expect(lastRow()).toMatchObject({ endpoint: 'messages.count_tokens', status: 200, cost_nano: 0 })
+    expect((await lastRow())).toMatchObject({ endpoint: 'messages.count_tokens', status: 200, cost_nano: 0 })
   })
 
   it('fails over on 529 overloaded to the next account', async () => {
@@ -97,7 +97,7 @@ describe('@anthropic-ai/sdk against the gateway (base URL and key changed only)'
     const message = await client.messages.create({ model: MODEL, max_tokens: 64, messages: [{ role: 'user', content: 'Hello' }] })
     expect(message.type).toBe('message')
     expect(second.calls).toHaveLength(1)
-    expect(lastRow().upstream_id).toBe('second')
+    expect((await lastRow()).upstream_id).toBe('second')
   })
 
   it('a stream broken after the start ends with event: error in the messages shape', async () => {
@@ -106,8 +106,8 @@ describe('@anthropic-ai/sdk against the gateway (base URL and key changed only)'
     const error = await stream.finalMessage().catch((e: unknown) => e)
     expect(error).toBeInstanceOf(Anthropic.APIError)
     expect((error as InstanceType<typeof Anthropic.APIError>).error).toMatchObject({ type: 'error', error: { type: 'api_error' } })
-    expect(lastRow()).toMatchObject({ status: 502, error_code: 'stream_interrupted' })
-    expect(lastRow().output_tokens).toBeGreaterThan(0)
+    expect((await lastRow())).toMatchObject({ status: 502, error_code: 'stream_interrupted' })
+    expect((await lastRow()).output_tokens).toBeGreaterThan(0)
   })
 
   it('an upstream event: error is relayed as is', async () => {

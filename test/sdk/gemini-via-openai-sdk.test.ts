@@ -38,7 +38,7 @@ describe('the openai client on a gemini model, through the gateway', () => {
     expect(call.headers['x-goog-api-key']).toBe('gemini-upstream-key')
     expect(call.body.systemInstruction).toEqual({ parts: [{ text: 'Be brief' }] })
     expect(call.body.generationConfig).toMatchObject({ maxOutputTokens: 100, thinkingConfig: { thinkingBudget: 24576 } })
-    const row = gw.services.store.ledger.recent(null, 1)[0]
+    const row = (await gw.services.store.ledger.recent(null, 1))[0]
     expect(row).toMatchObject({ status: 200, input_tokens: answer.usage!.prompt_tokens, output_tokens: answer.usage!.completion_tokens })
   })
 
@@ -93,6 +93,6 @@ describe('the openai client on a gemini model, through the gateway', () => {
     const error = await client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'something' }] }).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(OpenAI.BadRequestError)
     expect((error as Error).message).toContain('SAFETY')
-    expect(gw.services.store.ledger.recent(null, 1)[0]).toMatchObject({ status: 400, cost_nano: 0 })
+    expect((await gw.services.store.ledger.recent(null, 1))[0]).toMatchObject({ status: 400, cost_nano: 0 })
   })
 })

@@ -9,9 +9,9 @@ import { applyChange, bodyReader } from './admin-io.js'
 
 const readPatch = bodyReader<{ budget?: number | null; balance?: number; concurrency?: number }>(accountPatch)
 
-function summary(services: Services): AccountSummary {
-  services.store.ledger.flush()
-  const a = services.store.account.get()
+async function summary(services: Services): Promise<AccountSummary> {
+  await services.store.ledger.flush()
+  const a = await services.store.account.get()
   return {
     ...budgetFigures({ budgetNano: a.budget_nano, balanceNano: a.balance_nano, reservedNano: a.reserved_nano }),
     reserved: nanoToUsd(a.reserved_nano),
@@ -21,16 +21,16 @@ function summary(services: Services): AccountSummary {
 
 /** GET /admin/v1/account: the budget and what was spent against it, what is held for work under way, the concurrency cap. */
 export async function getAccount(ctx: RequestContext, services: Services): Promise<void> {
-  sendJson(ctx.res, 200, summary(services))
+  sendJson(ctx.res, 200, await summary(services))
 }
 
 /** PATCH /admin/v1/account: set or clear (null) the budget (USD; `balance` is the older name) or the account-wide concurrency cap. */
 export async function updateAccount(ctx: RequestContext, services: Services): Promise<void> {
   const patch = await readPatch(ctx)
   const budget = patch.budget !== undefined ? patch.budget : patch.balance
-  applyChange(services, () => {
-    if (budget !== undefined) services.store.account.setBudget(budget === null ? null : usdToNano(budget))
-    if (patch.concurrency !== undefined) services.store.account.setConcurrency(patch.concurrency)
+  await applyChange(services, async (tx) => {
+    if (budget !== undefined) await tx.account.setBudget(budget === null ? null : usdToNano(budget))
+    if (patch.concurrency !== undefined) await tx.account.setConcurrency(patch.concurrency)
   })
-  sendJson(ctx.res, 200, summary(services))
+  sendJson(ctx.res, 200, await summary(services))
 }

@@ -3,6 +3,7 @@ import { ConfigError } from '../config/load-config.js'
 import type { RequestContext } from '../context.js'
 import { gatewayError } from '../errors.js'
 import type { Services } from '../services.js'
+import type { Repos } from '../store/index.js'
 import { compileValidator } from '../validate.js'
 
 /** A compiled body check: the body, or the schema's 400. */
@@ -34,18 +35,18 @@ export function segment(raw: string, what: string): string {
  * Applies a configuration change and reloads what requests read. A ConfigError names the config field
  * (`groups[0].models[2]`); the admin API names the body's field (`models[2]`).
  */
-export function applyChange(services: Services, change: () => void): void {
+export async function applyChange(services: Services, change: (tx: Repos) => Promise<unknown>): Promise<void> {
   // Charges still queued belong before the change: a budget set now counts from after them.
-  services.store.ledger.flush()
+  await services.store.ledger.flush()
   try {
-    services.store.transaction(change)
+    await services.store.transaction(change)
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err
     const field = err.field.replace(/^(groups|upstreams|keys)\[\d+\]\.?/, '') || 'body'
     const problem = err.message.replace(/^invalid config: [^:]*: /, '')
     throw gatewayError('invalid_request', 'config_problem', { field, problem }, { param: field })
   }
-  services.registry.reload()
+  await services.registry.reload()
 }
 
 export const noContent = (ctx: RequestContext) => void ctx.res.writeHead(204).end()

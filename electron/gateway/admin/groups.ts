@@ -14,40 +14,40 @@ type GroupBody = NonNullable<GatewayConfig['groups']>[number]
 const readCreate = bodyReader<GroupBody>(groupCreate)
 const readPatch = bodyReader<Partial<GroupBody>>(groupPatch)
 
-function summary(services: Services, g: GroupRecord): GroupSummary {
-  return { id: g.id, name: g.name, protocol: g.protocol, models: g.models, upstreams: g.upstreams, images: g.options, keyCount: services.store.apiKeys.countInGroup(g.id) }
+async function summary(services: Services, g: GroupRecord): Promise<GroupSummary> {
+  return { id: g.id, name: g.name, protocol: g.protocol, models: g.models, upstreams: g.upstreams, images: g.options, keyCount: await services.store.apiKeys.countInGroup(g.id) }
 }
 
-function findGroup(services: Services, raw: string): GroupRecord {
+async function findGroup(services: Services, raw: string): Promise<GroupRecord> {
   const id = segment(raw, 'group')
-  const group = services.store.groups.all().find((g) => g.id === id)
+  const group = (await services.store.groups.all()).find((g) => g.id === id)
   if (!group) throw notFound('group', id)
   return group
 }
 
 const saveGroup = (services: Services, group: GroupBody) =>
-  applyChange(services, () => applyConfig({ groups: [group] }, services.store, services.secrets, services.registry.builtinModels, services.registry.keyHasher))
+  applyChange(services, (tx) => applyConfig({ groups: [group] }, tx, services.secrets, services.registry.builtinModels, services.registry.keyHasher))
 
-const reread = (services: Services, id: string) => summary(services, findGroup(services, id))
+const reread = async (services: Services, id: string) => summary(services, await findGroup(services, id))
 
 /** GET /admin/v1/groups */
 export async function listGroups(ctx: RequestContext, services: Services): Promise<void> {
-  sendJson(ctx.res, 200, services.store.groups.all().map((g) => summary(services, g)))
+  sendJson(ctx.res, 200, await Promise.all((await services.store.groups.all()).map((g) => summary(services, g))))
 }
 
 /** POST /admin/v1/groups: a new group (409 when the id is taken). */
 export async function createGroup(ctx: RequestContext, services: Services): Promise<void> {
   const body = await readCreate(ctx)
-  if (services.store.groups.all().some((g) => g.id === body.id)) throw gatewayError('conflict', 'already_exists', { what: 'group', id: body.id })
-  saveGroup(services, body)
-  sendJson(ctx.res, 201, reread(services, body.id))
+  if ((await services.store.groups.all()).some((g) => g.id === body.id)) throw gatewayError('conflict', 'already_exists', { what: 'group', id: body.id })
+  await saveGroup(services, body)
+  sendJson(ctx.res, 201, await reread(services, body.id))
 }
 
 /** PATCH /admin/v1/groups/{id}: name, models, upstream order, image limits; the protocol stays. */
 export async function updateGroup(ctx: RequestContext, services: Services, params: string[]): Promise<void> {
-  const current = findGroup(services, params[0])
+  const current = await findGroup(services, params[0])
   const patch = await readPatch(ctx)
-  saveGroup(services, {
+  await saveGroup(services, {
     id: current.id,
     protocol: current.protocol,
     name: patch.name ?? current.name ?? undefined,
@@ -55,18 +55,18 @@ export async function updateGroup(ctx: RequestContext, services: Services, param
     upstreams: patch.upstreams ?? current.upstreams,
     images: patch.images ?? current.options,
   })
-  sendJson(ctx.res, 200, reread(services, current.id))
+  sendJson(ctx.res, 200, await reread(services, current.id))
 }
 
 /** DELETE /admin/v1/groups/{id}: refused while keys other than the app's own use the group. */
 export async function deleteGroup(ctx: RequestContext, services: Services, params: string[]): Promise<void> {
-  const group = findGroup(services, params[0])
-  const keys = services.store.apiKeys.all().filter((k) => k.group_id === group.id)
+  const group = await findGroup(services, params[0])
+  const keys = (await services.store.apiKeys.all()).filter((k) => k.group_id === group.id)
   const userKeys = keys.filter((k) => k.app_secret_enc === null).length
   if (userKeys > 0) throw gatewayError('conflict', 'group_in_use', { id: group.id, count: userKeys })
-  applyChange(services, () => {
-    for (const k of keys) services.store.apiKeys.remove(k.id)
-    services.store.groups.remove(group.id)
+  await applyChange(services, async (tx) => {
+    for (const k of keys) await tx.apiKeys.remove(k.id)
+    await tx.groups.remove(group.id)
   })
   noContent(ctx)
 }
@@ -76,16 +76,16 @@ export async function deleteGroup(ctx: RequestContext, services: Services, param
  * like any client. Made on first use and kept sealed; revoking it makes the next call mint a new one.
  */
 export async function appKey(ctx: RequestContext, services: Services, params: string[]): Promise<void> {
-  const group = findGroup(services, params[0])
-  const existing = services.store.apiKeys.appKeyOf(group.id)
+  const group = await findGroup(services, params[0])
+  const existing = await services.store.apiKeys.appKeyOf(group.id)
   if (existing) {
     sendJson(ctx.res, 200, { key: services.secrets.decrypt(existing.app_secret_enc!) })
     return
   }
   const key = generateKey()
   const hash = services.registry.keyHasher.hash(key)
-  applyChange(services, () =>
-    services.store.apiKeys.upsert({
+  await applyChange(services, (tx) =>
+    tx.apiKeys.upsert({
       id: keyId(hash), hash, hint: keyHint(key), group_id: group.id, name: 'Gatehouse app', concurrency: null, quota_nano: null,
       expires_at: null, disabled: 0, created_at: Math.floor(Date.now() / 1000), app_secret_enc: services.secrets.encrypt(key),
     }),

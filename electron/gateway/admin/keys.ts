@@ -29,10 +29,10 @@ export function keySummary(k: ApiKeyRow): KeySummary {
   }
 }
 
-function findKey(services: Services, raw: string): ApiKeyRow {
+async function findKey(services: Services, raw: string): Promise<ApiKeyRow> {
   const id = segment(raw, 'key')
-  services.store.ledger.flush()
-  const row = services.store.apiKeys.get(id)
+  await services.store.ledger.flush()
+  const row = await services.store.apiKeys.get(id)
   if (!row) throw notFound('key', id)
   return row
 }
@@ -40,8 +40,8 @@ function findKey(services: Services, raw: string): ApiKeyRow {
 /** GET /admin/v1/keys[?group=] */
 export async function listKeys(ctx: RequestContext, services: Services): Promise<void> {
   const group = queryOf(ctx).get('group')
-  services.store.ledger.flush()
-  const keys = services.store.apiKeys.all().filter((k) => !group || k.group_id === group)
+  await services.store.ledger.flush()
+  const keys = (await services.store.apiKeys.all()).filter((k) => !group || k.group_id === group)
   sendJson(ctx.res, 200, keys.map(keySummary))
 }
 
@@ -49,16 +49,16 @@ export async function listKeys(ctx: RequestContext, services: Services): Promise
 export async function createKey(ctx: RequestContext, services: Services): Promise<void> {
   const { expiresAt, ...body } = await readCreate(ctx)
   const key = generateKey()
-  applyChange(services, () =>
-    applyConfig({ keys: [{ ...body, key, ...(expiresAt == null ? {} : { expiresAt }) }] }, services.store, services.secrets, services.registry.builtinModels, services.registry.keyHasher),
+  await applyChange(services, (tx) =>
+    applyConfig({ keys: [{ ...body, key, ...(expiresAt == null ? {} : { expiresAt }) }] }, tx, services.secrets, services.registry.builtinModels, services.registry.keyHasher),
   )
-  const created: CreatedKey = { ...keySummary(services.store.apiKeys.all().find((k) => k.hash === services.registry.keyHasher.hash(key))!), key }
+  const created: CreatedKey = { ...keySummary((await services.store.apiKeys.all()).find((k) => k.hash === services.registry.keyHasher.hash(key))!), key }
   sendJson(ctx.res, 201, created, { 'cache-control': 'no-store' })
 }
 
 /** PATCH /admin/v1/keys/{id}: rename, disable or enable, expiry, concurrency cap, quota (null clears a limit). */
 export async function updateKey(ctx: RequestContext, services: Services, params: string[]): Promise<void> {
-  const key = findKey(services, params[0])
+  const key = await findKey(services, params[0])
   const patch = await readPatch(ctx)
   const changes: ApiKeyChanges = {}
   if (patch.name !== undefined) changes.name = patch.name
@@ -66,13 +66,13 @@ export async function updateKey(ctx: RequestContext, services: Services, params:
   if (patch.concurrency !== undefined) changes.concurrency = patch.concurrency
   if (patch.quota !== undefined) changes.quota_nano = patch.quota === null ? null : usdToNano(patch.quota)
   if (patch.expiresAt !== undefined) changes.expires_at = patch.expiresAt === null ? null : toUnixSeconds(patch.expiresAt)
-  applyChange(services, () => services.store.apiKeys.update(key.id, changes))
-  sendJson(ctx.res, 200, keySummary(findKey(services, key.id)))
+  await applyChange(services, (tx) => tx.apiKeys.update(key.id, changes))
+  sendJson(ctx.res, 200, keySummary(await findKey(services, key.id)))
 }
 
 /** DELETE /admin/v1/keys/{id}: revoked at once; its past requests stay in the log. */
 export async function revokeKey(ctx: RequestContext, services: Services, params: string[]): Promise<void> {
-  const key = findKey(services, params[0])
-  applyChange(services, () => services.store.apiKeys.remove(key.id))
+  const key = await findKey(services, params[0])
+  await applyChange(services, (tx) => tx.apiKeys.remove(key.id))
   noContent(ctx)
 }

@@ -40,7 +40,7 @@ function requestParam(ctx: RequestContext): string {
 
 /** GET /admin/v1/media?request=: what was kept of a request's (or task's) images and videos. */
 export async function listMedia(ctx: RequestContext, services: Services): Promise<void> {
-  sendJson(ctx.res, 200, services.store.media.byRequest(requestParam(ctx)).map(toItem))
+  sendJson(ctx.res, 200, (await services.store.media.byRequest(requestParam(ctx))).map(toItem))
 }
 
 const notMedia = () => gatewayError('invalid_request', 'invalid_field', { field: 'body', detail: { en: 'is not a PNG, JPEG, WebP, GIF, MP4, WebM or QuickTime file', zh: '不是 PNG、JPEG、WebP、GIF、MP4、WebM 或 QuickTime 文件' } }, { param: 'body' })
@@ -71,14 +71,14 @@ export async function uploadMedia(ctx: RequestContext, services: Services): Prom
   }
   const type = sniff.type()!
   const row: MediaRow = { id, request_id: request, kind: type.startsWith('video/') ? 'video' : 'image', source_url: null, path, mime_type: type, created_at: Date.now() }
-  services.store.media.insert(row)
+  await services.store.media.insert(row)
   sendJson(ctx.res, 201, toItem(row))
 }
 
 /** GET /admin/v1/media/{id}: the bytes, streamed, seekable. */
 export async function getMedia(ctx: RequestContext, services: Services, params: string[]): Promise<void> {
   const id = segment(params[0], 'media')
-  const media = services.store.media.get(id)
+  const media = await services.store.media.get(id)
   const path = media ? join(services.dataDir, media.path) : undefined
   const size = path ? await fileSize(path) : undefined
   if (!media || size === undefined) throw notFound('media', id)

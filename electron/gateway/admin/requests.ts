@@ -63,8 +63,8 @@ const toEntry = (r: LedgerEntry): RequestLogEntry => ({
 /** GET /admin/v1/requests: the request log, newest first, filtered, in pages. */
 export async function listRequests(ctx: RequestContext, services: Services): Promise<void> {
   const filter = parseLogQuery(queryOf(ctx))
-  services.store.ledger.flush()
-  const rows = services.store.requestLog.page(filter)
+  await services.store.ledger.flush()
+  const rows = await services.store.requestLog.page(filter)
   const last = rows.at(-1)
   const page: RequestLogPage = { data: rows.map(toEntry), next: rows.length === filter.limit && last ? `${last.created_at}:${last.id}` : null }
   sendJson(ctx.res, 200, page)

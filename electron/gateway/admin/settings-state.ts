@@ -30,7 +30,7 @@ function stateName(raw: string): StateName {
 /** GET /admin/v1/state/{name}: a saved panel document (404 before the first save). */
 export async function getState(ctx: RequestContext, services: Services, params: string[]): Promise<void> {
   const name = stateName(params[0])
-  const row = services.store.appState.get(name)
+  const row = await services.store.appState.get(name)
   if (!row) throw notFound('state', name)
   // Stored as JSON text: sent as it is, never parsed and re-serialized.
   sendJson(ctx.res, 200, `{"value":${row.value},"updatedAt":${row.updated_at}}`, { 'cache-control': 'no-store' })
@@ -40,6 +40,6 @@ export async function getState(ctx: RequestContext, services: Services, params: 
 export async function putState(ctx: RequestContext, services: Services, params: string[]): Promise<void> {
   const name = stateName(params[0])
   const { value } = await readStateBody(ctx)
-  services.store.appState.put(name, JSON.stringify(value ?? null))
+  await services.store.appState.put(name, JSON.stringify(value ?? null))
   noContent(ctx)
 }

@@ -8,6 +8,8 @@ import { keyHint } from '../keys.js'
 import { sendJson } from '../respond.js'
 import type { Services } from '../services.js'
 import { nanoToUsd } from '../money.js'
+import type { GroupRecord } from '../store/groups.js'
+import type { Repos } from '../store/index.js'
 import type { StoredUpstream } from '../store/upstreams.js'
 import { applyChange, bodyReader, noContent, notFound, segment } from './admin-io.js'
 
@@ -16,45 +18,48 @@ const readCreate = bodyReader<UpstreamBody & { groups?: string[] }>(upstreamCrea
 const readPatch = bodyReader<Partial<Omit<UpstreamBody, 'models' | 'budget'>> & { models?: string[] | null; budget?: number | null }>(upstreamPatch)
 
 /** The account as the app sees it: the secret only as a hint (never decrypted for display beyond that). */
-function summary(services: Services, u: StoredUpstream): UpstreamSummary {
+function summary(services: Services, u: StoredUpstream, groups: GroupRecord[]): UpstreamSummary {
   const secret = services.secrets.decrypt(u.api_key_enc)
   return {
     id: u.id, vendor: u.vendor, baseUrl: u.base_url, apiKeyHint: secret.length <= 12 ? `${secret.slice(0, 2)}…` : keyHint(secret),
     models: u.models === null ? null : (JSON.parse(u.models) as string[]), priority: u.priority,
-    groups: services.store.groups.all().filter((g) => g.upstreams.includes(u.id)).map((g) => g.id),
+    groups: groups.filter((g) => g.upstreams.includes(u.id)).map((g) => g.id),
     budget: u.budget_nano === null ? null : nanoToUsd(u.budget_nano), spent: nanoToUsd(u.spent_nano),
   }
 }
 
-function findUpstream(services: Services, raw: string): StoredUpstream {
+async function findUpstream(services: Services, raw: string): Promise<StoredUpstream> {
   const id = segment(raw, 'upstream account')
-  const row = services.store.upstreams.all().find((u) => u.id === id)
+  const row = (await services.store.upstreams.all()).find((u) => u.id === id)
   if (!row) throw notFound('upstream account', id)
   return row
 }
 
-const saveUpstream = (services: Services, upstream: UpstreamBody) =>
-  applyConfig({ upstreams: [upstream] }, services.store, services.secrets, services.registry.builtinModels, services.registry.keyHasher)
+const reread = async (services: Services, id: string) => summary(services, await findUpstream(services, id), await services.store.groups.all())
+
+const saveUpstream = (services: Services, tx: Repos, upstream: UpstreamBody) =>
+  applyConfig({ upstreams: [upstream] }, tx, services.secrets, services.registry.builtinModels, services.registry.keyHasher)
 
 /** GET /admin/v1/upstreams */
 export async function listUpstreams(ctx: RequestContext, services: Services): Promise<void> {
-  sendJson(ctx.res, 200, services.store.upstreams.all().map((u) => summary(services, u)))
+  const [upstreams, groups] = await Promise.all([services.store.upstreams.all(), services.store.groups.all()])
+  sendJson(ctx.res, 200, upstreams.map((u) => summary(services, u, groups)))
 }
 
 /** POST /admin/v1/upstreams: a new account, sealed at rest, optionally added to groups' failover lists. */
 export async function createUpstream(ctx: RequestContext, services: Services): Promise<void> {
   const { groups = [], ...body } = await readCreate(ctx)
-  if (services.store.upstreams.all().some((u) => u.id === body.id)) throw gatewayError('conflict', 'already_exists', { what: 'upstream account', id: body.id })
-  applyChange(services, () => {
-    saveUpstream(services, body)
-    const all = services.store.groups.all()
-    groups.forEach((id, i) => {
+  if ((await services.store.upstreams.all()).some((u) => u.id === body.id)) throw gatewayError('conflict', 'already_exists', { what: 'upstream account', id: body.id })
+  await applyChange(services, async (tx) => {
+    await saveUpstream(services, tx, body)
+    const all = await tx.groups.all()
+    for (const [i, id] of groups.entries()) {
       const group = all.find((g) => g.id === id)
       if (!group) throw gatewayError('invalid_request', 'config_problem', { field: `groups[${i}]`, problem: `unknown group "${id}"` }, { param: `groups[${i}]` })
-      if (!group.upstreams.includes(body.id)) services.store.groups.upsert({ ...group, upstreams: [...group.upstreams, body.id] })
-    })
+      if (!group.upstreams.includes(body.id)) await tx.groups.upsert({ ...group, upstreams: [...group.upstreams, body.id] })
+    }
   })
-  sendJson(ctx.res, 201, summary(services, findUpstream(services, body.id)))
+  sendJson(ctx.res, 201, await reread(services, body.id))
 }
 
 /**
@@ -62,10 +67,10 @@ export async function createUpstream(ctx: RequestContext, services: Services): P
  * `budget` sets a cap counted from now, null removes it.
  */
 export async function updateUpstream(ctx: RequestContext, services: Services, params: string[]): Promise<void> {
-  const current = findUpstream(services, params[0])
+  const current = await findUpstream(services, params[0])
   const patch = await readPatch(ctx)
-  applyChange(services, () =>
-    saveUpstream(services, {
+  await applyChange(services, (tx) =>
+    saveUpstream(services, tx, {
       id: current.id,
       vendor: current.vendor,
       baseUrl: patch.baseUrl ?? current.base_url,
@@ -75,17 +80,17 @@ export async function updateUpstream(ctx: RequestContext, services: Services, pa
       budget: patch.budget === null ? undefined : (patch.budget ?? (current.budget_nano === null ? undefined : nanoToUsd(current.budget_nano))),
     }),
   )
-  sendJson(ctx.res, 200, summary(services, findUpstream(services, current.id)))
+  sendJson(ctx.res, 200, await reread(services, current.id))
 }
 
 /** DELETE /admin/v1/upstreams/{id}: the account leaves every group's failover list too. */
 export async function deleteUpstream(ctx: RequestContext, services: Services, params: string[]): Promise<void> {
-  const upstream = findUpstream(services, params[0])
-  applyChange(services, () => {
-    for (const g of services.store.groups.all()) {
-      if (g.upstreams.includes(upstream.id)) services.store.groups.upsert({ ...g, upstreams: g.upstreams.filter((id) => id !== upstream.id) })
+  const upstream = await findUpstream(services, params[0])
+  await applyChange(services, async (tx) => {
+    for (const g of await tx.groups.all()) {
+      if (g.upstreams.includes(upstream.id)) await tx.groups.upsert({ ...g, upstreams: g.upstreams.filter((id) => id !== upstream.id) })
     }
-    services.store.upstreams.remove(upstream.id)
+    await tx.upstreams.remove(upstream.id)
   })
   noContent(ctx)
 }

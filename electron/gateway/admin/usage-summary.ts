@@ -48,23 +48,21 @@ const sumNano = (values: number[]) => values.reduce((a, b) => a + b, 0)
  */
 export async function usageSummary(ctx: RequestContext, services: Services): Promise<void> {
   const query = parseSummaryQuery(queryOf(ctx), Date.now())
-  services.store.ledger.flush()
+  await services.store.ledger.flush()
   const repo = services.store.usageSummary
   const days = localDays(query.since, query.until, query.timeZone)
-  const totals = repo.days(days, query.housekeeping)
-  const series = repo.series(days, query.by, query.housekeeping)
-  const keys = repo.keys(days, query.housekeeping)
+  const [totals, series, keys] = await Promise.all([
+    repo.days(days, query.housekeeping), repo.series(days, query.by, query.housekeeping), repo.keys(days, query.housekeeping),
+  ])
+  const latencies = await Promise.all(days.map((d, i) => (totals[i].requests > 0 ? repo.latencies(d, query.housekeeping) : [])))
   const rest = series.slice(USAGE_MAX_SERIES)
   const restKeys = keys.slice(USAGE_MAX_KEYS)
   const summary: UsageSummary = {
     ...query,
-    days: days.map((d, i) => {
-      const latencies = totals[i].requests > 0 ? repo.latencies(d, query.housekeeping) : []
-      return {
-        date: d.date, start: d.start, requests: totals[i].requests, errors: totals[i].errors, cost: nanoToUsd(totals[i].costNano),
-        latency: latencies.length === 0 ? null : { p50: nearestRank(latencies, 50), p90: nearestRank(latencies, 90), p99: nearestRank(latencies, 99), sampled: latencies.length },
-      }
-    }),
+    days: days.map((d, i) => ({
+      date: d.date, start: d.start, requests: totals[i].requests, errors: totals[i].errors, cost: nanoToUsd(totals[i].costNano),
+      latency: latencies[i].length === 0 ? null : { p50: nearestRank(latencies[i], 50), p90: nearestRank(latencies[i], 90), p99: nearestRank(latencies[i], 99), sampled: latencies[i].length },
+    })),
     series: series.slice(0, USAGE_MAX_SERIES).map((s) => ({ id: s.id === '' ? null : s.id, cost: s.costNano.map(nanoToUsd) })),
     other: rest.length === 0 ? null : { count: rest.length, cost: days.map((_, i) => nanoToUsd(sumNano(rest.map((s) => s.costNano[i])))) },
     keys: keys.slice(0, USAGE_MAX_KEYS).map((k) => ({ keyId: k.keyId, name: k.name, hint: k.hint, app: k.app, requests: k.requests, cost: nanoToUsd(k.costNano) })),

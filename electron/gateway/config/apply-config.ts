@@ -3,18 +3,18 @@ import type { CatalogModel } from '../../../shared/types.js'
 import { keyHint, keyId, legacyKeyHash, type KeyHasher } from '../keys.js'
 import { usdToNano } from '../money.js'
 import type { SecretBox } from '../secrets.js'
-import type { Store } from '../store/index.js'
+import type { Repos } from '../store/index.js'
 import { ConfigError, type GatewayConfig } from './load-config.js'
 
 /** Checks every cross-reference of the config against itself, the store and the catalog; throws ConfigError. */
-export function checkReferences(config: GatewayConfig, store: Store, builtin: CatalogModel[]): void {
-  const models = new Set([...builtin.map((m) => m.id), ...store.modelOverrides.all().map((m) => m.id)])
+export async function checkReferences(config: GatewayConfig, store: Repos, builtin: CatalogModel[]): Promise<void> {
+  const models = new Set([...builtin.map((m) => m.id), ...(await store.modelOverrides.all()).map((m) => m.id)])
   const builtinIds = new Set(builtin.map((m) => m.id))
   config.models?.forEach((m, i) => {
     if (!builtinIds.has(m.id) && m.vendor === undefined) throw new ConfigError(`models[${i}].vendor`, 'is required for a model that is not in the built-in catalog')
     models.add(m.id)
   })
-  const upstreams = new Set(store.upstreams.all().map((u) => u.id))
+  const upstreams = new Set((await store.upstreams.all()).map((u) => u.id))
   config.upstreams?.forEach((u, i) => {
     if (config.upstreams!.findIndex((o) => o.id === u.id) !== i) throw new ConfigError(`upstreams[${i}].id`, `duplicate id "${u.id}"`)
     u.models?.forEach((m, j) => {
@@ -22,7 +22,7 @@ export function checkReferences(config: GatewayConfig, store: Store, builtin: Ca
     })
     upstreams.add(u.id)
   })
-  const groups = new Set(store.groups.all().map((g) => g.id))
+  const groups = new Set((await store.groups.all()).map((g) => g.id))
   config.groups?.forEach((g, i) => {
     g.upstreams.forEach((u, j) => {
       if (!upstreams.has(u)) throw new ConfigError(`groups[${i}].upstreams[${j}]`, `unknown upstream "${u}"`)
@@ -44,18 +44,19 @@ export const toUnixSeconds = (value: string | number | undefined): number | null
  * Upserts the whole config into the store in one transaction: it is applied entirely or not at all. Keys are upserted
  * by their keyed hash; a key still stored with its legacy SHA-256 is upgraded first, so it keeps its row and id.
  */
-export function applyConfig(config: GatewayConfig, store: Store, secrets: SecretBox, builtin: CatalogModel[], hasher: KeyHasher): void {
-  checkReferences(config, store, builtin)
+export async function applyConfig(config: GatewayConfig, store: Repos, secrets: SecretBox, builtin: CatalogModel[], hasher: KeyHasher): Promise<void> {
   const now = Math.floor(Date.now() / 1000)
-  store.transaction(() => {
-    if (config.account?.concurrency !== undefined) store.account.setConcurrency(config.account.concurrency)
-    if (config.account?.balance !== undefined) store.account.applyConfigBalance(usdToNano(config.account.balance))
+  await store.transaction(async (tx) => {
+    // Checked inside the transaction: what it checks against cannot change before the upserts.
+    await checkReferences(config, tx, builtin)
+    if (config.account?.concurrency !== undefined) await tx.account.setConcurrency(config.account.concurrency)
+    if (config.account?.balance !== undefined) await tx.account.applyConfigBalance(usdToNano(config.account.balance))
     for (const m of config.models ?? []) {
       const builtinEntry = builtin.find((b) => b.id === m.id)
-      store.modelOverrides.upsert({ created: builtinEntry?.created ?? now, ...m, type: FAMILY_TYPE[m.family] })
+      await tx.modelOverrides.upsert({ created: builtinEntry?.created ?? now, ...m, type: FAMILY_TYPE[m.family] })
     }
     for (const u of config.upstreams ?? []) {
-      store.upstreams.upsert({
+      await tx.upstreams.upsert({
         id: u.id,
         vendor: u.vendor,
         base_url: u.baseUrl,
@@ -66,12 +67,12 @@ export function applyConfig(config: GatewayConfig, store: Store, secrets: Secret
       })
     }
     for (const g of config.groups ?? []) {
-      store.groups.upsert({ id: g.id, name: g.name ?? null, protocol: g.protocol, models: g.models, upstreams: g.upstreams, options: g.images ?? {} })
+      await tx.groups.upsert({ id: g.id, name: g.name ?? null, protocol: g.protocol, models: g.models, upstreams: g.upstreams, options: g.images ?? {} })
     }
     for (const k of config.keys ?? []) {
       const hash = hasher.hash(k.key)
-      store.apiKeys.rehashLegacy(legacyKeyHash(k.key), hash)
-      store.apiKeys.upsert({
+      await tx.apiKeys.rehashLegacy(legacyKeyHash(k.key), hash)
+      await tx.apiKeys.upsert({
         id: keyId(hash),
         hash,
         hint: keyHint(k.key),

@@ -1,13 +1,13 @@
 import type { CatalogModel } from '../../../shared/types.js'
 import { isCallable } from '../catalog/catalog.js'
 import { generateKey, keyHint, keyId, type KeyHasher } from '../keys.js'
-import type { Store } from '../store/index.js'
+import type { Repos } from '../store/index.js'
 
 /** The groups a new data dir starts with: everything on the chat protocol, and Claude on the messages protocol. */
-export function seedDefaultGroups(store: Store, builtin: CatalogModel[]): void {
+export async function seedDefaultGroups(store: Repos, builtin: CatalogModel[]): Promise<void> {
   const callable = builtin.filter(isCallable)
-  store.transaction(() => {
-    store.groups.upsert({
+  await store.transaction(async (tx) => {
+    await tx.groups.upsert({
       id: 'default',
       name: 'All models',
       protocol: 'chat',
@@ -15,7 +15,7 @@ export function seedDefaultGroups(store: Store, builtin: CatalogModel[]): void {
       upstreams: [],
       options: {},
     })
-    store.groups.upsert({
+    await tx.groups.upsert({
       id: 'claude',
       name: 'Claude (messages protocol)',
       protocol: 'messages',
@@ -27,10 +27,10 @@ export function seedDefaultGroups(store: Store, builtin: CatalogModel[]): void {
 }
 
 /** Creates a key for the default group; the caller shows it once, it is never stored in clear. */
-export function createFirstKey(store: Store, hasher: KeyHasher): string {
+export async function createFirstKey(store: Repos, hasher: KeyHasher): Promise<string> {
   const key = generateKey()
   const hash = hasher.hash(key)
-  store.apiKeys.upsert({
+  await store.apiKeys.upsert({
     id: keyId(hash), hash, hint: keyHint(key), group_id: 'default', name: 'first key',
     concurrency: null, quota_nano: null, expires_at: null, disabled: 0, created_at: Math.floor(Date.now() / 1000),
   })

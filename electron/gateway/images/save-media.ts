@@ -27,7 +27,7 @@ export async function saveLinkedImages(services: Services, requestId: string, im
         const { bytes, mimeType } = await services.http.download(image.url, 100_000_000, AbortSignal.timeout(120_000))
         const path = join('media', 'images', `${requestId}-${index}.${EXT[mimeType]}`)
         await writeFile(join(services.dataDir, path), bytes, { mode: PRIVATE_FILE_MODE })
-        services.store.media.insert({ id: `${requestId}-${index}`, request_id: requestId, kind: 'image', source_url: image.url, path, mime_type: mimeType, created_at: Date.now() })
+        await services.store.media.insert({ id: `${requestId}-${index}`, request_id: requestId, kind: 'image', source_url: image.url, path, mime_type: mimeType, created_at: Date.now() })
       } catch (err) {
         log(`[gatehouse] ${requestId}: could not keep image ${index}: ${(err as Error).message}`)
       }

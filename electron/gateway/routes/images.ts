@@ -118,7 +118,7 @@ async function handleImages(ctx: RequestContext, services: Services, endpoint: I
   const run = (signal: AbortSignal, onAccount: (id: string) => void = (id) => void (ctx.outcome.upstreamId = id)) => runImages(services.http, candidates, model, job, signal, onAccount)
 
   if (req.async) {
-    const task = startImageTask(ctx, services, model, req, `images.${endpoint}`, run)
+    const task = await startImageTask(ctx, services, model, req, `images.${endpoint}`, run)
     sendJson(ctx.res, 202, { task_id: task.id, status_url: `/v1/images/tasks?task_id=${task.id}`, status: task.status })
     return
   }
@@ -148,7 +148,7 @@ export const imageEdits = (ctx: RequestContext, services: Services) => handleIma
 export async function imageTask(ctx: RequestContext, services: Services): Promise<void> {
   const id = new URLSearchParams((ctx.req.url ?? '').split('?')[1] ?? '').get('task_id')
   if (!id) throw gatewayError('invalid_request', 'missing_field', { field: 'task_id' }, { param: 'task_id' })
-  const task = services.store.tasks.get(id)
+  const task = await services.store.tasks.get(id)
   if (!task || task.kind !== 'image' || task.key_id !== ctx.key!.id) throw gatewayError('task_not_found', 'task_not_found', { id })
   sendJson(ctx.res, 200, taskView(task, ctx.redact))
 }

@@ -46,28 +46,28 @@ export const VIDEO_QUOTES = { generate: videoQuotable(GENERATE), native: videoQu
  */
 export async function videoGenerate(ctx: RequestContext, services: Services): Promise<void> {
   const { task, replay } = await submitVideo(ctx, services, await admit(ctx, services, GENERATE))
-  const view = { ...videoTaskView(task, services.store.media.byRequest(task.id), ctx.redact), idempotent_replay: replay }
+  const view = { ...videoTaskView(task, await services.store.media.byRequest(task.id), ctx.redact), idempotent_replay: replay }
   sendJson(ctx.res, replay ? 200 : 202, view, replay ? REPLAYED : {})
 }
 
 /** The calling key's video task, or 404 `task_not_found` (another key's task is not shown either). */
-function ownTask(ctx: RequestContext, services: Services, id: string): VideoTaskRow {
-  const task = services.store.tasks.video.get(decodeSegment(id))
+async function ownTask(ctx: RequestContext, services: Services, id: string): Promise<VideoTaskRow> {
+  const task = await services.store.tasks.video.get(decodeSegment(id))
   if (!task || task.key_id !== ctx.key!.id) throw gatewayError('task_not_found', 'task_not_found', { id })
   return task
 }
 
 /** GET /v1/video/tasks/{task_id}: the stored task; no upstream call and no concurrency slot (spec §8). */
 export async function videoTask(ctx: RequestContext, services: Services, params: string[]): Promise<void> {
-  const task = ownTask(ctx, services, params[0])
-  sendJson(ctx.res, 200, videoTaskView(task, services.store.media.byRequest(task.id), ctx.redact))
+  const task = await ownTask(ctx, services, params[0])
+  sendJson(ctx.res, 200, videoTaskView(task, await services.store.media.byRequest(task.id), ctx.redact))
 }
 
 /** GET /v1/video/tasks/{task_id}/content[?index=n]: the saved copy, streamed, with Range support so players can seek. */
 export async function videoContent(ctx: RequestContext, services: Services, params: string[]): Promise<void> {
-  const task = ownTask(ctx, services, params[0])
+  const task = await ownTask(ctx, services, params[0])
   const index = Number(new URLSearchParams((ctx.req.url ?? '').split('?')[1] ?? '').get('index') ?? 0)
-  const media = services.store.media.byRequest(task.id).find((m) => m.id === `${task.id}-${index}`)
+  const media = (await services.store.media.byRequest(task.id)).find((m) => m.id === `${task.id}-${index}`)
   const size = media ? await fileSize(join(services.dataDir, media.path)) : undefined
   if (!media || size === undefined) throw gatewayError('video_content_not_available', 'video_content_not_ready', { id: task.id, index: String(index) })
   await sendFile(ctx, join(services.dataDir, media.path), size, { ...mediaHeaders(media.mime_type), 'cache-control': 'private, max-age=86400' })
@@ -86,6 +86,6 @@ export async function nativeVideoSynthesis(ctx: RequestContext, services: Servic
 /** GET /api/v1/tasks/{task_id}: DashScope's native task answer, built from the stored task. */
 export async function nativeVideoTask(ctx: RequestContext, services: Services, params: string[]): Promise<void> {
   const id = decodeSegment(params[0])
-  const task = services.store.tasks.video.get(id)
+  const task = await services.store.tasks.video.get(id)
   sendJson(ctx.res, 200, nativeTaskView(ctx.id, task?.key_id === ctx.key!.id ? task : undefined, id, ctx.redact))
 }

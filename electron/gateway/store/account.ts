@@ -1,4 +1,4 @@
-import type { Db } from './db.js'
+import type { Sql } from './sql.js'
 
 export interface AccountRow {
   /** the budget less what was spent against it; with no budget, 0 less what was spent since it was cleared */
@@ -11,22 +11,23 @@ export interface AccountRow {
 }
 
 /** The single local account: budget and what is left of it, reservations and the account-wide concurrency cap. */
-export function accountRepo(db: Db) {
-  const get = db.prepare('SELECT balance_nano, budget_nano, reserved_nano, concurrency, applied_balance_nano FROM account WHERE id = 1')
-  const setConcurrency = db.prepare('UPDATE account SET concurrency = ? WHERE id = 1')
-  const setConfigBudget = db.prepare('UPDATE account SET budget_nano = ?, balance_nano = ?, applied_balance_nano = ? WHERE id = 1')
-  const setBudget = db.prepare('UPDATE account SET budget_nano = ?, balance_nano = ? WHERE id = 1')
+export function accountRepo(sql: Sql) {
   return {
-    get: () => get.get() as AccountRow,
-    setConcurrency: (n: number) => void setConcurrency.run(n),
+    get: async () =>
+      (await sql.get<AccountRow>('SELECT balance_nano, budget_nano, reserved_nano, concurrency, applied_balance_nano FROM account WHERE id = 1'))!,
+    setConcurrency: async (n: number) => void (await sql.run('UPDATE account SET concurrency = ? WHERE id = 1', [n])),
     /**
      * The budget set in the app (null: none), from which spending counts anew; a config file's balance still applies
      * when that value changes.
      */
-    setBudget: (nano: number | null) => void setBudget.run(nano, nano ?? 0),
+    setBudget: async (nano: number | null) => void (await sql.run('UPDATE account SET budget_nano = ?, balance_nano = ? WHERE id = 1', [nano, nano ?? 0])),
     /** Config balances are applied when they change, so a restart with the same config keeps what was spent. */
-    applyConfigBalance(nano: number): void {
-      if (this.get().applied_balance_nano !== nano) setConfigBudget.run(nano, nano, nano)
-    },
+    applyConfigBalance: async (nano: number) =>
+      void (await sql.run(
+        // One statement, so two replicas starting with the same config apply it once.
+        `UPDATE account SET budget_nano = @nano, balance_nano = @nano, applied_balance_nano = @nano
+          WHERE id = 1 AND (applied_balance_nano IS NULL OR applied_balance_nano <> @nano)`,
+        { nano },
+      )),
   }
 }

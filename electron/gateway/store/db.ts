@@ -154,6 +154,12 @@ export const MIGRATIONS: readonly string[] = [
    ALTER TABLE upstreams ADD COLUMN spent_nano INTEGER NOT NULL DEFAULT 0;
    CREATE TRIGGER requests_charge_upstream AFTER INSERT ON requests WHEN NEW.upstream_id IS NOT NULL AND NEW.cost_nano > 0
      BEGIN UPDATE upstreams SET spent_nano = spent_nano + NEW.cost_nano WHERE id = NEW.upstream_id; END;`,
+  // Groups and upstream accounts list in the order they were added: a column of their own, which PostgreSQL has
+  // too (SQLite's rowid, read until now, has no equivalent there). Upserts give a new row the next number.
+  `ALTER TABLE groups ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;
+   UPDATE groups SET seq = rowid;
+   ALTER TABLE upstreams ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;
+   UPDATE upstreams SET seq = rowid;`,
 ]
 
 /** Opens (creating if needed) the gateway's SQLite store in the data dir and brings its schema up to date. */
@@ -180,9 +186,4 @@ function migrate(db: Db): void {
       db.pragma(`user_version = ${i + 1}`)
     })()
   }
-}
-
-/** True when the store was just created (no migration had run before). */
-export function isFreshStore(db: Db): boolean {
-  return (db.prepare('SELECT COUNT(*) AS n FROM groups').get() as { n: number }).n === 0
 }

@@ -7,41 +7,86 @@ import { groupsRepo } from './groups.js'
 import { ledgerRepo } from './ledger.js'
 import { modelOverridesRepo } from './model-overrides.js'
 import { requestLogRepo } from './request-log.js'
+import type { Sql } from './sql.js'
+import { sqliteSql } from './sqlite-sql.js'
 import { tasksRepo } from './tasks.js'
 import { mediaRepo } from './media.js'
 import { metaRepo } from './meta.js'
 import { upstreamsRepo } from './upstreams.js'
 import { usageSummaryRepo } from './usage-summary.js'
 
-export type Store = ReturnType<typeof createStore>
+/** One repo per table over one handle: the store's own, or a transaction's. */
+function tables(sql: Sql) {
+  return {
+    account: accountRepo(sql),
+    apiKeys: apiKeysRepo(sql),
+    upstreams: upstreamsRepo(sql),
+    groups: groupsRepo(sql),
+    modelOverrides: modelOverridesRepo(sql),
+    tasks: tasksRepo(sql),
+    media: mediaRepo(sql),
+    requestLog: requestLogRepo(sql),
+    usageSummary: usageSummaryRepo(sql),
+    appState: appStateRepo(sql),
+    meta: metaRepo(sql),
+  }
+}
+
+/** The repos over one handle, and its transactions (whose repos are bound to the transaction's handle). */
+export type Repos = ReturnType<typeof tables> & {
+  /**
+   * Runs `fn` atomically: all of it is stored, or none (the error is rethrown). Use only the repos `fn` is given:
+   * the outer ones wait for the transaction to end. Within a transaction, a nested one is a savepoint.
+   */
+  transaction<T>(fn: (tx: Repos) => Promise<T>): Promise<T>
+}
+
+export function reposOver(sql: Sql): Repos {
+  return { ...tables(sql), transaction: (fn) => sql.transaction((tx) => fn(reposOver(tx))) }
+}
+
+export type Store = Repos & {
+  /** The handle the repos use (tests read and seed rows through it, on either engine). */
+  sql: Sql
+  /** Ledger rows are queued in memory and committed in groups (ledger.ts); not part of a transaction's repos. */
+  ledger: ReturnType<typeof ledgerRepo>
+  /** False once `close` began. */
+  isOpen(): boolean
+  /** Commits the ledger's last rows, then releases the engine (`release`). */
+  close(): Promise<void>
+}
+
+/** A store over any engine's `Sql`; `release` closes the engine once the ledger's last commit is done. */
+export function storeOver(sql: Sql, log: (line: string) => void, release: () => void | Promise<void>): Store {
+  const ledger = ledgerRepo(sql, log)
+  let open = true
+  return {
+    ...reposOver(sql),
+    sql,
+    ledger,
+    isOpen: () => open,
+    async close() {
+      if (!open) return
+      open = false
+      await ledger.close()
+      // Transactions begun before close end first.
+      await sql.transaction(async () => undefined)
+      await release()
+    },
+  }
+}
+
+export type SqliteStore = Store & { db: Db }
 
 /** The gateway's embedded store: one SQLite file in the data dir, one repo per table; `log` takes its background errors. */
-export function createStore(dataDir: string, log: (line: string) => void = (line) => process.stderr.write(`${line}\n`)) {
+export function createStore(dataDir: string, log: (line: string) => void = (line) => process.stderr.write(`${line}\n`)): SqliteStore {
   const db: Db = openDb(dataDir)
   // The serving connection only appends to the WAL; a worker moves pages into the store file (checkpointer.ts).
   db.pragma('wal_autocheckpoint = 0')
   const checkpointer = startCheckpointer(db.name, () => db.open && db.pragma('wal_autocheckpoint = 1000'), log)
-  const ledger = ledgerRepo(db, log)
-  return {
-    db,
-    account: accountRepo(db),
-    apiKeys: apiKeysRepo(db),
-    upstreams: upstreamsRepo(db),
-    groups: groupsRepo(db),
-    modelOverrides: modelOverridesRepo(db),
-    ledger,
-    tasks: tasksRepo(db),
-    media: mediaRepo(db),
-    requestLog: requestLogRepo(db),
-    usageSummary: usageSummaryRepo(db),
-    appState: appStateRepo(db),
-    meta: metaRepo(db),
-    /** Runs `fn` atomically: all of it is stored, or none. */
-    transaction: <T>(fn: () => T): T => db.transaction(fn)(),
-    close: () => {
-      ledger.flush()
-      checkpointer.stop()
-      db.close()
-    },
-  }
+  const store = storeOver(sqliteSql(db), log, () => {
+    checkpointer.stop()
+    db.close()
+  })
+  return { ...store, db }
 }

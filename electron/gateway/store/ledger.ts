@@ -1,5 +1,5 @@
 import { chargeNano } from '../money.js'
-import type { Db } from './db.js'
+import type { Sql } from './sql.js'
 
 /** One row per request (spec §1 billing; issue: request id, key, model, endpoint, status, usage, cost, latency). */
 export interface LedgerEntry {
@@ -21,9 +21,9 @@ export interface LedgerEntry {
 
 /** A ledger row, once: a repeated request id (or task id) inserts nothing. Values in LEDGER_COLUMNS order. */
 export const INSERT_LEDGER_ROW = `
-  INSERT OR IGNORE INTO requests (id, key_id, group_id, model, endpoint, status, error_code, upstream_id,
+  INSERT INTO requests (id, key_id, group_id, model, endpoint, status, error_code, upstream_id,
     input_tokens, output_tokens, usage, cost_nano, latency_ms, created_at)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`
 
 /** A row's values for INSERT_LEDGER_ROW, charged `cost`: bound by position, which SQLite binds faster than by name. */
 export const ledgerRowValues = (e: LedgerEntry, cost: number) => [
@@ -79,61 +79,56 @@ const GROUP_COMMIT_ROWS = 256
 /**
  * Writes ledger rows and charges the account and keys. Rows are committed in groups, one transaction per
  * GROUP_COMMIT_MS or GROUP_COMMIT_ROWS (one WAL append instead of one per request), with the charges of a
- * group summed into one update per key. Every read flushes first.
+ * group summed into one update per key. Queuing is synchronous (the request path never waits on the store);
+ * commits run one at a time, and every read flushes first.
  *
  * Streams also have a pending row (pending_requests) from their first byte on, rewritten at each checkpoint
  * in the same group commits. A pending row charges nothing: the final row replaces it in one transaction and
  * charges once; a pending row left by a dead process is settled by `settleInterrupted` at the next start.
  */
-export function ledgerRepo(db: Db, log: (line: string) => void) {
-  const insert = db.prepare(INSERT_LEDGER_ROW)
-  const chargeAccount = db.prepare('UPDATE account SET balance_nano = balance_nano - ? WHERE id = 1')
-  const chargeKey = db.prepare('UPDATE api_keys SET used_nano = used_nano + ? WHERE id = ?')
-  const recent = db.prepare('SELECT * FROM requests WHERE (@key_id IS NULL OR key_id = @key_id) ORDER BY created_at DESC LIMIT @limit')
-  const byId = db.prepare('SELECT * FROM requests WHERE id = ?')
-  const upsertPending = db.prepare(UPSERT_PENDING)
-  const deletePending = db.prepare('DELETE FROM pending_requests WHERE id = ?')
-  const allPending = db.prepare('SELECT * FROM pending_requests')
-  const pendingById = db.prepare('SELECT * FROM pending_requests WHERE id = ?')
-
+export function ledgerRepo(sql: Sql, log: (line: string) => void) {
   /**
    * A request id is recorded once: a repeated id charges nothing, so nothing is ever billed twice. A cost that is not
    * a non-negative safe integer is recorded as 0: a row never raises the balance or lowers a key's spend.
    */
-  const writeAll = db.transaction((entries: LedgerEntry[], checkpoints: PendingEntry[], replaced: string[]) => {
-    for (const row of checkpoints) upsertPending.run(row)
+  const writeAll = async (tx: Sql, entries: LedgerEntry[], checkpoints: PendingEntry[], replaced: string[]): Promise<void> => {
+    for (const row of checkpoints) await tx.run(UPSERT_PENDING, { ...row })
     let accountTotal = 0
     const keyTotals = new Map<string, number>()
     for (const entry of entries) {
       const cost = chargeNano(entry.cost_nano)
-      if (insert.run(ledgerRowValues(entry, cost)).changes === 0 || cost === 0) continue
+      if ((await tx.run(INSERT_LEDGER_ROW, ledgerRowValues(entry, cost))).changes === 0 || cost === 0) continue
       accountTotal += cost
       if (entry.key_id !== null) keyTotals.set(entry.key_id, (keyTotals.get(entry.key_id) ?? 0) + cost)
     }
-    if (accountTotal > 0) chargeAccount.run(accountTotal)
-    for (const [keyId, total] of keyTotals) chargeKey.run(total, keyId)
-    for (const id of replaced) deletePending.run(id)
-  })
+    if (accountTotal > 0) await tx.run('UPDATE account SET balance_nano = balance_nano - ? WHERE id = 1', [accountTotal])
+    for (const [keyId, total] of keyTotals) await tx.run('UPDATE api_keys SET used_nano = used_nano + ? WHERE id = ?', [total, keyId])
+    for (const id of replaced) await tx.run('DELETE FROM pending_requests WHERE id = ?', [id])
+  }
 
   let pending: LedgerEntry[] = []
-  // Streams under way: their pending row, whether it is stored, and which ones changed since the last commit.
+  // Streams under way: their pending row, whether a commit took it (so it may be stored), and which ones changed
+  // since the last commit.
   const streams = new Map<string, { row: PendingEntry; stored: boolean }>()
   let changed = new Set<string>()
-  // Stored pending rows whose final row is queued: deleted in the final row's transaction.
+  // Pending rows that may be stored whose final row is queued: deleted in the final row's transaction.
   let replaced: string[] = []
   let timer: NodeJS.Timeout | undefined
-  const flush = (): void => {
-    if (timer) clearTimeout(timer)
-    timer = undefined
-    if ((pending.length === 0 && changed.size === 0) || !db.open) return
+  let closed = false
+
+  /** One group commit of everything queued; on failure the rows go back to the front of the queue. */
+  const commit = async (): Promise<void> => {
+    if ((pending.length === 0 && changed.size === 0) || closed) return
     const batch = pending
     const rows = [...changed].map((id) => streams.get(id)!)
     const deletions = replaced
     pending = []
     changed = new Set()
     replaced = []
+    // Marked before the commit ends: a final row queued meanwhile deletes the pending row (a no-op if it never landed).
+    for (const s of rows) s.stored = true
     try {
-      writeAll(batch, rows.map((s) => s.row), deletions)
+      await sql.transaction((tx) => writeAll(tx, batch, rows.map((s) => s.row), deletions))
     } catch (err) {
       // Kept for the next commit (a busy or full disk passes): the charges are already in memory.
       pending = batch.concat(pending)
@@ -141,16 +136,28 @@ export function ledgerRepo(db: Db, log: (line: string) => void) {
       replaced = deletions.concat(replaced)
       throw err
     }
-    for (const s of rows) s.stored = true
+  }
+  // Commits run one at a time: `tail` is the last one's end; `waiting`, a flush not yet started (later calls share it).
+  let tail: Promise<void> = Promise.resolve()
+  let waiting: Promise<void> | undefined
+  const flush = (): Promise<void> => {
+    if (timer) clearTimeout(timer)
+    timer = undefined
+    if (waiting) return waiting
+    const run = tail.then(() => {
+      waiting = undefined
+      return commit()
+    })
+    waiting = run
+    tail = run.catch(() => {})
+    return run
   }
   /** The timer's commit: an error is logged and retried, never thrown into the event loop. */
   const flushLater = (): void => {
-    try {
-      flush()
-    } catch (err) {
+    flush().catch((err: unknown) => {
       log(`[gatehouse] ledger commit failed, retrying: ${(err as Error).message}`)
       timer ??= setTimeout(flushLater, GROUP_COMMIT_MS * 10)
-    }
+    })
   }
   const schedule = (): void => {
     timer ??= setTimeout(flushLater, GROUP_COMMIT_MS)
@@ -188,24 +195,31 @@ export function ledgerRepo(db: Db, log: (line: string) => void) {
      * `interrupted_by_restart`), each billed what its last checkpoint says, charging the account and key
      * once, in one transaction. Answers how many were settled.
      */
-    settleInterrupted: db.transaction((): number => {
-      const rows = allPending.all() as PendingEntry[]
-      writeAll(rows.map(interruptedRow), [], rows.map((r) => r.id))
-      return rows.length
-    }),
+    settleInterrupted: (): Promise<number> =>
+      sql.transaction(async (tx) => {
+        const rows = await tx.all<PendingEntry>(`SELECT * FROM pending_requests${tx.forUpdate}`)
+        await writeAll(tx, rows.map(interruptedRow), [], rows.map((r) => r.id))
+        return rows.length
+      }),
+    /** Commits what is queued, after any commit under way; rejects when the commit fails (its rows stay queued). */
     flush,
-    recent: (keyId: string | null, limit: number) => {
-      flush()
-      return recent.all({ key_id: keyId, limit }) as LedgerEntry[]
+    /** The last commit, then nothing more: rows queued after it stay unwritten (a stream's end after shutdown). */
+    async close(): Promise<void> {
+      await flush()
+      closed = true
     },
-    get: (id: string) => {
-      flush()
-      return byId.get(id) as LedgerEntry | undefined
+    recent: async (keyId: string | null, limit: number) => {
+      await flush()
+      return sql.all<LedgerEntry>('SELECT * FROM requests WHERE (@key_id IS NULL OR key_id = @key_id) ORDER BY created_at DESC LIMIT @limit', { key_id: keyId, limit })
+    },
+    get: async (id: string) => {
+      await flush()
+      return sql.get<LedgerEntry>('SELECT * FROM requests WHERE id = ?', [id])
     },
     /** The stored pending row of a stream under way. */
-    getPending: (id: string) => {
-      flush()
-      return pendingById.get(id) as PendingEntry | undefined
+    getPending: async (id: string) => {
+      await flush()
+      return sql.get<PendingEntry>('SELECT * FROM pending_requests WHERE id = ?', [id])
     },
   }
 }

@@ -1,4 +1,4 @@
-import type { Db } from './db.js'
+import type { Sql } from './sql.js'
 
 export interface MediaRow {
   id: string
@@ -12,13 +12,15 @@ export interface MediaRow {
 }
 
 /** Images and videos kept in the data dir, so the app still shows them after a vendor's link expires. */
-export function mediaRepo(db: Db) {
-  const insert = db.prepare('INSERT OR IGNORE INTO media (id, request_id, kind, source_url, path, mime_type, created_at) VALUES (@id, @request_id, @kind, @source_url, @path, @mime_type, @created_at)')
-  const byRequest = db.prepare('SELECT * FROM media WHERE request_id = ? ORDER BY id')
-  const byId = db.prepare('SELECT * FROM media WHERE id = ?')
+export function mediaRepo(sql: Sql) {
   return {
-    get: (id: string) => byId.get(id) as MediaRow | undefined,
-    insert: (row: MediaRow) => void insert.run(row),
-    byRequest: (requestId: string) => byRequest.all(requestId) as MediaRow[],
+    get: (id: string) => sql.get<MediaRow>('SELECT * FROM media WHERE id = ?', [id]),
+    insert: async (row: MediaRow) =>
+      void (await sql.run(
+        `INSERT INTO media (id, request_id, kind, source_url, path, mime_type, created_at)
+          VALUES (@id, @request_id, @kind, @source_url, @path, @mime_type, @created_at) ON CONFLICT DO NOTHING`,
+        { ...row },
+      )),
+    byRequest: (requestId: string) => sql.all<MediaRow>('SELECT * FROM media WHERE request_id = ? ORDER BY id', [requestId]),
   }
 }

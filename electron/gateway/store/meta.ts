@@ -1,15 +1,14 @@
-import type { Db } from './db.js'
+import type { Sql } from './sql.js'
 
 /** Named values of the install (the sealed key-hashing secret). */
-export function metaRepo(db: Db) {
-  const get = db.prepare('SELECT value FROM meta WHERE name = ?')
-  const insert = db.prepare('INSERT OR IGNORE INTO meta (name, value) VALUES (?, ?)')
+export function metaRepo(sql: Sql) {
+  const get = async (name: string) => (await sql.get<{ value: string }>('SELECT value FROM meta WHERE name = ?', [name]))?.value
   return {
-    get: (name: string) => (get.get(name) as { value: string } | undefined)?.value,
+    get,
     /** The stored value, or `make()` stored first; two processes starting at once agree on one value. */
-    ensure(name: string, make: () => string): string {
-      if (get.get(name) === undefined) insert.run(name, make())
-      return (get.get(name) as { value: string }).value
+    async ensure(name: string, make: () => string): Promise<string> {
+      if ((await get(name)) === undefined) await sql.run('INSERT INTO meta (name, value) VALUES (?, ?) ON CONFLICT DO NOTHING', [name, make()])
+      return (await get(name))!
     },
   }
 }

@@ -1,6 +1,6 @@
 import { HOUSEKEEPING_ENDPOINTS } from '../../../shared/admin.js'
-import type { Db } from './db.js'
 import type { LedgerEntry } from './ledger.js'
+import type { Sql } from './sql.js'
 
 export interface RequestLogFilter {
   id?: string
@@ -28,8 +28,8 @@ export const housekeepingFilter = (alias: string) => `(@housekeeping = 1 OR ${al
       OR NOT EXISTS (SELECT 1 FROM api_keys k WHERE k.id = ${alias}.key_id AND k.app_secret_enc IS NOT NULL))`
 
 /** The request log, newest first, read from the ledger's table (the ledger writes it; this only reads). */
-export function requestLogRepo(db: Db) {
-  const page = db.prepare(`
+export function requestLogRepo(sql: Sql) {
+  const page = `
     SELECT * FROM requests
     WHERE (@id IS NULL OR id = @id)
       AND (@group IS NULL OR group_id = @group)
@@ -37,16 +37,16 @@ export function requestLogRepo(db: Db) {
       AND (@model IS NULL OR model = @model)
       AND (@endpoint IS NULL OR endpoint = @endpoint)
       AND (@status IS NULL OR status = @status)
-      AND (@ok IS NULL OR (status < 400) = @ok)
+      AND (@ok IS NULL OR (@ok = 1 AND status < 400) OR (@ok = 0 AND status >= 400))
       AND (@since IS NULL OR created_at >= @since)
       AND (@until IS NULL OR created_at <= @until)
       AND (@beforeAt IS NULL OR created_at < @beforeAt OR (created_at = @beforeAt AND id < @beforeId))
       AND ${housekeepingFilter('requests')}
     ORDER BY created_at DESC, id DESC
-    LIMIT @limit`)
+    LIMIT @limit`
   return {
-    page: (f: RequestLogFilter): LedgerEntry[] =>
-      page.all({
+    page: (f: RequestLogFilter): Promise<LedgerEntry[]> =>
+      sql.all<LedgerEntry>(page, {
         id: f.id ?? null,
         group: f.group ?? null,
         key: f.key ?? null,
@@ -60,6 +60,6 @@ export function requestLogRepo(db: Db) {
         beforeId: f.before?.id ?? null,
         limit: f.limit,
         housekeeping: f.housekeeping === false ? 0 : 1,
-      }) as LedgerEntry[],
+      }),
   }
 }

@@ -1,7 +1,7 @@
 import { accountBudget, fundsVerdict } from '../budget.js'
 import type { AccountRow } from './account.js'
-import type { Db } from './db.js'
 import { INSERT_LEDGER_ROW, ledgerRowValues, type LedgerEntry } from './ledger.js'
+import type { Sql } from './sql.js'
 
 export type TaskStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'canceled'
 
@@ -54,149 +54,163 @@ export interface VideoDedupe {
   since: number
 }
 
+const INSERT_TASK = `
+  INSERT INTO tasks (id, kind, key_id, group_id, model, endpoint, upstream_id, vendor_task_id, status, progress, request,
+    result, error, reserved_nano, cost_nano, settled, idempotency_key, created_at, updated_at)
+  VALUES (@id, @kind, @key_id, @group_id, @model, @endpoint, @upstream_id, @vendor_task_id, @status, @progress, @request,
+    @result, @error, @reserved_nano, @cost_nano, @settled, @idempotency_key, @created_at, @updated_at)`
+
+type EndTask = (task: Pick<TaskRow, 'id' | 'status' | 'result' | 'error' | 'cost_nano' | 'progress'> & { reserved_nano: number }, ledger: LedgerEntry) => Promise<boolean>
+
+/**
+ * Ends a task once, inside the caller's transaction `tx`: its final state, its ledger row (id = task id) and its
+ * charge. False when the task was already ended (a racing poller, or a second call after a restart).
+ */
+const endIn = (tx: Sql): EndTask => async (task, ledger) => {
+  const finished = await tx.run(
+    `UPDATE tasks SET status = @status, result = @result, error = @error, cost_nano = @cost_nano, settled = 1, progress = @progress,
+      updated_at = @updated_at WHERE id = @id AND settled = 0`,
+    { id: task.id, status: task.status, result: task.result, error: task.error, cost_nano: task.cost_nano, progress: task.progress, updated_at: Date.now() },
+  )
+  if (finished.changes === 0) return false
+  await tx.run(INSERT_LEDGER_ROW, ledgerRowValues(ledger, ledger.cost_nano))
+  await tx.run('UPDATE account SET balance_nano = balance_nano - @cost, reserved_nano = reserved_nano - @released WHERE id = 1', { cost: task.cost_nano, released: task.reserved_nano })
+  if (task.cost_nano !== 0 && ledger.key_id !== null) await tx.run('UPDATE api_keys SET used_nano = used_nano + ? WHERE id = ?', [task.cost_nano, ledger.key_id])
+  return true
+}
+
 /** Async tasks. Settling (succeeded, billed) and failing (released) each happen at most once per task. */
-export function tasksRepo(db: Db) {
-  const insert = db.prepare(`
-    INSERT INTO tasks (id, kind, key_id, group_id, model, endpoint, upstream_id, vendor_task_id, status, progress, request,
-      result, error, reserved_nano, cost_nano, settled, idempotency_key, created_at, updated_at)
-    VALUES (@id, @kind, @key_id, @group_id, @model, @endpoint, @upstream_id, @vendor_task_id, @status, @progress, @request,
-      @result, @error, @reserved_nano, @cost_nano, @settled, @idempotency_key, @created_at, @updated_at)`)
-  const get = db.prepare('SELECT * FROM tasks WHERE id = ?')
-  const unfinished = db.prepare("SELECT * FROM tasks WHERE kind = ? AND settled = 0 AND status IN ('queued', 'running')")
-  const recent = db.prepare('SELECT * FROM tasks WHERE kind = ? ORDER BY created_at DESC LIMIT ?')
-  const progress = db.prepare("UPDATE tasks SET status = ?, progress = ?, updated_at = ? WHERE id = ? AND settled = 0")
-  const finish = db.prepare('UPDATE tasks SET status = @status, result = @result, error = @error, cost_nano = @cost_nano, settled = 1, progress = @progress, updated_at = @updated_at WHERE id = @id AND settled = 0')
-  const insertLedger = db.prepare(INSERT_LEDGER_ROW)
-  const charge = db.prepare('UPDATE account SET balance_nano = balance_nano - @cost, reserved_nano = reserved_nano - @released WHERE id = 1')
-  const chargeKey = db.prepare('UPDATE api_keys SET used_nano = used_nano + ? WHERE id = ?')
-
-  /**
-   * Ends a task once: its final state, its ledger row (id = task id) and its charge, in one transaction.
-   * Returns false when the task was already ended (a racing poller, or a second call after a restart).
-   */
-  const end = db.transaction((task: Pick<TaskRow, 'id' | 'status' | 'result' | 'error' | 'cost_nano' | 'progress'> & { reserved_nano: number }, ledger: LedgerEntry): boolean => {
-    if (finish.run({ ...task, updated_at: Date.now() }).changes === 0) return false
-    insertLedger.run(ledgerRowValues(ledger, ledger.cost_nano))
-    charge.run({ cost: task.cost_nano, released: task.reserved_nano })
-    if (task.cost_nano !== 0 && ledger.key_id !== null) chargeKey.run(task.cost_nano, ledger.key_id)
-    return true
-  })
-
+export function tasksRepo(sql: Sql) {
   return {
-    video: videoTasks(db, end),
-    insert: (row: TaskRow) => void insert.run(row),
-    get: (id: string) => get.get(id) as TaskRow | undefined,
-    unfinished: (kind: TaskRow['kind']) => unfinished.all(kind) as TaskRow[],
+    video: videoTasks(sql),
+    insert: async (row: TaskRow) => void (await sql.run(INSERT_TASK, { ...row })),
+    get: (id: string) => sql.get<TaskRow>('SELECT * FROM tasks WHERE id = ?', [id]),
+    unfinished: (kind: TaskRow['kind']) => sql.all<TaskRow>("SELECT * FROM tasks WHERE kind = ? AND settled = 0 AND status IN ('queued', 'running')", [kind]),
     /** The newest tasks of a kind, every key's (the app's task lists). */
-    recent: (kind: TaskRow['kind'], limit: number) => recent.all(kind, limit) as TaskRow[],
-    setProgress: (id: string, status: TaskStatus, value: number | null) => void progress.run(status, value, Date.now(), id),
-    end,
+    recent: (kind: TaskRow['kind'], limit: number) => sql.all<TaskRow>('SELECT * FROM tasks WHERE kind = ? ORDER BY created_at DESC LIMIT ?', [kind, limit]),
+    setProgress: async (id: string, status: TaskStatus, value: number | null) =>
+      void (await sql.run('UPDATE tasks SET status = ?, progress = ?, updated_at = ? WHERE id = ? AND settled = 0', [status, value, Date.now(), id])),
+    /** Ends a task once (see `endIn`), in one transaction. */
+    end: (...args: Parameters<EndTask>): Promise<boolean> => sql.transaction((tx) => endIn(tx)(...args)),
   }
 }
 
-type EndTask = (task: Pick<TaskRow, 'id' | 'status' | 'result' | 'error' | 'cost_nano' | 'progress'> & { reserved_nano: number }, ledger: LedgerEntry) => boolean
+const INSERT_VIDEO_TASK = `
+  INSERT INTO tasks (id, kind, key_id, group_id, model, endpoint, upstream_id, vendor_task_id, status, progress, request,
+    result, error, reserved_nano, cost_nano, settled, idempotency_key, created_at, updated_at, next_poll_at, poll_attempts,
+    request_hash, vendor_status)
+  VALUES (@id, @kind, @key_id, @group_id, @model, @endpoint, @upstream_id, @vendor_task_id, @status, @progress, @request,
+    @result, @error, @reserved_nano, @cost_nano, @settled, @idempotency_key, @created_at, @updated_at, @next_poll_at,
+    @poll_attempts, @request_hash, @vendor_status)`
+// A submission that failed before the vendor took it does not hold its key: the client may retry with it.
+const BY_IDEMPOTENCY_KEY = `SELECT * FROM tasks WHERE key_id = ? AND idempotency_key = ? AND kind = 'video' AND created_at >= ?
+  AND NOT (status = 'failed' AND vendor_task_id IS NULL) ORDER BY created_at DESC LIMIT 1`
+const BY_HASH = `SELECT * FROM tasks WHERE key_id = ? AND request_hash = ? AND kind = 'video' AND created_at >= ?
+  AND status NOT IN ('failed', 'canceled') ORDER BY created_at DESC LIMIT 1`
+const DUE = `SELECT id, next_poll_at FROM tasks WHERE kind = 'video' AND next_poll_at IS NOT NULL AND next_poll_at <= ?
+  ORDER BY next_poll_at LIMIT ?`
 
 /**
  * Video tasks: the reservation taken with the task row in one (immediate) transaction, the poller's schedule and
  * claims, and the end of a task, which charges, releases and writes its ledger row once (`settled = 0` guard).
  */
-function videoTasks(db: Db, end: EndTask) {
-  const insert = db.prepare(`
-    INSERT INTO tasks (id, kind, key_id, group_id, model, endpoint, upstream_id, vendor_task_id, status, progress, request,
-      result, error, reserved_nano, cost_nano, settled, idempotency_key, created_at, updated_at, next_poll_at, poll_attempts,
-      request_hash, vendor_status)
-    VALUES (@id, @kind, @key_id, @group_id, @model, @endpoint, @upstream_id, @vendor_task_id, @status, @progress, @request,
-      @result, @error, @reserved_nano, @cost_nano, @settled, @idempotency_key, @created_at, @updated_at, @next_poll_at,
-      @poll_attempts, @request_hash, @vendor_status)`)
-  const get = db.prepare("SELECT * FROM tasks WHERE id = ? AND kind = 'video'")
-  // A submission that failed before the vendor took it does not hold its key: the client may retry with it.
-  const byKey = db.prepare(`SELECT * FROM tasks WHERE key_id = ? AND idempotency_key = ? AND kind = 'video' AND created_at >= ?
-    AND NOT (status = 'failed' AND vendor_task_id IS NULL) ORDER BY created_at DESC LIMIT 1`)
-  const byHash = db.prepare(`SELECT * FROM tasks WHERE key_id = ? AND request_hash = ? AND kind = 'video' AND created_at >= ?
-    AND status NOT IN ('failed', 'canceled') ORDER BY created_at DESC LIMIT 1`)
-  const account = db.prepare('SELECT budget_nano, balance_nano, reserved_nano FROM account WHERE id = 1')
-  const keyFunds = db.prepare(`SELECT k.quota_nano, k.used_nano, COALESCE((SELECT SUM(t.reserved_nano) FROM tasks t
-    WHERE t.key_id = k.id AND t.settled = 0), 0) AS reserved_nano FROM api_keys k WHERE k.id = ?`)
-  const reserve = db.prepare('UPDATE account SET reserved_nano = reserved_nano + ? WHERE id = 1')
-  const release = db.prepare('UPDATE account SET reserved_nano = reserved_nano - ? WHERE id = 1')
-  const accept = db.prepare(`UPDATE tasks SET upstream_id = @upstream_id, vendor_task_id = @vendor_task_id, next_poll_at = @next_poll_at,
-    updated_at = @now WHERE id = @id AND settled = 0`)
-  const failEarly = db.prepare(`UPDATE tasks SET status = 'failed', error = ?, settled = 1, next_poll_at = NULL, updated_at = ?
-    WHERE id = ? AND settled = 0`)
-  const progress = db.prepare(`UPDATE tasks SET status = @status, progress = COALESCE(@progress, progress), vendor_status = @vendor_status,
-    next_poll_at = @next_poll_at, poll_attempts = @poll_attempts, updated_at = @now WHERE id = @id AND settled = 0`)
-  const schedule = db.prepare('UPDATE tasks SET next_poll_at = ?, poll_attempts = ? WHERE id = ?')
-  const ended = db.prepare('UPDATE tasks SET next_poll_at = ?, poll_attempts = 0, vendor_status = COALESCE(?, vendor_status) WHERE id = ?')
-  const due = db.prepare(`SELECT id, next_poll_at FROM tasks WHERE kind = 'video' AND next_poll_at IS NOT NULL AND next_poll_at <= ?
-    ORDER BY next_poll_at LIMIT ?`)
-  const claim = db.prepare('UPDATE tasks SET next_poll_at = ? WHERE id = ? AND next_poll_at = ?')
-  const resume = db.prepare(`UPDATE tasks SET next_poll_at = @now WHERE kind = 'video'
-    AND (settled = 0 OR next_poll_at IS NOT NULL) AND (next_poll_at IS NULL OR next_poll_at > @now)`)
+function videoTasks(sql: Sql) {
+  const get = (id: string) => sql.get<VideoTaskRow>("SELECT * FROM tasks WHERE id = ? AND kind = 'video'", [id])
 
-  const findEarlier = (row: VideoTaskRow, dedupe: VideoDedupe): VideoTaskRow | undefined =>
-    (dedupe.idempotencyKey !== null
-      ? byKey.get(row.key_id, dedupe.idempotencyKey, dedupe.keySince)
-      : byHash.get(row.key_id, row.request_hash, dedupe.since)) as VideoTaskRow | undefined
-
-  const reserveTx = db.transaction((row: VideoTaskRow, dedupe: VideoDedupe): VideoReservation => {
-    const earlier = findEarlier(row, dedupe)
-    if (earlier) return { kind: earlier.request_hash === row.request_hash ? 'existing' : 'conflict', task: earlier }
-    const a = account.get() as Pick<AccountRow, 'budget_nano' | 'balance_nano' | 'reserved_nano'>
-    const k = keyFunds.get(row.key_id) as { quota_nano: number | null; used_nano: number; reserved_nano: number } | undefined
-    const verdict = fundsVerdict(
-      accountBudget({ budgetNano: a.budget_nano, balanceNano: a.balance_nano, reservedNano: a.reserved_nano }),
-      { budgetNano: k?.quota_nano ?? null, spentNano: k?.used_nano ?? 0, reservedNano: k?.reserved_nano ?? 0 },
-      row.reserved_nano,
-    )
-    if (!verdict.allowed) return { kind: 'insufficient', limit: verdict.limit, availableNano: verdict.availableNano }
-    insert.run(row)
-    reserve.run(row.reserved_nano)
-    return { kind: 'created', task: row }
-  })
-
-  const failEarlyTx = db.transaction((id: string, error: string): boolean => {
-    const row = get.get(id) as VideoTaskRow | undefined
-    if (!row || failEarly.run(error, Date.now(), id).changes === 0) return false
-    release.run(row.reserved_nano)
-    return true
-  })
-
-  /** Ends the task (see `end`), with the vendor's final word and what the poller still has to do (the download of a success). */
-  const endTx = db.transaction((task: Parameters<EndTask>[0], ledger: LedgerEntry, nextPollAt: number | null, vendorStatus: string | null): boolean => {
-    if (!end(task, ledger)) return false
-    ended.run(nextPollAt, vendorStatus, task.id)
-    return true
-  })
-
-  const claimTx = db.transaction((now: number, limit: number, leaseUntil: number, skip: ReadonlySet<string>): string[] => {
-    const rows = (due.all(now, limit + skip.size) as Array<{ id: string; next_poll_at: number }>).filter((r) => !skip.has(r.id)).slice(0, limit)
-    return rows.filter((r) => claim.run(leaseUntil, r.id, r.next_poll_at).changes === 1).map((r) => r.id)
-  })
+  const findEarlier = (tx: Sql, row: VideoTaskRow, dedupe: VideoDedupe): Promise<VideoTaskRow | undefined> =>
+    dedupe.idempotencyKey !== null
+      ? tx.get<VideoTaskRow>(BY_IDEMPOTENCY_KEY, [row.key_id, dedupe.idempotencyKey, dedupe.keySince])
+      : tx.get<VideoTaskRow>(BY_HASH, [row.key_id, row.request_hash, dedupe.since])
 
   return {
-    get: (id: string) => get.get(id) as VideoTaskRow | undefined,
+    get,
     /**
      * Atomically: answers an earlier task (Idempotency-Key, or the same body within the window), or checks that the
      * balance less every reservation (and the key's quota less its tasks' reservations) covers `row.reserved_nano`,
-     * then inserts the task and adds its reservation. Immediate, so two processes cannot both pass the check.
+     * then inserts the task and adds its reservation. The account row is read (and locked) first, so two processes
+     * reserve one after the other: neither can miss the other's task or spend the same funds.
      */
-    reserve: (row: VideoTaskRow, dedupe: VideoDedupe): VideoReservation => reserveTx.immediate(row, dedupe),
+    reserve: (row: VideoTaskRow, dedupe: VideoDedupe): Promise<VideoReservation> =>
+      sql.transaction(async (tx): Promise<VideoReservation> => {
+        const a = (await tx.get<Pick<AccountRow, 'budget_nano' | 'balance_nano' | 'reserved_nano'>>(
+          `SELECT budget_nano, balance_nano, reserved_nano FROM account WHERE id = 1${tx.forUpdate}`,
+        ))!
+        const earlier = await findEarlier(tx, row, dedupe)
+        if (earlier) return { kind: earlier.request_hash === row.request_hash ? 'existing' : 'conflict', task: earlier }
+        const k = await tx.get<{ quota_nano: number | null; used_nano: number; reserved_nano: number }>(
+          `SELECT k.quota_nano, k.used_nano, COALESCE((SELECT SUM(t.reserved_nano) FROM tasks t
+            WHERE t.key_id = k.id AND t.settled = 0), 0) AS reserved_nano FROM api_keys k WHERE k.id = ?${tx.forUpdate}`,
+          [row.key_id],
+        )
+        const verdict = fundsVerdict(
+          accountBudget({ budgetNano: a.budget_nano, balanceNano: a.balance_nano, reservedNano: a.reserved_nano }),
+          { budgetNano: k?.quota_nano ?? null, spentNano: k?.used_nano ?? 0, reservedNano: Number(k?.reserved_nano ?? 0) },
+          row.reserved_nano,
+        )
+        if (!verdict.allowed) return { kind: 'insufficient', limit: verdict.limit, availableNano: verdict.availableNano }
+        await tx.run(INSERT_VIDEO_TASK, { ...row })
+        await tx.run('UPDATE account SET reserved_nano = reserved_nano + ? WHERE id = 1', [row.reserved_nano])
+        return { kind: 'created', task: row }
+      }),
     /** The vendor took the submission. */
-    accept: (id: string, upstreamId: string, vendorTaskId: string, nextPollAt: number) =>
-      void accept.run({ id, upstream_id: upstreamId, vendor_task_id: vendorTaskId, next_poll_at: nextPollAt, now: Date.now() }),
+    accept: async (id: string, upstreamId: string, vendorTaskId: string, nextPollAt: number) =>
+      void (await sql.run(
+        `UPDATE tasks SET upstream_id = @upstream_id, vendor_task_id = @vendor_task_id, next_poll_at = @next_poll_at,
+          updated_at = @now WHERE id = @id AND settled = 0`,
+        { id, upstream_id: upstreamId, vendor_task_id: vendorTaskId, next_poll_at: nextPollAt, now: Date.now() },
+      )),
     /** The submission never reached a vendor task: failed, reservation released, no ledger row (the request's own row tells). */
-    failSubmission: (id: string, error: string): boolean => failEarlyTx.immediate(id, error),
+    failSubmission: (id: string, error: string): Promise<boolean> =>
+      sql.transaction(async (tx) => {
+        const row = await tx.get<VideoTaskRow>(`SELECT * FROM tasks WHERE id = ? AND kind = 'video'${tx.forUpdate}`, [id])
+        if (!row) return false
+        const failed = await tx.run(
+          `UPDATE tasks SET status = 'failed', error = ?, settled = 1, next_poll_at = NULL, updated_at = ? WHERE id = ? AND settled = 0`,
+          [error, Date.now(), id],
+        )
+        if (failed.changes === 0) return false
+        await tx.run('UPDATE account SET reserved_nano = reserved_nano - ? WHERE id = 1', [row.reserved_nano])
+        return true
+      }),
     /** An in-flight poll answer: state, progress (kept when the vendor gives none), the vendor's word, the next poll. */
-    progress: (row: Pick<VideoTaskRow, 'id' | 'status' | 'progress' | 'vendor_status' | 'next_poll_at' | 'poll_attempts'>) =>
-      void progress.run({ ...row, now: Date.now() }),
-    schedule: (id: string, nextPollAt: number | null, attempts: number) => void schedule.run(nextPollAt, attempts, id),
-    end: (task: Parameters<EndTask>[0], ledger: LedgerEntry, nextPollAt: number | null, vendorStatus: string | null = null): boolean =>
-      endTx.immediate(task, ledger, nextPollAt, vendorStatus),
-    /** Takes up to `limit` due tasks, each leased until `leaseUntil` so that another poller skips it meanwhile. */
-    claimDue: (now: number, limit: number, leaseUntil: number, skip: ReadonlySet<string> = new Set()): string[] =>
+    progress: async (row: Pick<VideoTaskRow, 'id' | 'status' | 'progress' | 'vendor_status' | 'next_poll_at' | 'poll_attempts'>) =>
+      void (await sql.run(
+        `UPDATE tasks SET status = @status, progress = COALESCE(@progress, progress), vendor_status = @vendor_status,
+          next_poll_at = @next_poll_at, poll_attempts = @poll_attempts, updated_at = @now WHERE id = @id AND settled = 0`,
+        { id: row.id, status: row.status, progress: row.progress, vendor_status: row.vendor_status, next_poll_at: row.next_poll_at, poll_attempts: row.poll_attempts, now: Date.now() },
+      )),
+    schedule: async (id: string, nextPollAt: number | null, attempts: number) =>
+      void (await sql.run('UPDATE tasks SET next_poll_at = ?, poll_attempts = ? WHERE id = ?', [nextPollAt, attempts, id])),
+    /** Ends the task (see `endIn`), with the vendor's final word and what the poller still has to do (the download of a success). */
+    end: (task: Parameters<EndTask>[0], ledger: LedgerEntry, nextPollAt: number | null, vendorStatus: string | null = null): Promise<boolean> =>
+      sql.transaction(async (tx) => {
+        if (!(await endIn(tx)(task, ledger))) return false
+        await tx.run('UPDATE tasks SET next_poll_at = ?, poll_attempts = 0, vendor_status = COALESCE(?, vendor_status) WHERE id = ?', [nextPollAt, vendorStatus, task.id])
+        return true
+      }),
+    /**
+     * Takes up to `limit` due tasks, each leased until `leaseUntil` so that another poller skips it meanwhile. The due
+     * rows are read locked, skipping those another replica is claiming (`skipLocked`), so two replicas take different tasks.
+     */
+    async claimDue(now: number, limit: number, leaseUntil: number, skip: ReadonlySet<string> = new Set()): Promise<string[]> {
       // A plain read first: an idle tick takes no write lock.
-      (due.all(now, skip.size + 1) as Array<{ id: string }>).some((r) => !skip.has(r.id)) ? claimTx.immediate(now, limit, leaseUntil, skip) : [],
+      if (!(await sql.all<{ id: string }>(DUE, [now, skip.size + 1])).some((r) => !skip.has(r.id))) return []
+      return sql.transaction(async (tx) => {
+        const due = await tx.all<{ id: string; next_poll_at: number }>(`${DUE}${tx.skipLocked}`, [now, limit + skip.size])
+        const claimed: string[] = []
+        for (const r of due.filter((r) => !skip.has(r.id)).slice(0, limit)) {
+          const won = await tx.run('UPDATE tasks SET next_poll_at = ? WHERE id = ? AND next_poll_at = ?', [leaseUntil, r.id, r.next_poll_at])
+          if (won.changes === 1) claimed.push(r.id)
+        }
+        return claimed
+      })
+    },
     /** After a start: every unfinished task, and every pending download, is due now (leases of a dead process included). */
-    resumeAll: (now: number): number => resume.run({ now }).changes,
+    resumeAll: async (now: number): Promise<number> =>
+      (await sql.run(
+        `UPDATE tasks SET next_poll_at = @now WHERE kind = 'video'
+          AND (settled = 0 OR next_poll_at IS NOT NULL) AND (next_poll_at IS NULL OR next_poll_at > @now)`,
+        { now },
+      )).changes,
   }
 }

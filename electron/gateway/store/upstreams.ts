@@ -1,5 +1,5 @@
 import type { Vendor } from '../../../shared/types.js'
-import type { Db } from './db.js'
+import type { Sql } from './sql.js'
 
 export interface UpstreamRow {
   id: string
@@ -17,21 +17,22 @@ export interface StoredUpstream extends UpstreamRow {
   spent_nano: number
 }
 
+/** A new row is numbered after the others (`seq`: the order accounts were added in). */
+const UPSERT = `
+  INSERT INTO upstreams (id, vendor, base_url, api_key_enc, models, priority, budget_nano, seq)
+  VALUES (@id, @vendor, @base_url, @api_key_enc, @models, @priority, @budget_nano, (SELECT COALESCE(MAX(seq), 0) + 1 FROM upstreams))
+  ON CONFLICT (id) DO UPDATE SET vendor = excluded.vendor, base_url = excluded.base_url,
+    api_key_enc = excluded.api_key_enc, models = excluded.models, priority = excluded.priority,
+    -- a new cap counts from now; the same cap again (a restart with the same config) keeps what was spent
+    spent_nano = CASE WHEN upstreams.budget_nano IS NOT DISTINCT FROM excluded.budget_nano THEN upstreams.spent_nano ELSE 0 END,
+    budget_nano = excluded.budget_nano`
+
 /** Upstream accounts; the API key is stored sealed by the SecretBox. */
-export function upstreamsRepo(db: Db) {
-  const all = db.prepare('SELECT * FROM upstreams ORDER BY rowid')
-  const remove = db.prepare('DELETE FROM upstreams WHERE id = ?')
-  const upsert = db.prepare(`
-    INSERT INTO upstreams (id, vendor, base_url, api_key_enc, models, priority, budget_nano)
-    VALUES (@id, @vendor, @base_url, @api_key_enc, @models, @priority, @budget_nano)
-    ON CONFLICT (id) DO UPDATE SET vendor = excluded.vendor, base_url = excluded.base_url,
-      api_key_enc = excluded.api_key_enc, models = excluded.models, priority = excluded.priority,
-      -- a new cap counts from now; the same cap again (a restart with the same config) keeps what was spent
-      spent_nano = CASE WHEN budget_nano IS excluded.budget_nano THEN spent_nano ELSE 0 END,
-      budget_nano = excluded.budget_nano`)
+export function upstreamsRepo(sql: Sql) {
   return {
-    all: () => all.all() as StoredUpstream[],
-    upsert: (row: UpstreamRow) => void upsert.run(row),
-    remove: (id: string) => remove.run(id).changes > 0,
+    all: () =>
+      sql.all<StoredUpstream>('SELECT id, vendor, base_url, api_key_enc, models, priority, budget_nano, spent_nano FROM upstreams ORDER BY seq, id'),
+    upsert: async (row: UpstreamRow) => void (await sql.run(UPSERT, { ...row })),
+    remove: async (id: string) => (await sql.run('DELETE FROM upstreams WHERE id = ?', [id])).changes > 0,
   }
 }

@@ -32,14 +32,14 @@ export function taskView(task: TaskRow, redact: (text: string) => string): objec
  * made in the background holding the request's concurrency slot. Success settles the bill once; a failure
  * is recorded unbilled (spec §1).
  */
-export function startImageTask(ctx: RequestContext, services: Services, model: CatalogModel, req: NormalizedImageRequest, endpoint: string, run: (signal: AbortSignal, onAccount: (upstreamId: string) => void) => Promise<{ outcome: ImageOutcome; upstreamId: string }>): TaskRow {
+export async function startImageTask(ctx: RequestContext, services: Services, model: CatalogModel, req: NormalizedImageRequest, endpoint: string, run: (signal: AbortSignal, onAccount: (upstreamId: string) => void) => Promise<{ outcome: ImageOutcome; upstreamId: string }>): Promise<TaskRow> {
   const now = Date.now()
   const task: TaskRow = {
     id: newTaskId(), kind: 'image', key_id: ctx.key!.id, group_id: ctx.group!.id, model: model.id, endpoint,
     upstream_id: null, vendor_task_id: null, status: 'running', progress: null, request: null, result: null, error: null,
     reserved_nano: 0, cost_nano: 0, settled: 0, idempotency_key: null, created_at: now, updated_at: now,
   }
-  services.store.tasks.insert(task)
+  await services.store.tasks.insert(task)
   const release = ctx.release
   ctx.release = undefined
   const key = ctx.key!
@@ -49,7 +49,7 @@ export function startImageTask(ctx: RequestContext, services: Services, model: C
     .then(async ({ outcome, upstreamId }) => {
       const usage = await imageUsage(model, outcome, req)
       const cost = costNano(model, usage)
-      const ended = services.store.tasks.end(
+      const ended = await services.store.tasks.end(
         { id: task.id, status: 'succeeded', result: JSON.stringify(imagesBody(outcome)), error: null, cost_nano: cost, progress: 100, reserved_nano: 0 },
         ledgerEntry(task, 200, null, upstreamId, usage.inputTokens, usage.outputTokens, JSON.stringify(usage.raw ?? null), cost),
       )
@@ -70,19 +70,19 @@ function ledgerEntry(task: TaskRow, status: number, errorCode: string | null, up
 }
 
 /** Ends a task as failed, unbilled, once; `upstreamId` is the account that failed, when one was tried. */
-export function failTask(services: Services, task: TaskRow, error: { code: string; status: number; message: string }, upstreamId: string | null = null): void {
+export async function failTask(services: Services, task: TaskRow, error: { code: string; status: number; message: string }, upstreamId: string | null = null): Promise<void> {
   // A task cut off by shutdown after the store closed stays unfinished: the next start fails it cleanly.
-  if (!services.store.db.open) return
+  if (!services.store.isOpen()) return
   const { redact } = services.registry.redactor
-  services.store.tasks.end(
+  await services.store.tasks.end(
     { id: task.id, status: 'failed', result: null, error: storedTaskError(error, redact), cost_nano: 0, progress: null, reserved_nano: 0 },
     ledgerEntry(task, error.status, redact(error.code), upstreamId, null, null, null, 0),
   )
 }
 
 /** After a restart an unfinished image task cannot be resumed (its upstream call died with the process): it fails, unbilled. */
-export function failInterruptedImageTasks(services: Services): number {
-  const unfinished = services.store.tasks.unfinished('image')
-  for (const task of unfinished) failTask(services, task, { code: 'task_interrupted', status: 503, message: 'The gateway restarted while the images were being made; submit the request again.' })
+export async function failInterruptedImageTasks(services: Services): Promise<number> {
+  const unfinished = await services.store.tasks.unfinished('image')
+  for (const task of unfinished) await failTask(services, task, { code: 'task_interrupted', status: 503, message: 'The gateway restarted while the images were being made; submit the request again.' })
   return unfinished.length
 }

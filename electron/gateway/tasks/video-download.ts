@@ -70,11 +70,11 @@ async function saveOne(services: Services, task: VideoTaskRow, index: number, ur
  */
 export async function saveTaskVideos(services: Services, task: VideoTaskRow, opts: VideoPollOptions, signal: AbortSignal): Promise<boolean> {
   const result = JSON.parse(task.result ?? '{"videos":[]}') as StoredVideoResult
-  const saved = new Set(services.store.media.byRequest(task.id).map((m) => m.id))
+  const saved = new Set((await services.store.media.byRequest(task.id)).map((m) => m.id))
   await ensurePrivateDir(join(services.dataDir, 'media', 'videos'))
   const outcomes = await Promise.allSettled(result.videos.map(async (url, index) => {
     if (saved.has(videoMediaId(task.id, index))) return
-    services.store.media.insert(await saveOne(services, task, index, url, opts, signal))
+    await services.store.media.insert(await saveOne(services, task, index, url, opts, signal))
   }))
   const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected')
   if (failed) throw failed.reason

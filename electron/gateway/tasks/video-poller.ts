@@ -42,49 +42,49 @@ async function fetchPoll(services: Services, adapter: VideoAdapter, uctx: Upstre
  * Not a vendor answer (timeout, connection error, 5xx, an unreadable body): never a failure by itself, the task
  * is polled again after its backoff. Only a task past `maxAgeMs` is given up, unbilled.
  */
-function retryLater(services: Services, task: VideoTaskRow, opts: VideoPollOptions, reason: string, signal: AbortSignal, log: (l: string) => void): PollOutcome {
+async function retryLater(services: Services, task: VideoTaskRow, opts: VideoPollOptions, reason: string, signal: AbortSignal, log: (l: string) => void): Promise<PollOutcome> {
   if (signal.aborted) {
     // The gateway is stopping: due again at the next start, no attempt counted.
-    services.store.tasks.video.schedule(task.id, Date.now(), task.poll_attempts)
+    await services.store.tasks.video.schedule(task.id, Date.now(), task.poll_attempts)
     return 'pending'
   }
   if (Date.now() - task.created_at > opts.maxAgeMs) {
-    endUnbilled(services, task, 'failed', { code: 'task_expired', message: `no final answer from the vendor within ${Math.round(opts.maxAgeMs / 3_600_000)} hours (${reason})` })
+    await endUnbilled(services, task, 'failed', { code: 'task_expired', message: `no final answer from the vendor within ${Math.round(opts.maxAgeMs / 3_600_000)} hours (${reason})` })
     return 'settled'
   }
   log(`[gatehouse] video task ${task.id}: poll failed, trying again later: ${reason}`)
-  services.store.tasks.video.schedule(task.id, Date.now() + backoffMs(task.poll_attempts, opts), task.poll_attempts + 1)
+  await services.store.tasks.video.schedule(task.id, Date.now() + backoffMs(task.poll_attempts, opts), task.poll_attempts + 1)
   return 'pending'
 }
 
 /** A task whose vendor call has not answered: wait for it, then take it as interrupted (its process died mid-call). */
-function pendingSubmission(services: Services, task: VideoTaskRow, opts: VideoPollOptions): PollOutcome {
+async function pendingSubmission(services: Services, task: VideoTaskRow, opts: VideoPollOptions): Promise<PollOutcome> {
   const deadline = task.created_at + 2 * opts.submitTimeoutMs
   if (Date.now() < deadline || submissionsUnderWay.has(task.id)) {
-    services.store.tasks.video.schedule(task.id, Math.max(deadline, Date.now() + opts.submitTimeoutMs), task.poll_attempts)
+    await services.store.tasks.video.schedule(task.id, Math.max(deadline, Date.now() + opts.submitTimeoutMs), task.poll_attempts)
     return 'pending'
   }
-  const won = endUnbilled(services, task, 'failed', { code: 'task_interrupted', message: 'The gateway stopped before the vendor accepted the video; submit it again.' })
+  const won = await endUnbilled(services, task, 'failed', { code: 'task_interrupted', message: 'The gateway stopped before the vendor accepted the video; submit it again.' })
   return won ? 'settled' : 'already'
 }
 
 /** The download stage of a succeeded task: retried with backoff, then given up (the vendor link stays in the result). */
 async function downloadStage(services: Services, task: VideoTaskRow, opts: VideoPollOptions, signal: AbortSignal, log: (l: string) => void): Promise<PollOutcome> {
   if (task.status !== 'succeeded') {
-    services.store.tasks.video.schedule(task.id, null, 0)
+    await services.store.tasks.video.schedule(task.id, null, 0)
     return 'idle'
   }
   try {
     await saveTaskVideos(services, task, opts, signal)
-    services.store.tasks.video.schedule(task.id, null, 0)
-    return 'saved'
   } catch (err) {
     const attempts = task.poll_attempts + 1
     const giveUp = !signal.aborted && attempts >= opts.downloadAttempts
     log(`[gatehouse] video task ${task.id}: could not keep the video (attempt ${attempts}): ${unknownReason(err)}`)
-    services.store.tasks.video.schedule(task.id, giveUp ? null : signal.aborted ? Date.now() : Date.now() + backoffMs(attempts, opts), signal.aborted ? task.poll_attempts : attempts)
+    await services.store.tasks.video.schedule(task.id, giveUp ? null : signal.aborted ? Date.now() : Date.now() + backoffMs(attempts, opts), signal.aborted ? task.poll_attempts : attempts)
     return 'pending'
   }
+  await services.store.tasks.video.schedule(task.id, null, 0)
+  return 'saved'
 }
 
 /**
@@ -93,7 +93,7 @@ async function downloadStage(services: Services, task: VideoTaskRow, opts: Video
  * task happens in one transaction guarded by `settled = 0`, so only one call bills or releases.
  */
 export async function pollVideoTask(services: Services, id: string, opts: VideoPollOptions, signal: AbortSignal = new AbortController().signal, log: (l: string) => void = () => {}): Promise<PollOutcome> {
-  const task = services.store.tasks.video.get(id)
+  const task = await services.store.tasks.video.get(id)
   if (!task) return 'idle'
   if (task.settled) return task.next_poll_at === null ? 'idle' : downloadStage(services, task, opts, signal, log)
   if (task.vendor_task_id === null || task.upstream_id === null) return pendingSubmission(services, task, opts)
@@ -110,15 +110,15 @@ export async function pollVideoTask(services: Services, id: string, opts: VideoP
   switch (poll.state) {
     case 'queued': case 'running':
       if (Date.now() - task.created_at > opts.maxAgeMs) return retryLater(services, task, opts, `still ${poll.vendorState}`, signal, log)
-      services.store.tasks.video.progress({
+      await services.store.tasks.video.progress({
         id, status: poll.state, progress: poll.progress ?? null, vendor_status: poll.vendorState,
         next_poll_at: Date.now() + backoffMs(task.poll_attempts, opts), poll_attempts: task.poll_attempts + 1,
       })
       return 'pending'
     case 'succeeded':
-      return settleSucceeded(services, task, poll.videoUrls, poll.seconds, poll.vendorState) ? 'settled' : 'already'
+      return (await settleSucceeded(services, task, poll.videoUrls, poll.seconds, poll.vendorState)) ? 'settled' : 'already'
     default:
-      return endUnbilled(services, task, poll.state, poll.error, poll.vendorState) ? 'settled' : 'already'
+      return (await endUnbilled(services, task, poll.state, poll.error, poll.vendorState)) ? 'settled' : 'already'
   }
 }
 
@@ -126,7 +126,7 @@ export interface VideoPoller {
   /** stops the loop; polls under way are aborted and awaited (their tasks are due again at the next start) */
   stop(): Promise<void>
   /** runs one round now (also when the loop is disabled: tests drive it so) */
-  tick(): void
+  tick(): Promise<void>
   /** tasks being polled right now */
   active(): number
 }
@@ -139,26 +139,47 @@ const LEASE_MS = 5 * 60_000
  * the store) and polls them concurrently, each on its own backoff. On start every unfinished task is due at once,
  * so a restart resumes them. Registered as the gateway's video runtime, so that a new task wakes it.
  */
-export function startVideoPoller(services: Services, opts: VideoPollOptions, log: (l: string) => void): VideoPoller {
+export async function startVideoPoller(services: Services, opts: VideoPollOptions, log: (l: string) => void): Promise<VideoPoller> {
   const stopping = new AbortController()
   const active = new Map<string, Promise<unknown>>()
   const tickMs = Math.min(opts.intervalMs, 1_000)
   let timer: NodeJS.Timeout | undefined
+  // The round under way (one at a time, so claims never exceed `concurrency`), and whether another was asked for meanwhile.
+  let round: Promise<void> | undefined
+  let again = false
 
   const schedule = (ms: number) => {
     if (!opts.enabled || stopping.signal.aborted) return
     if (timer) clearTimeout(timer)
-    timer = setTimeout(run, ms).unref()
+    timer = setTimeout(() => void run(), ms).unref()
   }
-  function run(): void {
+  function run(): Promise<void> {
     timer = undefined
-    if (stopping.signal.aborted) return
-    const free = opts.concurrency - active.size
-    if (free > 0) {
-      const now = Date.now()
-      for (const id of services.store.tasks.video.claimDue(now, free, now + LEASE_MS, new Set(active.keys()))) launch(id)
+    if (stopping.signal.aborted) return Promise.resolve()
+    if (round) {
+      again = true
+      return round
     }
-    schedule(tickMs)
+    round = claimRounds().finally(() => {
+      round = undefined
+      schedule(tickMs)
+    })
+    return round
+  }
+  async function claimRounds(): Promise<void> {
+    do {
+      again = false
+      const free = opts.concurrency - active.size
+      if (free <= 0) return
+      const now = Date.now()
+      try {
+        // Launched even when stopping began meanwhile: an aborted poll puts its task back, due at once.
+        for (const id of await services.store.tasks.video.claimDue(now, free, now + LEASE_MS, new Set(active.keys()))) launch(id)
+      } catch (err) {
+        log(`[gatehouse] video poller could not claim tasks: ${(err as Error).message}`)
+        return
+      }
+    } while (again && !stopping.signal.aborted)
   }
   function launch(id: string): void {
     const poll = pollVideoTask(services, id, opts, stopping.signal, log)
@@ -170,7 +191,7 @@ export function startVideoPoller(services: Services, opts: VideoPollOptions, log
     active.set(id, poll)
   }
 
-  services.store.tasks.video.resumeAll(Date.now())
+  await services.store.tasks.video.resumeAll(Date.now())
   setVideoRuntime(services, { options: opts, wake: () => schedule(0) })
   schedule(0)
   return {
@@ -178,6 +199,7 @@ export function startVideoPoller(services: Services, opts: VideoPollOptions, log
       stopping.abort()
       if (timer) clearTimeout(timer)
       setVideoRuntime(services, undefined)
+      await round
       await Promise.allSettled([...active.values()])
     },
     tick: () => run(),

@@ -37,32 +37,32 @@ function chargeKeyMirror(services: Services, keyId: string, cost: number): void 
  * reservation, writes the ledger row (id = task id) and schedules the download, all in one transaction. False when
  * another poller (or an earlier run) settled it first: nothing is charged twice.
  */
-export function settleSucceeded(services: Services, task: VideoTaskRow, videos: string[], seconds: number | undefined, vendorStatus: string | null = null): boolean {
+export async function settleSucceeded(services: Services, task: VideoTaskRow, videos: string[], seconds: number | undefined, vendorStatus: string | null = null): Promise<boolean> {
   const { price, resolution } = storedRequest(task)
   const billed = billedSeconds(price, seconds)
   const cost = settlementNano(price, billed)
   const result: StoredVideoResult = { videos, billed_seconds: billed, ...(seconds !== undefined ? { seconds } : {}) }
   const usage = { seconds: billed, reported_seconds: seconds ?? null, resolution: resolution ?? null, videos: videos.length }
-  const won = services.store.tasks.video.end(
+  const won = await services.store.tasks.video.end(
     { id: task.id, status: 'succeeded', result: JSON.stringify(result), error: null, cost_nano: cost, progress: 100, reserved_nano: task.reserved_nano },
     ledgerEntry(task, 200, null, usage, cost),
     videos.length > 0 ? Date.now() : null,
     vendorStatus,
   )
   if (won) chargeKeyMirror(services, task.key_id, cost)
-  syncAccount(services.store, services.registry)
+  await syncAccount(services.store, services.registry)
   return won
 }
 
 /** Ends a task failed or canceled, unbilled (spec §1), releasing its reservation; once. */
-export function endUnbilled(services: Services, task: VideoTaskRow, status: 'failed' | 'canceled', error: TaskError, vendorStatus: string | null = null): boolean {
+export async function endUnbilled(services: Services, task: VideoTaskRow, status: 'failed' | 'canceled', error: TaskError, vendorStatus: string | null = null): Promise<boolean> {
   const { redact } = services.registry.redactor
-  const won = services.store.tasks.video.end(
+  const won = await services.store.tasks.video.end(
     { id: task.id, status, result: null, error: storedTaskError(error, redact), cost_nano: 0, progress: task.progress, reserved_nano: task.reserved_nano },
     ledgerEntry(task, status === 'canceled' ? 499 : 502, redact(error.code), null, 0),
     null,
     vendorStatus,
   )
-  syncAccount(services.store, services.registry)
+  await syncAccount(services.store, services.registry)
   return won
 }

@@ -54,13 +54,13 @@ export type VideoHold = { kind: 'replay'; task: VideoTaskRow } | { kind: 'reserv
  * A video's funds step (spec §7 rule 5): the Idempotency-Key (400), then — in one store transaction — the duplicate
  * guard or the reservation (402 `insufficient_quota` when the balance cannot cover the largest possible cost).
  */
-export function holdVideo(ctx: RequestContext, services: Services, order: VideoOrder, model: CatalogModel, endpoint: string): VideoHold {
+export async function holdVideo(ctx: RequestContext, services: Services, order: VideoOrder, model: CatalogModel, endpoint: string): Promise<VideoHold> {
   const idempotencyKey = idempotencyKeyOf(ctx)
   const row = newVideoRow(ctx, model, order, endpoint, idempotencyKey, videoRuntime(services).options.submitTimeoutMs)
   const now = Date.now()
   const dedupe: VideoDedupe = { idempotencyKey, keySince: now - IDEMPOTENCY_KEY_TTL_MS, since: now - DUPLICATE_WINDOW_MS }
-  services.store.ledger.flush() // the store's balance must include the charges still queued
-  const reservation = services.store.tasks.video.reserve(row, dedupe)
+  await services.store.ledger.flush() // the store's balance must include the charges still queued
+  const reservation = await services.store.tasks.video.reserve(row, dedupe)
   switch (reservation.kind) {
     case 'existing': return { kind: 'replay', task: reservation.task }
     case 'conflict': throw gatewayError('idempotency_key_reused', 'idempotency_key_reused', { key: idempotencyKey ?? '', id: reservation.task.id }, { param: 'Idempotency-Key' })
@@ -80,7 +80,7 @@ export async function submitVideo(ctx: RequestContext, services: Services, admit
   // For an upstream gateway, which gets the request as sent: its duplicate guard must not answer one of our tasks
   // with another key's earlier one (every submission goes with the same account key), so each has its own Idempotency-Key.
   order.sub.original = { path: ctx.path, contentType: 'application/json', body: ctx.body, headers: { 'idempotency-key': ctx.id } }
-  syncAccount(services.store, services.registry)
+  await syncAccount(services.store, services.registry)
   submissionsUnderWay.add(row.id)
   let started: VideoStarted
   try {
@@ -90,18 +90,18 @@ export async function submitVideo(ctx: RequestContext, services: Services, admit
   } catch (err) {
     submissionsUnderWay.delete(row.id)
     const error = asGatewayError(err, ctx.id)
-    services.store.tasks.video.failSubmission(row.id, storedTaskError(error, services.registry.redactor.redact))
-    syncAccount(services.store, services.registry)
+    await services.store.tasks.video.failSubmission(row.id, storedTaskError(error, services.registry.redactor.redact))
+    await syncAccount(services.store, services.registry)
     throw err
   }
   // Recorded outside the vendor's try: a store error here must not release a task the vendor is running.
   try {
-    services.store.tasks.video.accept(row.id, started.upstreamId, started.vendorTaskId, Date.now() + videoRuntime(services).options.intervalMs)
+    await services.store.tasks.video.accept(row.id, started.upstreamId, started.vendorTaskId, Date.now() + videoRuntime(services).options.intervalMs)
   } finally {
     submissionsUnderWay.delete(row.id)
   }
   videoRuntime(services).wake()
-  return { task: services.store.tasks.video.get(row.id)!, replay: false }
+  return { task: (await services.store.tasks.video.get(row.id))!, replay: false }
 }
 
 /**

@@ -51,7 +51,7 @@ describe('admin API: groups, upstream accounts, keys, account', () => {
     expect(created.status).toBe(201)
     expect(created.text).not.toContain(secret)
     expect(created.json).toEqual({ id: 'acct', vendor: 'openai', baseUrl: 'https://api.example.com/v1', apiKeyHint: 'sk-ven…7890', models: null, priority: 0, groups: ['main'], budget: null, spent: 0 })
-    const row = gw.services.store.db.prepare('SELECT api_key_enc FROM upstreams WHERE id = ?').get('acct') as { api_key_enc: string }
+    const row = (await gw.services.store.sql.get<{ api_key_enc: string }>('SELECT api_key_enc FROM upstreams WHERE id = ?', ['acct']))!
     expect(row.api_key_enc).not.toContain(secret)
     expect((await admin.get('/admin/v1/upstreams')).text).not.toContain(secret)
 
@@ -114,7 +114,7 @@ describe('admin API: groups, upstream accounts, keys, account', () => {
     expect((await models(first.json.key)).status).toBe(200)
     const appKey = (await admin.get('/admin/v1/keys?group=main')).json.find((k: { app: boolean }) => k.app)
     expect(appKey).toMatchObject({ name: 'Gatehouse app', app: true })
-    const sealed = gw.services.store.db.prepare('SELECT app_secret_enc FROM api_keys WHERE id = ?').get(appKey.id) as { app_secret_enc: string }
+    const sealed = (await gw.services.store.sql.get<{ app_secret_enc: string }>('SELECT app_secret_enc FROM api_keys WHERE id = ?', [appKey.id]))!
     expect(sealed.app_secret_enc).not.toContain(first.json.key)
     await admin.del(`/admin/v1/keys/${appKey.id}`)
     const minted = await admin.post('/admin/v1/groups/main/app-key')

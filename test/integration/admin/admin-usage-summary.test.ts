@@ -43,12 +43,12 @@ async function chat(key: string, model: string): Promise<string> {
 }
 
 /** Moves a ledger row to a moment and gives it a latency. */
-function place(id: string, createdAt: number, latencyMs: number): void {
-  gw.services.store.ledger.flush()
-  expect(gw.services.store.db.prepare('UPDATE requests SET created_at = ?, latency_ms = ? WHERE id = ?').run(createdAt, latencyMs, id).changes).toBe(1)
+async function place(id: string, createdAt: number, latencyMs: number): Promise<void> {
+  await gw.services.store.ledger.flush()
+  expect((await gw.services.store.sql.run('UPDATE requests SET created_at = ?, latency_ms = ? WHERE id = ?', [createdAt, latencyMs, id])).changes).toBe(1)
 }
 
-const costOf = (id: string) => gw.services.store.ledger.get(id)!.cost_nano / 1e9
+const costOf = async (id: string) => (await gw.services.store.ledger.get(id))!.cost_nano / 1e9
 
 describe('usage summary', () => {
   it('buckets requests by local day, stacks spending by model or group, counts errors, and splits spending by key', async () => {
@@ -57,16 +57,16 @@ describe('usage summary', () => {
     const mini = [await chat(TEST_KEY, 'test-mini'), await chat(SECOND_KEY, 'test-mini')]
     fake.setScenario({ kind: 'status', status: 400, body: { error: { message: 'no', type: 'invalid_request_error' } } })
     const failed = await chat(SECOND_KEY, 'test-mini')
-    expect(costOf(gpt[0])).toBeCloseTo(0.006, 12)
-    expect(costOf(mini[0])).toBeCloseTo(0.003, 12)
-    expect(costOf(failed)).toBe(0)
+    expect(await costOf(gpt[0])).toBeCloseTo(0.006, 12)
+    expect(await costOf(mini[0])).toBeCloseTo(0.003, 12)
+    expect(await costOf(failed)).toBe(0)
 
     // Day 1 (local 2026-03-01): 23:30 local is 15:30 UTC the same date; day 3: 00:10 local is 16:10 UTC of day 2.
-    place(gpt[0], localMidnight('2026-03-01') + 1 * HOUR, 100)
-    place(mini[0], localMidnight('2026-03-01') + 23.5 * HOUR, 300)
-    place(gpt[1], localMidnight('2026-03-03') + HOUR / 6, 200)
-    place(mini[1], localMidnight('2026-03-03') + 2 * HOUR, 400)
-    place(failed, localMidnight('2026-03-03') + 3 * HOUR, 10)
+    await place(gpt[0], localMidnight('2026-03-01') + 1 * HOUR, 100)
+    await place(mini[0], localMidnight('2026-03-01') + 23.5 * HOUR, 300)
+    await place(gpt[1], localMidnight('2026-03-03') + HOUR / 6, 200)
+    await place(mini[1], localMidnight('2026-03-03') + 2 * HOUR, 400)
+    await place(failed, localMidnight('2026-03-03') + 3 * HOUR, 10)
 
     const res = await admin.get(`/admin/v1/usage/summary?since=2026-03-01&until=2026-03-03&tz=${encodeURIComponent(TZ)}`)
     expect(res.status).toBe(200)
@@ -107,7 +107,7 @@ describe('usage summary', () => {
     }
     fake.setScenario({ kind: 'ok', usage: { prompt_tokens: 10, completion_tokens: 10 } })
     ids.push(await chat(appKey, 'test-gpt')) // work done in the app's panels is not housekeeping
-    for (const id of ids) place(id, day + HOUR, 5)
+    for (const id of ids) await place(id, day + HOUR, 5)
 
     const summary = (all: boolean) => admin.get(`/admin/v1/usage/summary?since=2026-04-10&until=2026-04-10&tz=${encodeURIComponent(TZ)}&housekeeping=${all}`)
     expect((await summary(true)).json.days[0].requests).toBe(5)

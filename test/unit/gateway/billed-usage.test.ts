@@ -4,6 +4,7 @@ import { billableQuantity, billableUsage, TOKEN_CEILING, usageProblem } from '..
 import { costNano } from '../../../electron/gateway/billing.js'
 import { openDb, type Db } from '../../../electron/gateway/store/db.js'
 import { ledgerRepo, type LedgerEntry } from '../../../electron/gateway/store/ledger.js'
+import { sqliteSql } from '../../../electron/gateway/store/sqlite-sql.js'
 import { countTextTokens } from '../../../electron/gateway/tokens.js'
 import { tempDataDir } from '../../helpers/gateway.js'
 
@@ -67,13 +68,13 @@ describe('the store never takes a credit', () => {
   })
   const money = () => db.prepare("SELECT (SELECT balance_nano FROM account) AS balance, (SELECT used_nano FROM api_keys WHERE id = 'k') AS used").get()
 
-  it('a ledger row with a negative or non-finite cost is recorded at 0 and charges nothing', () => {
-    const ledger = ledgerRepo(db, () => {})
+  it('a ledger row with a negative or non-finite cost is recorded at 0 and charges nothing', async () => {
+    const ledger = ledgerRepo(sqliteSql(db), () => {})
     ledger.enqueue(entry('neg', -3_000_000))
     ledger.enqueue(entry('nan', Number.NaN))
     ledger.enqueue(entry('ok', 100))
-    ledger.flush()
-    expect([ledger.get('neg')!.cost_nano, ledger.get('nan')!.cost_nano, ledger.get('ok')!.cost_nano]).toEqual([0, 0, 100])
+    await ledger.flush()
+    expect([(await ledger.get('neg'))!.cost_nano, (await ledger.get('nan'))!.cost_nano, (await ledger.get('ok'))!.cost_nano]).toEqual([0, 0, 100])
     expect(money()).toEqual({ balance: 900, used: 600 })
   })
 

@@ -15,7 +15,7 @@ describe('the WAL checkpointer thread', () => {
     const store = createStore(data.dir, () => {})
     expect(store.db.pragma('wal_autocheckpoint', { simple: true })).toBe(0)
     for (let i = 0; i < 2000; i++) store.ledger.enqueue(row(i))
-    store.ledger.flush()
+    await store.ledger.flush()
     const file = join(data.dir, 'gatehouse.sqlite')
     expect(statSync(join(data.dir, 'gatehouse.sqlite-wal')).size).toBeGreaterThan(0)
     const before = statSync(file).size
@@ -26,16 +26,16 @@ describe('the WAL checkpointer thread', () => {
       after = statSync(file).size
     }
     expect(after).toBeGreaterThan(before)
-    store.close()
+    await store.close()
     data.remove()
   }, 20_000)
 
-  it('is done with the store files when the store closes: the data dir can be removed at once, every time', () => {
+  it('is done with the store files when the store closes: the data dir can be removed at once, every time', async () => {
     for (let i = 0; i < 20; i++) {
       const data = tempDataDir()
       const store = createStore(data.dir, () => {})
       store.ledger.enqueue(row(i))
-      store.close()
+      await store.close()
       expect(() => rmSync(data.dir, { recursive: true })).not.toThrow()
       expect(existsSync(data.dir) ? readdirSync(data.dir) : []).toEqual([])
     }

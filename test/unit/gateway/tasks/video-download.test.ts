@@ -40,7 +40,7 @@ beforeEach(() => {
 })
 afterEach(async () => {
   await Promise.all(https.map((h) => h.close(100)))
-  store.close()
+  await store.close()
   data.remove()
 })
 
@@ -57,13 +57,13 @@ const videoFiles = () => readdirSync(join(data.dir, 'media', 'videos'))
 describe('saveTaskVideos', () => {
   it('keeps a video by its bytes (0600), whatever type the vendor declared', async () => {
     expect(await save(services(true), `${origin}/mp4-as-octets`)).toBe('saved')
-    expect(store.media.byRequest('task_abc').map((m) => [m.path, m.mime_type])).toEqual([[join('media', 'videos', 'task_abc-0.mp4'), 'video/mp4']])
+    expect((await store.media.byRequest('task_abc')).map((m) => [m.path, m.mime_type])).toEqual([[join('media', 'videos', 'task_abc-0.mp4'), 'video/mp4']])
     expect(statSync(join(data.dir, 'media', 'videos', 'task_abc-0.mp4')).mode & 0o777).toBe(0o600)
   })
 
   it('refuses an SVG declared as video/mp4, leaving no file behind', async () => {
     expect(await save(services(true), `${origin}/svg-as-mp4`)).toBe('is not an MP4, WebM or QuickTime video')
-    expect([store.media.byRequest('task_abc'), videoFiles()]).toEqual([[], []])
+    expect([(await store.media.byRequest('task_abc')), videoFiles()]).toEqual([[], []])
   })
 
   it('by default, refuses a link on a loopback address without fetching it', async () => {
