@@ -31,7 +31,8 @@ export const PG_MIGRATIONS: readonly string[] = [
      models TEXT,
      priority DOUBLE PRECISION NOT NULL DEFAULT 0,
      budget_nano BIGINT,
-     spent_nano BIGINT NOT NULL DEFAULT 0
+     spent_nano BIGINT NOT NULL DEFAULT 0,
+     seq BIGINT NOT NULL DEFAULT 0
    );
    CREATE TABLE groups (
      id TEXT PRIMARY KEY,
@@ -39,7 +40,8 @@ export const PG_MIGRATIONS: readonly string[] = [
      protocol TEXT NOT NULL,
      models TEXT NOT NULL,
      upstreams TEXT NOT NULL,
-     options TEXT
+     options TEXT,
+     seq BIGINT NOT NULL DEFAULT 0
    );
    CREATE TABLE model_overrides (id TEXT PRIMARY KEY, data TEXT NOT NULL);
    CREATE TABLE api_keys (
