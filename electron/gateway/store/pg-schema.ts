@@ -4,7 +4,8 @@ import type pg from 'pg'
  * Team mode's schema on PostgreSQL: the SQLite store's final schema (db.ts, after all its migrations: same tables,
  * columns, defaults and indexes), so the repos' shared SQL runs on both. Money and milliseconds are BIGINT, REAL is
  * DOUBLE PRECISION, 0/1 flags stay INTEGER. SQLite's money triggers become CHECK constraints and plpgsql triggers.
- * Then what only replicas need: concurrency leases, the replicas' heartbeats, media bytes every replica can serve.
+ * Then what only replicas need: concurrency leases, the replicas' heartbeats, media bytes every replica can serve
+ * (`media_chunks`).
  */
 
 /** The advisory lock every lease acquire takes (pg_advisory_xact_lock): "lease" in ASCII. */
@@ -155,7 +156,9 @@ export const PG_MIGRATIONS: readonly string[] = [
    CREATE INDEX leases_key ON leases (key_id);
    CREATE INDEX leases_replica ON leases (replica);
    CREATE TABLE replicas (id TEXT PRIMARY KEY, seen_at TIMESTAMPTZ NOT NULL);
-   CREATE TABLE media_blobs (id TEXT PRIMARY KEY, bytes BYTEA NOT NULL);
+   -- Kept images and videos (media-files.ts), 1 MiB a row; stored as they are, since media is compressed already.
+   CREATE TABLE media_chunks (path TEXT NOT NULL, seq INTEGER NOT NULL, bytes BYTEA NOT NULL, PRIMARY KEY (path, seq));
+   ALTER TABLE media_chunks ALTER COLUMN bytes SET STORAGE EXTERNAL;
 
    -- Takes a concurrency slot for the account and the key, or says which cap is full (limits.ts's rule: the key's cap
    -- binds only when it is not above the account's). One lock orders every acquire, so the counts cannot race;
