@@ -9,6 +9,7 @@ import { upgradeSealedKeys } from './key-hashing.js'
 import type { GatewayConfig } from './config/load-config.js'
 import { createHttp, DEFAULT_TIMEOUTS } from './http.js'
 import { createConcurrencyLimiter } from './limits.js'
+import { mediaFilesFor } from './media-files.js'
 import { createRedactor } from './redact.js'
 import { Registry } from './registry.js'
 import { ROUTES } from './routes/index.js'
@@ -77,7 +78,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     const http = createHttp({ ...DEFAULT_TIMEOUTS, ...options.config?.timeouts }, { allowPrivateAddresses: options.config?.network?.allowPrivateAddresses })
     const admin = createAdminAuth({ ...DEFAULT_SESSION_LIMITS, ...options.adminSessions })
     const app = { mode: options.mode ?? 'headless', version: GATEHOUSE_VERSION, baseUrl: '', rendererDir: options.rendererDir === null ? undefined : (options.rendererDir ?? defaultRendererDir()) } as const
-    const services: Services = { store, registry, http, limiter: createConcurrencyLimiter(registry), dataDir: options.dataDir, secrets, admin, app: { ...app }, log }
+    const services: Services = { store, registry, http, limiter: createConcurrencyLimiter(registry), dataDir: options.dataDir, media: mediaFilesFor(store.sql, options.dataDir), secrets, admin, app: { ...app }, log }
     await failInterruptedImageTasks(services)
     const gateway = createGatewayServer(services, ROUTES, {
       allowedHosts: options.config?.allowedHosts ?? [],

@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs'
 import { stat } from 'node:fs/promises'
 import type { RequestContext } from './context.js'
+import type { StoredFile } from './media-files.js'
 import { isInlineMediaType } from './media-sniff.js'
 import { drained } from './respond.js'
 
@@ -31,8 +32,13 @@ export const fileSize = (path: string): Promise<number | undefined> =>
   stat(path).then((s) => (s.isFile() ? s.size : undefined), () => undefined)
 
 /** Streams a file (never read whole into memory), with Range support so players can seek. */
-export async function sendFile(ctx: RequestContext, path: string, size: number, headers: Record<string, string>): Promise<void> {
+export const sendFile = (ctx: RequestContext, path: string, size: number, headers: Record<string, string>): Promise<void> =>
+  sendStored(ctx, { size, stream: (start, end) => createReadStream(path, { start, end }) }, headers)
+
+/** Streams kept bytes (a file, or media in the database) as they are read, with Range support so players can seek. */
+export async function sendStored(ctx: RequestContext, file: StoredFile, headers: Record<string, string>): Promise<void> {
   const { req, res } = ctx
+  const { size } = file
   const range = byteRange(req.headers.range, size)
   if (range === 'unsatisfiable') {
     res.writeHead(416, { 'content-range': `bytes */${size}` }).end()
@@ -49,7 +55,7 @@ export async function sendFile(ctx: RequestContext, path: string, size: number, 
   }
   try {
     // By hand rather than pipeline(): a client that stops reading is cut after clientIdleMs (`drained`).
-    for await (const chunk of createReadStream(path, { start, end })) {
+    for await (const chunk of file.stream(start, end)) {
       if (!res.write(chunk)) await drained(ctx)
       if (res.destroyed) return
     }

@@ -1,6 +1,7 @@
 import type { AdminAuth } from './admin-access.js'
 import type { Http } from './http.js'
 import type { ConcurrencyLimiter } from './limits.js'
+import type { MediaFiles } from './media-files.js'
 import type { Registry } from './registry.js'
 import type { SecretBox } from './secrets.js'
 import type { Store } from './store/index.js'
@@ -21,8 +22,10 @@ export interface Services {
   registry: Registry
   http: Http
   limiter: ConcurrencyLimiter
-  /** where the store and saved media live */
+  /** where the SQLite store and settings live */
   dataDir: string
+  /** the bytes of kept images and videos (`store.media` rows name them): the data dir, or the PostgreSQL store */
+  media: MediaFiles
   secrets: SecretBox
   admin: AdminAuth
   app: AppInfo

@@ -3,8 +3,11 @@
 import http from 'node:http'
 import { lookup } from 'node:dns/promises'
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
+import { Readable } from 'node:stream'
+import { request } from 'undici'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { makePng } from '../fakes/images/image-bytes.js'
 import { listenLocal } from '../fakes/listen-local.js'
@@ -123,6 +126,41 @@ describe('admin media upload: file names are the gateway\'s', () => {
     const outside = walk(data.root).filter((e) => relative(data.dir, e.path).startsWith('..') && !data.dir.startsWith(e.path))
     expect(outside).toEqual([])
     expect(readdirSync(join(data.dir, 'media', 'app')).every((name) => /^med_[0-9a-f]{32}\.png$/.test(name))).toBe(true)
+  })
+})
+
+describe('admin media upload: a failed upload leaves nothing behind', () => {
+  /** Files under media/ that are not kept media: a write's temporary part. */
+  const parts = () => walk(join(data.dir, 'media')).filter((e) => !e.dir && e.path.endsWith('.part'))
+  const until = async (cond: () => boolean | Promise<boolean>, what: string) => {
+    for (let i = 0; i < 500 && !(await cond()); i++) await new Promise((r) => setTimeout(r, 10))
+    if (!(await cond())) throw new Error(`timed out waiting for ${what}`)
+  }
+
+  it('a chunked upload past 60 MB: 413 request_too_large, no row, no part file', async () => {
+    async function* chunks() {
+      yield PNG
+      const piece = Buffer.alloc(1_000_000)
+      for (let i = 0; i < 60; i++) yield piece
+    }
+    const res = await request(`${gw.url}/admin/v1/media?request=req_big`, {
+      method: 'POST', headers: { authorization: `Bearer ${gw.adminToken}`, 'content-type': 'image/png' }, body: Readable.from(chunks()),
+    })
+    expect(res.statusCode).toBe(413)
+    expect(((await res.body.json()) as { error: { code: string } }).error.code).toBe('request_too_large')
+    expect(await gw.services.store.media.byRequest('req_big')).toEqual([])
+    await until(() => parts().length === 0, 'the part file to go')
+  })
+
+  it('a client that leaves mid-upload: the part file written so far goes, and no row is made', async () => {
+    const socket = connect(gw.port, '127.0.0.1')
+    socket.on('error', () => {})
+    socket.write(`POST /admin/v1/media?request=req_gone HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${gw.adminToken}\r\nContent-Type: image/png\r\nContent-Length: 10000000\r\n\r\n`)
+    socket.write(Buffer.concat([PNG, Buffer.alloc(500_000)]))
+    await until(() => parts().length === 1, 'the upload to be written')
+    socket.destroy()
+    await until(() => parts().length === 0, 'the part file to go')
+    expect(await gw.services.store.media.byRequest('req_gone')).toEqual([])
   })
 })
 

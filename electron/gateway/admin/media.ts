@@ -1,5 +1,3 @@
-import { createWriteStream } from 'node:fs'
-import { rename, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Transform } from 'node:stream'
 import type { MediaItem } from '../../../shared/admin.js'
@@ -10,8 +8,7 @@ import { newRequestId } from '../context.js'
 import { gatewayError } from '../errors.js'
 import { sendJson } from '../respond.js'
 import { sniffingStream, sniffMedia } from '../media-sniff.js'
-import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../private-files.js'
-import { fileSize, mediaHeaders, sendFile } from '../send-file.js'
+import { mediaHeaders, sendStored } from '../send-file.js'
 import type { Services } from '../services.js'
 import type { MediaRow } from '../store/media.js'
 import { notFound, queryOf, segment } from './admin-io.js'
@@ -47,8 +44,8 @@ const notMedia = () => gatewayError('invalid_request', 'invalid_field', { field:
 
 /**
  * POST /admin/v1/media?request=: keeps an image or video the app received inline (b64_json), so its history
- * holds a reference instead of megabytes of base64. The body is streamed to disk, capped like every body; its
- * magic bytes decide its type. The file name is a gateway-made id: nothing the client sends is part of a path.
+ * holds a reference instead of megabytes of base64. The body is streamed to `services.media`, capped like every
+ * body; its magic bytes decide its type. The path is a gateway-made id: nothing the client sends is part of it.
  */
 export async function uploadMedia(ctx: RequestContext, services: Services): Promise<void> {
   const request = requestParam(ctx)
@@ -56,19 +53,8 @@ export async function uploadMedia(ctx: RequestContext, services: Services): Prom
   if (!EXT[mimeType]) throw gatewayError('invalid_request', 'invalid_field', { field: 'content-type', detail: `must be one of ${Object.keys(EXT).join(', ')}` }, { param: 'content-type' })
   checkDeclaredLength(ctx.req)
   const id = `med_${newRequestId().slice(4)}`
-  const dir = join(services.dataDir, 'media', 'app')
-  await ensurePrivateDir(dir)
-  const temp = join(dir, `${id}.part`)
   const sniff = sniffingStream(sniffMedia, notMedia)
-  let path: string
-  try {
-    await saveUpload(ctx, sniff, temp)
-    path = join('media', 'app', `${id}.${EXT[sniff.type()!]}`)
-    await rename(temp, join(services.dataDir, path))
-  } catch (err) {
-    await rm(temp, { force: true })
-    throw err
-  }
+  const path = await saveUpload(ctx, sniff, (check) => services.media.write(() => join('media', 'app', `${id}.${EXT[sniff.type()!]}`), check, MAX_BODY_BYTES))
   const type = sniff.type()!
   const row: MediaRow = { id, request_id: request, kind: type.startsWith('video/') ? 'video' : 'image', source_url: null, path, mime_type: type, created_at: Date.now() }
   await services.store.media.insert(row)
@@ -79,46 +65,45 @@ export async function uploadMedia(ctx: RequestContext, services: Services): Prom
 export async function getMedia(ctx: RequestContext, services: Services, params: string[]): Promise<void> {
   const id = segment(params[0], 'media')
   const media = await services.store.media.get(id)
-  const path = media ? join(services.dataDir, media.path) : undefined
-  const size = path ? await fileSize(path) : undefined
-  if (!media || size === undefined) throw notFound('media', id)
-  await sendFile(ctx, path!, size, { ...mediaHeaders(media.mime_type), 'cache-control': 'private, max-age=31536000, immutable' })
+  const file = media ? await services.media.read(media.path) : undefined
+  if (!media || !file) throw notFound('media', id)
+  await sendStored(ctx, file, { ...mediaHeaders(media.mime_type), 'cache-control': 'private, max-age=31536000, immutable' })
 }
 
 /**
- * Streams the request body through `check` (which may refuse it) to `file`: capped at 60 MB and bounded in time
- * (408) like every body.
+ * Streams the request body through `check` (which may refuse it) into `write`: capped at 60 MB and bounded in
+ * time (408) like every body. A refused, cut or late body fails with its own error, and `write` stores nothing.
  */
-function saveUpload(ctx: RequestContext, check: Transform, file: string): Promise<void> {
+async function saveUpload<T>(ctx: RequestContext, check: Transform, write: (body: Transform) => Promise<T>): Promise<T> {
   const { req } = ctx
-  return new Promise((resolve, reject) => {
-    const out = createWriteStream(file, { mode: PRIVATE_FILE_MODE })
-    let size = 0
-    let failed = false
-    const fail = (err: unknown) => {
-      if (failed) return
-      failed = true
-      stopTimers()
-      req.unpipe(check)
-      req.pause()
-      check.destroy()
-      out.destroy()
-      reject(err)
-    }
-    const stopTimers = watchUpload(req, ctx.timeouts, fail)
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length
-      if (size > MAX_BODY_BYTES) fail(tooLarge())
-    })
-    req.once('close', () => {
-      if (!req.complete) fail(clientGone())
-    })
-    check.once('error', fail)
-    out.once('error', fail)
-    out.once('finish', () => {
-      stopTimers()
-      if (!failed) resolve()
-    })
-    req.pipe(check).pipe(out)
+  let failure: unknown
+  const fail = (err: unknown) => {
+    if (failure !== undefined) return
+    failure = err
+    stopTimers()
+    req.unpipe(check)
+    req.pause()
+    check.destroy(err as Error)
+  }
+  const stopTimers = watchUpload(req, ctx.timeouts, fail)
+  let size = 0
+  req.on('data', (chunk: Buffer) => {
+    size += chunk.length
+    if (size > MAX_BODY_BYTES) fail(tooLarge())
   })
+  req.once('close', () => {
+    if (!req.complete) fail(clientGone())
+  })
+  check.once('error', fail)
+  req.pipe(check)
+  try {
+    const result = await write(check)
+    if (failure !== undefined) throw failure
+    return result
+  } catch (err) {
+    fail(err)
+    throw failure
+  } finally {
+    stopTimers()
+  }
 }

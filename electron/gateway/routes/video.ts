@@ -1,11 +1,10 @@
-import { join } from 'node:path'
 import { nativeVideoRequest, videoGenerateRequest } from '../../../shared/schemas/video.js'
 import { admit, jsonAdmission } from '../admission.js'
 import type { RequestContext } from '../context.js'
 import { gatewayError } from '../errors.js'
 import { decodeSegment } from '../path-segment.js'
 import { sendJson } from '../respond.js'
-import { fileSize, mediaHeaders, sendFile } from '../send-file.js'
+import { mediaHeaders, sendStored } from '../send-file.js'
 import type { Services } from '../services.js'
 import type { VideoTaskRow } from '../store/tasks.js'
 import { checkOrder, generateOrder, nativeOrder, type VideoOrder } from '../tasks/video-request.js'
@@ -68,9 +67,9 @@ export async function videoContent(ctx: RequestContext, services: Services, para
   const task = await ownTask(ctx, services, params[0])
   const index = Number(new URLSearchParams((ctx.req.url ?? '').split('?')[1] ?? '').get('index') ?? 0)
   const media = (await services.store.media.byRequest(task.id)).find((m) => m.id === `${task.id}-${index}`)
-  const size = media ? await fileSize(join(services.dataDir, media.path)) : undefined
-  if (!media || size === undefined) throw gatewayError('video_content_not_available', 'video_content_not_ready', { id: task.id, index: String(index) })
-  await sendFile(ctx, join(services.dataDir, media.path), size, { ...mediaHeaders(media.mime_type), 'cache-control': 'private, max-age=86400' })
+  const file = media ? await services.media.read(media.path) : undefined
+  if (!media || !file) throw gatewayError('video_content_not_available', 'video_content_not_ready', { id: task.id, index: String(index) })
+  await sendStored(ctx, file, { ...mediaHeaders(media.mime_type), 'cache-control': 'private, max-age=86400' })
 }
 
 /**

@@ -5,13 +5,13 @@ export interface MediaRow {
   request_id: string
   kind: 'image' | 'video'
   source_url: string | null
-  /** relative to the data dir */
+  /** where `services.media` keeps the bytes (relative to the data dir when they are files there) */
   path: string
   mime_type: string
   created_at: number
 }
 
-/** Images and videos kept in the data dir, so the app still shows them after a vendor's link expires. */
+/** Images and videos the gateway kept (`services.media` holds the bytes), so the app still shows them after a vendor's link expires. */
 export function mediaRepo(sql: Sql) {
   return {
     get: (id: string) => sql.get<MediaRow>('SELECT * FROM media WHERE id = ?', [id]),

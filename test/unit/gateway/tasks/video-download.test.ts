@@ -1,8 +1,9 @@
 import http from 'node:http'
-import { readdirSync, statSync } from 'node:fs'
+import { existsSync, readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createHttp, DEFAULT_TIMEOUTS, type Http } from '../../../../electron/gateway/http.js'
+import { dataDirMedia } from '../../../../electron/gateway/media-files.js'
 import type { Services } from '../../../../electron/gateway/services.js'
 import { createStore, type Store } from '../../../../electron/gateway/store/index.js'
 import type { VideoTaskRow } from '../../../../electron/gateway/store/tasks.js'
@@ -47,12 +48,13 @@ afterEach(async () => {
 function services(allowPrivateAddresses: boolean): Services {
   const http = createHttp(DEFAULT_TIMEOUTS, { allowPrivateAddresses })
   https.push(http)
-  return { store, http, dataDir: data.dir } as Services
+  return { store, http, dataDir: data.dir, media: dataDirMedia(data.dir) } as Services
 }
 
 const task = (url: string) => ({ id: 'task_abc', result: JSON.stringify({ videos: [url] }) }) as VideoTaskRow
 const save = (s: Services, url: string) => saveTaskVideos(s, task(url), videoPollOptions({}), new AbortController().signal).then(() => 'saved', (e: Error) => e.message)
-const videoFiles = () => readdirSync(join(data.dir, 'media', 'videos'))
+/** Every file under the data dir's media folder, temporary ones included. */
+const videoFiles = () => (existsSync(join(data.dir, 'media')) ? readdirSync(join(data.dir, 'media'), { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name) : [])
 
 describe('saveTaskVideos', () => {
   it('keeps a video by its bytes (0600), whatever type the vendor declared', async () => {
