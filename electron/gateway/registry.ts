@@ -100,8 +100,21 @@ export class Registry {
     }
   }
 
-  /** Rebuilds everything from the store; the maps are swapped in at the end, so requests never see half of it. */
-  async reload(): Promise<void> {
+  /** The end of the last reload asked for (never rejects). */
+  private reloading: Promise<void> = Promise.resolve()
+
+  /**
+   * Rebuilds everything from the store; the maps are swapped in at the end, so requests never see half of it.
+   * Reloads run one at a time, in the order asked (an admin change's and a change notice's), so an older read
+   * never replaces a newer one.
+   */
+  reload(): Promise<void> {
+    const run = this.reloading.then(() => this.load())
+    this.reloading = run.catch(() => {})
+    return run
+  }
+
+  private async load(): Promise<void> {
     const { store } = this
     const [overrides, groups, upstreams, keys, account] = await this.readBalances(() =>
       Promise.all([store.modelOverrides.all(), store.groups.all(), store.upstreams.all(), store.apiKeys.all(), store.account.get()]),
