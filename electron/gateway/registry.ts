@@ -100,8 +100,21 @@ export class Registry {
     }
   }
 
-  /** Rebuilds everything from the store; the maps are swapped in at the end, so requests never see half of it. */
-  async reload(): Promise<void> {
+  /** The end of the last reload asked for (never rejects). */
+  private reloading: Promise<void> = Promise.resolve()
+
+  /**
+   * Rebuilds everything from the store; the maps are swapped in at the end, so requests never see half of it.
+   * Reloads run one at a time, in the order asked (an admin change's and a change notice's), so an older read
+   * never replaces a newer one.
+   */
+  reload(): Promise<void> {
+    const run = this.reloading.then(() => this.load())
+    this.reloading = run.catch(() => {})
+    return run
+  }
+
+  private async load(): Promise<void> {
     const { store } = this
     const [overrides, groups, upstreams, keys, account] = await this.readBalances(() =>
       Promise.all([store.modelOverrides.all(), store.groups.all(), store.upstreams.all(), store.apiKeys.all(), store.account.get()]),
@@ -144,6 +157,25 @@ export class Registry {
       this.keysById.set(k.id, key)
     }
     this.account = { budgetNano: account.budget_nano, balanceNano: account.balance_nano, reservedNano: account.reserved_nano, concurrency: account.concurrency }
+  }
+
+  /**
+   * Team mode: the money other replicas moved (the account's balance and reservations, keys' and upstream accounts'
+   * spend) read back in three light queries, so pre-call checks see it; charges mirrored here meanwhile are kept.
+   */
+  async refreshMoney(): Promise<void> {
+    const { store } = this
+    const [account, keys, upstreams] = await this.readBalances(() => Promise.all([store.account.get(), store.apiKeys.spending(), store.upstreams.spending()]))
+    this.account.balanceNano = account.balance_nano
+    this.account.reservedNano = account.reserved_nano
+    for (const k of keys) {
+      const key = this.keysById.get(k.id)
+      if (key) key.usedNano = k.used_nano
+    }
+    for (const u of upstreams) {
+      const upstream = this.upstreams.get(u.id)
+      if (upstream) upstream.spentNano = u.spent_nano
+    }
   }
 
   /**
