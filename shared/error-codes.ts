@@ -35,6 +35,8 @@ export const ERROR_CODES = {
   admin_unauthorized: { status: 401, type: 'authentication_error' },
   not_found: { status: 404, type: 'not_found_error' },
   conflict: { status: 409, type: 'invalid_request_error' },
+  // Team mode: the shared database did not answer when a concurrency slot was taken (retry shortly).
+  shared_store_unavailable: { status: 503, type: 'overloaded_error' },
 } as const satisfies Record<string, { status: number; type: string }>
 
 export type ErrorCode = keyof typeof ERROR_CODES

@@ -316,6 +316,10 @@ export const MESSAGES = {
     en: 'Every upstream account that serves {model} has reached its budget ({accounts}): raise or remove a budget under Keys & groups.',
     zh: '可提供 {model} 的上游账号都已达到预算（{accounts}）：请在“密钥与分组”中提高或取消预算。',
   },
+  shared_store_unavailable: {
+    en: 'The gateway could not reach its shared database to take a concurrency slot; retry in a moment.',
+    zh: '网关无法连接共享数据库以获取并发名额，请稍后重试。',
+  },
 } as const satisfies Record<string, { en: string; zh: string }>
 
 export type MessageId = keyof typeof MESSAGES

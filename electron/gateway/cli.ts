@@ -1,11 +1,18 @@
 import { parseArgs } from 'node:util'
 import { ConfigError, loadConfig } from './config/load-config.js'
 import { startGateway } from './gateway.js'
-import { redactPatterns } from './redact.js'
+import { REDACTED, redactPatterns } from './redact.js'
+import { databasePassword, redactDatabaseUrl } from './store/open-store.js'
+import { SECRET_KEY_ENV, TeamStartError } from './team/secret-key.js'
 import { defaultDataDir } from './paths.js'
 import { readSettings } from './settings.js'
 
-const USAGE = 'usage: npm run gateway -- [--config FILE] [--port N] [--data-dir DIR] [--host H]'
+const USAGE = `usage: npm run gateway -- [--config FILE] [--port N] [--data-dir DIR] [--host H] [--database-url postgres://USER:PASS@HOST:PORT/DB] [--secret-key-file FILE]
+
+Team mode: with --database-url (or GATEHOUSE_DATABASE_URL; the flag wins) the store is that PostgreSQL database,
+shared by every replica started on it; without it, the embedded SQLite store in the data dir. Every replica needs
+the same secret key: ${SECRET_KEY_ENV} (base64 of 32 bytes) or --secret-key-file FILE. The data dir stays each
+replica's own (its settings and sockets).`
 
 /**
  * Headless run. Contract: exactly one stdout line, `gateway listening on http://HOST:PORT`, once it accepts
@@ -18,6 +25,8 @@ async function main(): Promise<void> {
       port: { type: 'string' },
       'data-dir': { type: 'string', default: defaultDataDir() },
       host: { type: 'string', default: '127.0.0.1' },
+      'database-url': { type: 'string' },
+      'secret-key-file': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   })
@@ -29,12 +38,15 @@ async function main(): Promise<void> {
   const port = values.port === undefined ? readSettings(values['data-dir']!).port : Number(values.port)
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError('--port', `"${values.port}" is not a port number`)
   const config = values.config ? loadConfig(values.config) : undefined
-  const gateway = await startGateway({ dataDir: values['data-dir']!, config, host: values.host, port }).catch((err: NodeJS.ErrnoException) => {
+  const databaseUrl = values['database-url'] ?? (process.env.GATEHOUSE_DATABASE_URL || undefined)
+  const start = { dataDir: values['data-dir']!, config, host: values.host, port, databaseUrl, secretKeyFile: values['secret-key-file'] }
+  const gateway = await startGateway(start).catch((err: NodeJS.ErrnoException) => {
     if (err.code === 'EADDRINUSE') throw new Error(`port ${port} is already in use; pick another with --port N (or --port 0 for any free port)`)
     throw err
   })
   process.stdout.write(`gateway listening on ${gateway.url}\n`)
-  process.stderr.write(`OpenAI SDKs: base URL ${gateway.url}/v1 · Anthropic SDKs: base URL ${gateway.url} · data dir ${values['data-dir']}\n`)
+  const storeInfo = databaseUrl === undefined ? '' : ` · team mode on ${redactDatabaseUrl(databaseUrl)}`
+  process.stderr.write(`OpenAI SDKs: base URL ${gateway.url}/v1 · Anthropic SDKs: base URL ${gateway.url} · data dir ${values['data-dir']}${storeInfo}\n`)
   const app = gateway.services.app.rendererDir ? `Open the app in a browser (this sign-in address works once): ${gateway.loginUrl()}` : 'The app is not built (npm run build:renderer); the API is served.'
   process.stderr.write(`${app}\n`)
   if (gateway.firstKey) {
@@ -57,6 +69,13 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => stop('SIGINT'))
 }
 
+/** The database URL given on the command line or in the environment, for the failure message's redaction. */
+function databaseUrlGiven(): string | undefined {
+  const flag = process.argv.findIndex((a) => a === '--database-url' || a.startsWith('--database-url='))
+  if (flag >= 0) return process.argv[flag].includes('=') ? process.argv[flag].slice('--database-url='.length) : process.argv[flag + 1]
+  return process.env.GATEHOUSE_DATABASE_URL || undefined
+}
+
 /**
  * The last resort: an error nothing caught is logged in one line (its message only: no stack, no request
  * data, nothing secret) and the gateway keeps serving the other clients. Request-caused errors never get
@@ -72,8 +91,11 @@ process.on('uncaughtException', keepServing('uncaught exception'))
 process.on('unhandledRejection', keepServing('unhandled rejection'))
 
 main().catch((err: unknown) => {
-  const message = err instanceof ConfigError ? err.message : `gateway failed to start: ${(err as Error).message}`
-  // Node's JSON errors quote the text around the fault, which may be a key of the config file.
-  process.stderr.write(`${redactPatterns(message)}\n`)
+  const message = err instanceof ConfigError || err instanceof TeamStartError ? err.message : `gateway failed to start: ${(err as Error).message}`
+  // Node's JSON errors quote the text around the fault, which may be a key of the config file; the database URL's
+  // password is removed wherever a driver's message quotes it.
+  const password = databasePassword(databaseUrlGiven() ?? '')
+  const safe = password === undefined ? message : message.replaceAll(password, REDACTED)
+  process.stderr.write(`${redactPatterns(safe)}\n`)
   process.exit(1)
 })

@@ -9,14 +9,19 @@ import { upgradeSealedKeys } from './key-hashing.js'
 import type { GatewayConfig } from './config/load-config.js'
 import { createHttp, DEFAULT_TIMEOUTS } from './http.js'
 import { createConcurrencyLimiter } from './limits.js'
-import { createRedactor } from './redact.js'
+import { createRedactor, REDACTED } from './redact.js'
 import { Registry } from './registry.js'
 import { ROUTES } from './routes/index.js'
 import { fileSecretBox, type SecretBox } from './secrets.js'
 import { createGatewayServer } from './server.js'
 import type { Services } from './services.js'
 import { failInterruptedImageTasks } from './tasks/image-tasks.js'
-import { createStore } from './store/index.js'
+import { newReplicaId, reposOver, type Store } from './store/index.js'
+import { databasePassword, openStore, redactDatabaseUrl } from './store/open-store.js'
+import { STARTUP_LOCK } from './store/pg-schema.js'
+import { createLeaseLimiter } from './team/lease-limiter.js'
+import { checkSecretKey, SECRET_KEY_ENV, teamSecretBox } from './team/secret-key.js'
+import { DEFAULT_LEASE_SECONDS, startTeamMode, type TeamMode } from './team/team-mode.js'
 import { startVideoPoller } from './tasks/video-poller.js'
 import { videoPollOptions, type VideoPollOptions } from './tasks/video-runtime.js'
 import { GATEHOUSE_VERSION } from './version.js'
@@ -38,6 +43,13 @@ export interface GatewayOptions {
   rendererDir?: string | null
   /** admin sessions' idle timeout, lifetime and cap (defaults: 30 minutes, 12 hours, 32; see session-table.ts) */
   adminSessions?: Partial<SessionLimits>
+  /**
+   * Team mode: the store is this PostgreSQL database (`postgres://USER:PASS@HOST:PORT/DB`), shared with the other
+   * replicas; the data dir stays this replica's own. Secrets are sealed with the shared key: `secrets` if given, else
+   * the key in `secretKeyFile`, else GATEHOUSE_SECRET_KEY.
+   */
+  databaseUrl?: string
+  secretKeyFile?: string
 }
 
 export interface RunningGateway {
@@ -59,26 +71,39 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   // One redactor per gateway, told every upstream secret by the registry at each reload; every log line passes it.
   const redactor = createRedactor()
   const sink = options.log ?? ((line: string) => process.stderr.write(`${line}\n`))
-  const log = (line: string) => sink(redactor.redact(line))
-  const store = createStore(options.dataDir, log)
+  const team = options.databaseUrl !== undefined
+  // The database URL's password never reaches a log line, whatever quotes it.
+  const password = team ? databasePassword(options.databaseUrl!) : undefined
+  const log = (line: string) => sink(password === undefined ? redactor.redact(line) : redactor.redact(line).replaceAll(password, REDACTED))
+  // Team mode refuses to start without the shared key before it connects anywhere.
+  const teamSecrets = team ? (options.secrets ?? teamSecretBox({ file: options.secretKeyFile, env: process.env[SECRET_KEY_ENV] })) : undefined
+  const { store, pool } = await openStore({ dataDir: options.dataDir, databaseUrl: options.databaseUrl, replica: newReplicaId(), log })
+  let teamMode: TeamMode | undefined
   try {
-    // Streams cut short by a dead process are billed for what their checkpoints counted, before balances are read.
-    const settled = await store.ledger.settleInterrupted()
-    if (settled > 0) log(`[gatehouse] settled ${settled} stream(s) interrupted by the last stop (status 499, interrupted_by_restart)`)
-    const secrets = options.secrets ?? fileSecretBox(options.dataDir)
+    let secrets: SecretBox
+    if (teamSecrets) {
+      secrets = teamSecrets
+      await checkSecretKey(store, secrets)
+      log(`[gatehouse] team mode: replica ${store.replica} on ${redactDatabaseUrl(options.databaseUrl!)}`)
+    } else {
+      // Streams cut short by a dead process are billed for what their checkpoints counted, before balances are read.
+      const settled = await store.ledger.settleInterrupted()
+      if (settled > 0) log(`[gatehouse] settled ${settled} stream(s) interrupted by the last stop (status 499, interrupted_by_restart)`)
+      secrets = options.secrets ?? fileSecretBox(options.dataDir)
+    }
     const registry = await Registry.open(store, secrets, redactor, log)
-    const fresh = await store.groups.isEmpty()
-    if (fresh) await seedDefaultGroups(store, registry.builtinModels)
-    await upgradeSealedKeys(store, secrets, registry.keyHasher)
-    if (options.config) await applyConfig(options.config, store, secrets, registry.builtinModels, registry.keyHasher)
-    const firstKey = fresh && (await store.apiKeys.count()) === 0 ? await createFirstKey(store, registry.keyHasher) : undefined
+    const firstKey = await prepareStore(store, registry, secrets, options.config)
     await registry.reload()
 
     const http = createHttp({ ...DEFAULT_TIMEOUTS, ...options.config?.timeouts }, { allowPrivateAddresses: options.config?.network?.allowPrivateAddresses })
     const admin = createAdminAuth({ ...DEFAULT_SESSION_LIMITS, ...options.adminSessions })
     const app = { mode: options.mode ?? 'headless', version: GATEHOUSE_VERSION, baseUrl: '', rendererDir: options.rendererDir === null ? undefined : (options.rendererDir ?? defaultRendererDir()) } as const
-    const services: Services = { store, registry, http, limiter: createConcurrencyLimiter(registry), dataDir: options.dataDir, secrets, admin, app: { ...app }, log }
-    await failInterruptedImageTasks(services)
+    const ttlMs = (options.config?.team?.leaseSeconds ?? DEFAULT_LEASE_SECONDS) * 1000
+    const leases = pool ? createLeaseLimiter({ sql: store.sql, replica: store.replica, registry, ttlMs, log }) : undefined
+    const services: Services = { store, registry, http, limiter: leases ?? createConcurrencyLimiter(registry), dataDir: options.dataDir, secrets, admin, app: { ...app }, log }
+    // One process: what the last run left is failed now. Team mode: only what stopped replicas left, now and every few seconds.
+    if (pool && leases) teamMode = await startTeamMode(services, { pool, limiter: leases, ttlMs })
+    else await failInterruptedImageTasks(services)
     const gateway = createGatewayServer(services, ROUTES, {
       allowedHosts: options.config?.allowedHosts ?? [],
       timeouts: clientTimeoutsOf(options.config?.timeouts),
@@ -91,7 +116,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     })
     const { port } = gateway.server.address() as AddressInfo
     // Unfinished video tasks are resumed, not failed: their vendor jobs run on without us.
-    const videoPoller = await startVideoPoller(services, videoPollOptions(options.videoPoll), log)
+    // In team mode a claimed poll may be a live replica's: a dead one's claims lapse instead of being taken at start.
+    const videoPoller = await startVideoPoller(services, videoPollOptions({ ...(team ? { resumeOnStart: false } : {}), ...options.videoPoll }), log)
     const urlHost = host.includes(':') ? `[${host}]` : host
     const url = `http://${urlHost}:${port}`
     services.app.baseUrl = url
@@ -106,12 +132,34 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       async close(graceMs = 10_000) {
         await gateway.close(graceMs)
         await videoPoller.stop()
+        await teamMode?.stop()
         await http.close(graceMs)
         await store.close()
       },
     }
   } catch (err) {
+    await teamMode?.stop()
     await store.close()
     throw err
   }
+}
+
+/**
+ * What a start does to the store, in one transaction: a fresh store's default groups, keys sealed by the app
+ * upgraded, the config applied, a fresh store's first key (answered, to be shown once). In team mode it first
+ * takes a lock, so replicas starting together with one config apply it one after the other and never twice (the
+ * balance is set, not added), and the change notice reaches the replicas already running.
+ */
+async function prepareStore(store: Store, registry: Registry, secrets: SecretBox, config: GatewayConfig | undefined): Promise<string | undefined> {
+  return store.sql.transaction(async (sql) => {
+    if (sql.dialect === 'postgres') await sql.get(`SELECT pg_advisory_xact_lock(${STARTUP_LOCK})`)
+    const tx = reposOver(sql, store.replica)
+    const fresh = await tx.groups.isEmpty()
+    if (fresh) await seedDefaultGroups(tx, registry.builtinModels)
+    await upgradeSealedKeys(tx, secrets, registry.keyHasher)
+    if (config) await applyConfig(config, tx, secrets, registry.builtinModels, registry.keyHasher)
+    const firstKey = fresh && (await tx.apiKeys.count()) === 0 ? await createFirstKey(tx, registry.keyHasher) : undefined
+    await tx.changes.announce()
+    return firstKey
+  })
 }

@@ -1,26 +1,42 @@
-import { gatewayError } from './errors.js'
+import { gatewayError, type GatewayError } from './errors.js'
 import type { ApiKey, Registry } from './registry.js'
 
 const RETRY_HEADERS = { 'retry-after': '1', 'retry-after-ms': '1000' }
 
+/** Gives a slot back; safe to call more than once. */
+export type Release = () => void
+
 /**
  * Spec §8: in-flight caps for the account and for each key; over either, an immediate 429, nothing queued.
- * `acquire` returns the release function, which is safe to call more than once.
+ * One process (SQLite) counts in memory and answers at once; team mode's limiter (team/lease-limiter.ts) takes a
+ * lease in the shared database and answers a promise. The caller awaits only a promise, so the default path
+ * gains no turn of the event loop.
  */
-export function createConcurrencyLimiter(registry: Registry) {
+export interface ConcurrencyLimiter {
+  /** `leaseId` names the slot across replicas (the request id) */
+  acquire(key: ApiKey, leaseId: string): Release | Promise<Release>
+  /** requests holding a slot in this process */
+  inFlight(): number
+}
+
+/** The 429 of a full cap: the key's own (when it binds) or the account's. */
+export function concurrencyLimitError(which: 'key' | 'account', limit: number): GatewayError {
+  return which === 'key'
+    ? gatewayError('apikey_concurrency_limit', 'apikey_concurrency_limit', { limit }, { headers: RETRY_HEADERS })
+    : gatewayError('user_concurrency_limit', 'user_concurrency_limit', { limit }, { headers: RETRY_HEADERS })
+}
+
+/** The caps of one process, counted in memory. */
+export function createConcurrencyLimiter(registry: Registry): ConcurrencyLimiter {
   let accountInFlight = 0
   const keyInFlight = new Map<string, number>()
   return {
-    acquire(key: ApiKey): () => void {
+    acquire(key: ApiKey): Release {
       const keyCount = keyInFlight.get(key.id) ?? 0
       const accountLimit = registry.account.concurrency
       // The lower cap applies; when the key's own cap is the binding one, say so.
-      if (key.concurrency !== null && key.concurrency <= accountLimit && keyCount >= key.concurrency) {
-        throw gatewayError('apikey_concurrency_limit', 'apikey_concurrency_limit', { limit: key.concurrency }, { headers: RETRY_HEADERS })
-      }
-      if (accountInFlight >= accountLimit) {
-        throw gatewayError('user_concurrency_limit', 'user_concurrency_limit', { limit: accountLimit }, { headers: RETRY_HEADERS })
-      }
+      if (key.concurrency !== null && key.concurrency <= accountLimit && keyCount >= key.concurrency) throw concurrencyLimitError('key', key.concurrency)
+      if (accountInFlight >= accountLimit) throw concurrencyLimitError('account', accountLimit)
       accountInFlight++
       keyInFlight.set(key.id, keyCount + 1)
       let released = false
@@ -36,5 +52,3 @@ export function createConcurrencyLimiter(registry: Registry) {
     inFlight: () => accountInFlight,
   }
 }
-
-export type ConcurrencyLimiter = ReturnType<typeof createConcurrencyLimiter>

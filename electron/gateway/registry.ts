@@ -147,6 +147,25 @@ export class Registry {
   }
 
   /**
+   * Team mode: the money other replicas moved (the account's balance and reservations, keys' and upstream accounts'
+   * spend) read back in three light queries, so pre-call checks see it; charges mirrored here meanwhile are kept.
+   */
+  async refreshMoney(): Promise<void> {
+    const { store } = this
+    const [account, keys, upstreams] = await this.readBalances(() => Promise.all([store.account.get(), store.apiKeys.spending(), store.upstreams.spending()]))
+    this.account.balanceNano = account.balance_nano
+    this.account.reservedNano = account.reserved_nano
+    for (const k of keys) {
+      const key = this.keysById.get(k.id)
+      if (key) key.usedNano = k.used_nano
+    }
+    for (const u of upstreams) {
+      const upstream = this.upstreams.get(u.id)
+      if (upstream) upstream.spentNano = u.spent_nano
+    }
+  }
+
+  /**
    * The key a client presented, if it exists. A key of an older store (plain SHA-256) is found too, and its row gets
    * the keyed hash then, keeping its id. Hashing costs more than the rest of auth, so the keyed hashes of recently
    * presented keys are remembered, by the SHA-256 of the key (a plaintext key is never kept).

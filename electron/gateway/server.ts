@@ -58,7 +58,11 @@ export function createGatewayServer(services: Services, routes: Route[], opts: S
         if (!services.admin.allows(req, r.mediaToken === true)) throw gatewayError('admin_unauthorized', 'admin_unauthorized')
       } else if (r.auth !== 'none') authorize(ctx, r, path)
       if (readsBody(r, req.method ?? 'GET')) ctx.body = await readBody(req, timeouts)
-      if (r.concurrency) ctx.release = services.limiter.acquire(ctx.key!)
+      if (r.concurrency) {
+        // Awaited only in team mode (a lease in the shared database): one process answers at once.
+        const slot = services.limiter.acquire(ctx.key!, ctx.id)
+        ctx.release = slot instanceof Promise ? await slot : slot
+      }
       await r.handle(ctx, services, match.params)
     } catch (err) {
       const error = asGatewayError(err, ctx.id)

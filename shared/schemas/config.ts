@@ -129,5 +129,19 @@ export const gatewayConfig = {
       },
     },
     allowedHosts: { type: 'array', items: { type: 'string' }, description: 'extra Host header names accepted besides localhost and IP literals' },
+    team: {
+      type: 'object',
+      additionalProperties: false,
+      description: 'team mode (several gateways on one PostgreSQL database, --database-url); ignored otherwise',
+      properties: {
+        leaseSeconds: {
+          type: 'integer',
+          minimum: 1,
+          maximum: 3600,
+          default: 15,
+          description: 'a concurrency slot lives this long unless its replica renews it (every third of it): a stopped replica\'s slots come back, and its streams and image tasks are settled, within about this time',
+        },
+      },
+    },
   },
 } as const

@@ -39,7 +39,11 @@ export async function applyChange(services: Services, change: (tx: Repos) => Pro
   // Charges still queued belong before the change: a budget set now counts from after them.
   await services.store.ledger.flush()
   try {
-    await services.store.transaction(change)
+    // The other replicas of a shared database reload when it commits (team mode).
+    await services.store.transaction(async (tx) => {
+      await change(tx)
+      await tx.changes.announce()
+    })
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err
     const field = err.field.replace(/^(groups|upstreams|keys)\[\d+\]\.?/, '') || 'body'

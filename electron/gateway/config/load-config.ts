@@ -14,6 +14,7 @@ export interface GatewayConfig {
   limits?: { maxConnections?: number }
   allowedHosts?: string[]
   network?: { allowPrivateAddresses?: boolean }
+  team?: { leaseSeconds?: number }
 }
 
 /** A config problem, naming the field at fault. */

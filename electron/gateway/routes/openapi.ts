@@ -17,7 +17,7 @@ const ERROR_STATUSES: Record<string, string> = {
   '429': 'Account or key concurrency cap (`user_concurrency_limit`, `apikey_concurrency_limit`); honour Retry-After',
   '500': 'Internal error (`internal_error`); no stack trace is shown',
   '502': 'Model unavailable after failover',
-  '503': 'Model overloaded on every account',
+  '503': 'Model overloaded on every account (`upstream_unavailable`), or, in team mode, the shared database unreachable when the concurrency slot was taken (`shared_store_unavailable`)',
   '504': 'Upstream timed out',
 }
 

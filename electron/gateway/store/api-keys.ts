@@ -32,6 +32,8 @@ export function apiKeysRepo(sql: Sql) {
   const count = async (where: string, params: unknown[]) => Number((await sql.get<{ n: number }>(`SELECT COUNT(*) AS n FROM api_keys${where}`, params))!.n)
   return {
     all: () => sql.all<ApiKeyRow>('SELECT * FROM api_keys ORDER BY created_at'),
+    /** What each key has spent (team mode reads it every second: other replicas charge keys too). */
+    spending: () => sql.all<{ id: string; used_nano: number }>('SELECT id, used_nano FROM api_keys'),
     get: (id: string) => sql.get<ApiKeyRow>('SELECT * FROM api_keys WHERE id = ?', [id]),
     appKeyOf: (groupId: string) =>
       sql.get<ApiKeyRow>('SELECT * FROM api_keys WHERE group_id = ? AND app_secret_enc IS NOT NULL ORDER BY created_at DESC LIMIT 1', [groupId]),

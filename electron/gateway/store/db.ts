@@ -160,6 +160,10 @@ export const MIGRATIONS: readonly string[] = [
    UPDATE groups SET seq = rowid;
    ALTER TABLE upstreams ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;
    UPDATE upstreams SET seq = rowid;`,
+  // The replica (process) that owns a stream under way or an image task being made: on a shared database (team mode)
+  // another replica settles or fails only the work of one that stopped being seen. NULL: a row from before.
+  `ALTER TABLE pending_requests ADD COLUMN replica TEXT;
+   ALTER TABLE tasks ADD COLUMN replica TEXT;`,
 ]
 
 /** Opens (creating if needed) the gateway's SQLite store in the data dir and brings its schema up to date. */

@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto'
+import { hostname } from 'node:os'
 import { accountRepo } from './account.js'
 import { appStateRepo } from './app-state.js'
 import { apiKeysRepo } from './api-keys.js'
@@ -12,23 +14,31 @@ import { sqliteSql } from './sqlite-sql.js'
 import { tasksRepo } from './tasks.js'
 import { mediaRepo } from './media.js'
 import { metaRepo } from './meta.js'
+import { changesRepo } from './changes.js'
 import { upstreamsRepo } from './upstreams.js'
 import { usageSummaryRepo } from './usage-summary.js'
 
-/** One repo per table over one handle: the store's own, or a transaction's. */
-function tables(sql: Sql) {
+/**
+ * This process's name among the replicas of a shared database: the owner written on the work it has under way
+ * (a stream's pending row, an image task), so that another replica can tell what a dead one left.
+ */
+export const newReplicaId = (): string => `${hostname()}-${process.pid}-${randomBytes(4).toString('hex')}`
+
+/** One repo per table over one handle: the store's own, or a transaction's; `replica` owns the work they record. */
+function tables(sql: Sql, replica: string) {
   return {
     account: accountRepo(sql),
     apiKeys: apiKeysRepo(sql),
     upstreams: upstreamsRepo(sql),
     groups: groupsRepo(sql),
     modelOverrides: modelOverridesRepo(sql),
-    tasks: tasksRepo(sql),
+    tasks: tasksRepo(sql, replica),
     media: mediaRepo(sql),
     requestLog: requestLogRepo(sql),
     usageSummary: usageSummaryRepo(sql),
     appState: appStateRepo(sql),
     meta: metaRepo(sql),
+    changes: changesRepo(sql),
   }
 }
 
@@ -41,13 +51,15 @@ export type Repos = ReturnType<typeof tables> & {
   transaction<T>(fn: (tx: Repos) => Promise<T>): Promise<T>
 }
 
-export function reposOver(sql: Sql): Repos {
-  return { ...tables(sql), transaction: (fn) => sql.transaction((tx) => fn(reposOver(tx))) }
+export function reposOver(sql: Sql, replica: string): Repos {
+  return { ...tables(sql, replica), transaction: (fn) => sql.transaction((tx) => fn(reposOver(tx, replica))) }
 }
 
 export type Store = Repos & {
   /** The handle the repos use (tests read and seed rows through it, on either engine). */
   sql: Sql
+  /** the owner written on this process's work under way (newReplicaId) */
+  replica: string
   /** Ledger rows are queued in memory and committed in groups (ledger.ts); not part of a transaction's repos. */
   ledger: ReturnType<typeof ledgerRepo>
   /** False once `close` began. */
@@ -57,12 +69,13 @@ export type Store = Repos & {
 }
 
 /** A store over any engine's `Sql`; `release` closes the engine once the ledger's last commit is done. */
-export function storeOver(sql: Sql, log: (line: string) => void, release: () => void | Promise<void>): Store {
-  const ledger = ledgerRepo(sql, log)
+export function storeOver(sql: Sql, log: (line: string) => void, release: () => void | Promise<void>, replica = newReplicaId()): Store {
+  const ledger = ledgerRepo(sql, log, replica)
   let open = true
   return {
-    ...reposOver(sql),
+    ...reposOver(sql, replica),
     sql,
+    replica,
     ledger,
     isOpen: () => open,
     async close() {
@@ -79,7 +92,7 @@ export function storeOver(sql: Sql, log: (line: string) => void, release: () => 
 export type SqliteStore = Store & { db: Db }
 
 /** The gateway's embedded store: one SQLite file in the data dir, one repo per table; `log` takes its background errors. */
-export function createStore(dataDir: string, log: (line: string) => void = (line) => process.stderr.write(`${line}\n`)): SqliteStore {
+export function createStore(dataDir: string, log: (line: string) => void = (line) => process.stderr.write(`${line}\n`), replica = newReplicaId()): SqliteStore {
   const db: Db = openDb(dataDir)
   // The serving connection only appends to the WAL; a worker moves pages into the store file (checkpointer.ts).
   db.pragma('wal_autocheckpoint = 0')
@@ -87,6 +100,6 @@ export function createStore(dataDir: string, log: (line: string) => void = (line
   const store = storeOver(sqliteSql(db), log, () => {
     checkpointer.stop()
     db.close()
-  })
+  }, replica)
   return { ...store, db }
 }

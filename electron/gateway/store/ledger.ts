@@ -1,4 +1,5 @@
 import { chargeNano } from '../money.js'
+import { ownerGone } from './pg-leases.js'
 import type { Sql } from './sql.js'
 
 /** One row per request (spec §1 billing; issue: request id, key, model, endpoint, status, usage, cost, latency). */
@@ -58,9 +59,9 @@ export const INTERRUPTED_BY_RESTART = 'interrupted_by_restart'
 
 const UPSERT_PENDING = `
   INSERT INTO pending_requests (id, key_id, group_id, model, endpoint, upstream_id, input_tokens, output_tokens, usage,
-    cost_nano, started_at, checkpointed_at)
+    cost_nano, started_at, checkpointed_at, replica)
   VALUES (@id, @key_id, @group_id, @model, @endpoint, @upstream_id, @input_tokens, @output_tokens, @usage,
-    @cost_nano, @started_at, @checkpointed_at)
+    @cost_nano, @started_at, @checkpointed_at, @replica)
   ON CONFLICT (id) DO UPDATE SET upstream_id = excluded.upstream_id, input_tokens = excluded.input_tokens,
     output_tokens = excluded.output_tokens, usage = excluded.usage, cost_nano = excluded.cost_nano,
     checkpointed_at = excluded.checkpointed_at`
@@ -86,13 +87,13 @@ const GROUP_COMMIT_ROWS = 256
  * in the same group commits. A pending row charges nothing: the final row replaces it in one transaction and
  * charges once; a pending row left by a dead process is settled by `settleInterrupted` at the next start.
  */
-export function ledgerRepo(sql: Sql, log: (line: string) => void) {
+export function ledgerRepo(sql: Sql, log: (line: string) => void, replica: string | null = null) {
   /**
    * A request id is recorded once: a repeated id charges nothing, so nothing is ever billed twice. A cost that is not
    * a non-negative safe integer is recorded as 0: a row never raises the balance or lowers a key's spend.
    */
   const writeAll = async (tx: Sql, entries: LedgerEntry[], checkpoints: PendingEntry[], replaced: string[]): Promise<void> => {
-    for (const row of checkpoints) await tx.run(UPSERT_PENDING, { ...row })
+    for (const row of checkpoints) await tx.run(UPSERT_PENDING, { ...row, replica })
     let accountTotal = 0
     const keyTotals = new Map<string, number>()
     for (const entry of entries) {
@@ -105,6 +106,14 @@ export function ledgerRepo(sql: Sql, log: (line: string) => void) {
     for (const [keyId, total] of keyTotals) await tx.run('UPDATE api_keys SET used_nano = used_nano + ? WHERE id = ?', [total, keyId])
     for (const id of replaced) await tx.run('DELETE FROM pending_requests WHERE id = ?', [id])
   }
+
+  /** The pending rows `select` picks become final rows, billed once, in one transaction. */
+  const settle = (select: (tx: Sql) => Promise<PendingEntry[]>): Promise<number> =>
+    sql.transaction(async (tx) => {
+      const rows = await select(tx)
+      await writeAll(tx, rows.map(interruptedRow), [], rows.map((r) => r.id))
+      return rows.length
+    })
 
   let pending: LedgerEntry[] = []
   // Streams under way: their pending row, whether a commit took it (so it may be stored), and which ones changed
@@ -195,12 +204,15 @@ export function ledgerRepo(sql: Sql, log: (line: string) => void) {
      * `interrupted_by_restart`), each billed what its last checkpoint says, charging the account and key
      * once, in one transaction. Answers how many were settled.
      */
-    settleInterrupted: (): Promise<number> =>
-      sql.transaction(async (tx) => {
-        const rows = await tx.all<PendingEntry>(`SELECT * FROM pending_requests${tx.forUpdate}`)
-        await writeAll(tx, rows.map(interruptedRow), [], rows.map((r) => r.id))
-        return rows.length
-      }),
+    settleInterrupted: (): Promise<number> => settle((tx) => tx.all<PendingEntry>(`SELECT * FROM pending_requests${tx.forUpdate}`)),
+    /**
+     * Team mode's `settleInterrupted`: only the pending rows of replicas not seen for `ttlMs` (a live replica still
+     * serves its streams); rows another replica is settling are skipped. A stream that outlives its row's settlement
+     * charges nothing more: its final row has the same request id.
+     */
+    settleOrphaned: (ttlMs: number): Promise<number> =>
+      settle((tx) => tx.all<PendingEntry>(`SELECT * FROM pending_requests p WHERE ${ownerGone('p.replica')}${tx.skipLocked}`, { ttlMs })),
+
     /** Commits what is queued, after any commit under way; rejects when the commit fails (its rows stay queued). */
     flush,
     /** The last commit, then nothing more: rows queued after it stay unwritten (a stream's end after shutdown). */

@@ -53,3 +53,11 @@ export async function renewLeases(sql: Sql, replica: string, ttlMs: number): Pro
   )
   return row!.renewed
 }
+
+/**
+ * A condition on a row whose owner is named by `column` (its `replica`): that replica has not been seen for
+ * `@ttlMs` (or never was), so the work it recorded is a dead replica's. The statement binds `@ttlMs` by name.
+ */
+export const ownerGone = (column: string): string =>
+  `NOT EXISTS (SELECT 1 FROM replicas r WHERE r.id = ${column}
+     AND r.seen_at > clock_timestamp() - @ttlMs::double precision * interval '1 millisecond')`

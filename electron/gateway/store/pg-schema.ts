@@ -12,6 +12,9 @@ export const LEASE_LOCK = 0x6c65617365
 /** The advisory lock migrations take, so replicas starting at once migrate once: "schema" in ASCII. */
 export const MIGRATION_LOCK = 0x736368656d61
 
+/** The advisory lock a start's seeding and config apply take (gateway.ts prepareStore): "start" in ASCII. */
+export const STARTUP_LOCK = 0x7374617274
+
 /** Migrations, applied in order, each once per database; schema_migrations records which ran. */
 export const PG_MIGRATIONS: readonly string[] = [
   `CREATE TABLE account (
@@ -178,6 +181,9 @@ export const PG_MIGRATIONS: readonly string[] = [
      INSERT INTO leases (id, replica, key_id, expires_at) VALUES (p_id, p_replica, p_key_id, now_at + p_ttl_ms * interval '1 millisecond');
      RETURN 'ok';
    END $$;`,
+  // SQLite migration 11: the replica that owns a stream under way or an image task being made (team/sweeper.ts).
+  `ALTER TABLE pending_requests ADD COLUMN replica TEXT;
+   ALTER TABLE tasks ADD COLUMN replica TEXT;`,
 ]
 
 /**

@@ -1,5 +1,6 @@
 import { accountBudget, fundsVerdict } from '../budget.js'
 import type { AccountRow } from './account.js'
+import { ownerGone } from './pg-leases.js'
 import { INSERT_LEDGER_ROW, ledgerRowValues, type LedgerEntry } from './ledger.js'
 import type { Sql } from './sql.js'
 
@@ -56,9 +57,9 @@ export interface VideoDedupe {
 
 const INSERT_TASK = `
   INSERT INTO tasks (id, kind, key_id, group_id, model, endpoint, upstream_id, vendor_task_id, status, progress, request,
-    result, error, reserved_nano, cost_nano, settled, idempotency_key, created_at, updated_at)
+    result, error, reserved_nano, cost_nano, settled, idempotency_key, created_at, updated_at, replica)
   VALUES (@id, @kind, @key_id, @group_id, @model, @endpoint, @upstream_id, @vendor_task_id, @status, @progress, @request,
-    @result, @error, @reserved_nano, @cost_nano, @settled, @idempotency_key, @created_at, @updated_at)`
+    @result, @error, @reserved_nano, @cost_nano, @settled, @idempotency_key, @created_at, @updated_at, @replica)`
 
 type EndTask = (task: Pick<TaskRow, 'id' | 'status' | 'result' | 'error' | 'cost_nano' | 'progress'> & { reserved_nano: number }, ledger: LedgerEntry) => Promise<boolean>
 
@@ -80,11 +81,17 @@ const endIn = (tx: Sql): EndTask => async (task, ledger) => {
 }
 
 /** Async tasks. Settling (succeeded, billed) and failing (released) each happen at most once per task. */
-export function tasksRepo(sql: Sql) {
+export function tasksRepo(sql: Sql, replica: string) {
   return {
-    video: videoTasks(sql),
-    insert: async (row: TaskRow) => void (await sql.run(INSERT_TASK, { ...row })),
+    video: videoTasks(sql, replica),
+    insert: async (row: TaskRow) => void (await sql.run(INSERT_TASK, { ...row, replica })),
     get: (id: string) => sql.get<TaskRow>('SELECT * FROM tasks WHERE id = ?', [id]),
+    /** Team mode: unfinished image tasks of replicas not seen for `ttlMs`, locked (skipping those another replica holds). */
+    orphanedImages: (ttlMs: number) =>
+      sql.all<TaskRow>(
+        `SELECT * FROM tasks t WHERE kind = 'image' AND settled = 0 AND status IN ('queued', 'running') AND ${ownerGone('t.replica')}${sql.skipLocked}`,
+        { ttlMs },
+      ),
     unfinished: (kind: TaskRow['kind']) => sql.all<TaskRow>("SELECT * FROM tasks WHERE kind = ? AND settled = 0 AND status IN ('queued', 'running')", [kind]),
     /** The newest tasks of a kind, every key's (the app's task lists). */
     recent: (kind: TaskRow['kind'], limit: number) => sql.all<TaskRow>('SELECT * FROM tasks WHERE kind = ? ORDER BY created_at DESC LIMIT ?', [kind, limit]),
@@ -98,10 +105,10 @@ export function tasksRepo(sql: Sql) {
 const INSERT_VIDEO_TASK = `
   INSERT INTO tasks (id, kind, key_id, group_id, model, endpoint, upstream_id, vendor_task_id, status, progress, request,
     result, error, reserved_nano, cost_nano, settled, idempotency_key, created_at, updated_at, next_poll_at, poll_attempts,
-    request_hash, vendor_status)
+    request_hash, vendor_status, replica)
   VALUES (@id, @kind, @key_id, @group_id, @model, @endpoint, @upstream_id, @vendor_task_id, @status, @progress, @request,
     @result, @error, @reserved_nano, @cost_nano, @settled, @idempotency_key, @created_at, @updated_at, @next_poll_at,
-    @poll_attempts, @request_hash, @vendor_status)`
+    @poll_attempts, @request_hash, @vendor_status, @replica)`
 // A submission that failed before the vendor took it does not hold its key: the client may retry with it.
 const BY_IDEMPOTENCY_KEY = `SELECT * FROM tasks WHERE key_id = ? AND idempotency_key = ? AND kind = 'video' AND created_at >= ?
   AND NOT (status = 'failed' AND vendor_task_id IS NULL) ORDER BY created_at DESC LIMIT 1`
@@ -114,7 +121,7 @@ const DUE = `SELECT id, next_poll_at FROM tasks WHERE kind = 'video' AND next_po
  * Video tasks: the reservation taken with the task row in one (immediate) transaction, the poller's schedule and
  * claims, and the end of a task, which charges, releases and writes its ledger row once (`settled = 0` guard).
  */
-function videoTasks(sql: Sql) {
+function videoTasks(sql: Sql, replica: string) {
   const get = (id: string) => sql.get<VideoTaskRow>("SELECT * FROM tasks WHERE id = ? AND kind = 'video'", [id])
 
   const findEarlier = (tx: Sql, row: VideoTaskRow, dedupe: VideoDedupe): Promise<VideoTaskRow | undefined> =>
@@ -148,7 +155,7 @@ function videoTasks(sql: Sql) {
           row.reserved_nano,
         )
         if (!verdict.allowed) return { kind: 'insufficient', limit: verdict.limit, availableNano: verdict.availableNano }
-        await tx.run(INSERT_VIDEO_TASK, { ...row })
+        await tx.run(INSERT_VIDEO_TASK, { ...row, replica })
         await tx.run('UPDATE account SET reserved_nano = reserved_nano + ? WHERE id = 1', [row.reserved_nano])
         return { kind: 'created', task: row }
       }),

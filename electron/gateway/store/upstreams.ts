@@ -32,6 +32,8 @@ export function upstreamsRepo(sql: Sql) {
   return {
     all: () =>
       sql.all<StoredUpstream>('SELECT id, vendor, base_url, api_key_enc, models, priority, budget_nano, spent_nano FROM upstreams ORDER BY seq, id'),
+    /** What each account has spent (team mode reads it every second, as `apiKeys.spending`). */
+    spending: () => sql.all<{ id: string; spent_nano: number }>('SELECT id, spent_nano FROM upstreams'),
     upsert: async (row: UpstreamRow) => void (await sql.run(UPSERT, { ...row })),
     remove: async (id: string) => (await sql.run('DELETE FROM upstreams WHERE id = ?', [id])).changes > 0,
   }

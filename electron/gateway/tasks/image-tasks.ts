@@ -6,6 +6,7 @@ import type { NormalizedImageRequest } from '../images/image-request.js'
 import { imageUsage, imagesBody } from '../images/result.js'
 import type { ImageOutcome } from '../upstreams/images/types.js'
 import type { Services } from '../services.js'
+import type { Repos } from '../store/index.js'
 import type { TaskRow } from '../store/tasks.js'
 import type { CatalogModel } from '../../../shared/types.js'
 import { shownTaskError, storedTaskError } from './task-error.js'
@@ -70,19 +71,30 @@ function ledgerEntry(task: TaskRow, status: number, errorCode: string | null, up
 }
 
 /** Ends a task as failed, unbilled, once; `upstreamId` is the account that failed, when one was tried. */
-export async function failTask(services: Services, task: TaskRow, error: { code: string; status: number; message: string }, upstreamId: string | null = null): Promise<void> {
+export async function failTask(services: Services, task: TaskRow, error: { code: string; status: number; message: string }, upstreamId: string | null = null, repos: Repos = services.store): Promise<void> {
   // A task cut off by shutdown after the store closed stays unfinished: the next start fails it cleanly.
   if (!services.store.isOpen()) return
   const { redact } = services.registry.redactor
-  await services.store.tasks.end(
+  await repos.tasks.end(
     { id: task.id, status: 'failed', result: null, error: storedTaskError(error, redact), cost_nano: 0, progress: null, reserved_nano: 0 },
     ledgerEntry(task, error.status, redact(error.code), upstreamId, null, null, null, 0),
   )
 }
 
+const INTERRUPTED = { code: 'task_interrupted', status: 503, message: 'The gateway restarted while the images were being made; submit the request again.' }
+
 /** After a restart an unfinished image task cannot be resumed (its upstream call died with the process): it fails, unbilled. */
 export async function failInterruptedImageTasks(services: Services): Promise<number> {
   const unfinished = await services.store.tasks.unfinished('image')
-  for (const task of unfinished) await failTask(services, task, { code: 'task_interrupted', status: 503, message: 'The gateway restarted while the images were being made; submit the request again.' })
+  for (const task of unfinished) await failTask(services, task, INTERRUPTED)
   return unfinished.length
+}
+
+/** Team mode: the unfinished image tasks of replicas not seen for `ttlMs` fail, unbilled, once (rows locked while they do). */
+export function failOrphanedImageTasks(services: Services, ttlMs: number): Promise<number> {
+  return services.store.transaction(async (tx) => {
+    const orphaned = await tx.tasks.orphanedImages(ttlMs)
+    for (const task of orphaned) await failTask(services, task, INTERRUPTED, null, tx)
+    return orphaned.length
+  })
 }

@@ -131,9 +131,6 @@ export interface VideoPoller {
   active(): number
 }
 
-/** A claimed poll's lease: another poller (process) leaves the task alone meanwhile. */
-const LEASE_MS = 5 * 60_000
-
 /**
  * The background poller: one timer-driven loop that claims due tasks (up to `concurrency` at once, each leased in
  * the store) and polls them concurrently, each on its own backoff. On start every unfinished task is due at once,
@@ -174,7 +171,7 @@ export async function startVideoPoller(services: Services, opts: VideoPollOption
       const now = Date.now()
       try {
         // Launched even when stopping began meanwhile: an aborted poll puts its task back, due at once.
-        for (const id of await services.store.tasks.video.claimDue(now, free, now + LEASE_MS, new Set(active.keys()))) launch(id)
+        for (const id of await services.store.tasks.video.claimDue(now, free, now + opts.leaseMs, new Set(active.keys()))) launch(id)
       } catch (err) {
         log(`[gatehouse] video poller could not claim tasks: ${(err as Error).message}`)
         return
@@ -191,7 +188,7 @@ export async function startVideoPoller(services: Services, opts: VideoPollOption
     active.set(id, poll)
   }
 
-  await services.store.tasks.video.resumeAll(Date.now())
+  if (opts.resumeOnStart) await services.store.tasks.video.resumeAll(Date.now())
   setVideoRuntime(services, { options: opts, wake: () => schedule(0) })
   schedule(0)
   return {

@@ -23,6 +23,13 @@ export interface VideoPollOptions {
   downloadTimeoutMs: number
   /** downloads of a finished task are tried this many times before its vendor link stays the only copy */
   downloadAttempts: number
+  /** a claimed poll's lease: other pollers (replicas) leave the task alone this long, after which a dead one's claim lapses */
+  leaseMs: number
+  /**
+   * At start every unfinished task is due at once, leases included (one process: any lease is a dead run's). False in
+   * team mode, where a lease may be a live replica's poll: a dead replica's claims lapse after `leaseMs` instead.
+   */
+  resumeOnStart: boolean
 }
 
 export const DEFAULT_VIDEO_POLL: VideoPollOptions = {
@@ -36,6 +43,8 @@ export const DEFAULT_VIDEO_POLL: VideoPollOptions = {
   maxVideoBytes: 2 * 1024 ** 3,
   downloadTimeoutMs: 30 * 60_000,
   downloadAttempts: 6,
+  leaseMs: 5 * 60_000,
+  resumeOnStart: true,
 }
 
 /** Options from the gateway options, with `GATEHOUSE_VIDEO_POLL_MS` (first poll interval) as an environment override. */

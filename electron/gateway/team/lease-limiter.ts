@@ -1,0 +1,53 @@
+import { gatewayError } from '../errors.js'
+import { concurrencyLimitError, type ConcurrencyLimiter, type Release } from '../limits.js'
+import type { Registry } from '../registry.js'
+import { acquireLease, releaseLease } from '../store/pg-leases.js'
+import type { Sql } from '../store/sql.js'
+
+export interface LeaseLimiter extends ConcurrencyLimiter {
+  acquire(...args: Parameters<ConcurrencyLimiter['acquire']>): Promise<Release>
+  /** at close: every lease this replica still holds is given back, after the releases under way */
+  releaseAll(): Promise<void>
+}
+
+/**
+ * Team mode's caps (spec §8), exact across replicas: each request holds a lease row in the shared database
+ * (store/pg-leases.ts), renewed by the replica's heartbeat, so a dead replica's slots lapse within one lease time.
+ * The same 429s as one process; a database that cannot be reached is a 503 `shared_store_unavailable`.
+ */
+export function createLeaseLimiter(opts: { sql: Sql; replica: string; registry: Registry; ttlMs: number; log: (line: string) => void }): LeaseLimiter {
+  const { sql, replica, registry, ttlMs, log } = opts
+  let held = 0
+  const releasing = new Set<Promise<void>>()
+  return {
+    async acquire(key, leaseId) {
+      const accountCap = registry.account.concurrency
+      let outcome
+      try {
+        outcome = await acquireLease(sql, { leaseId, replica, keyId: key.id, keyCap: key.concurrency, accountCap, ttlMs })
+      } catch (err) {
+        log(`[gatehouse] ${leaseId} concurrency lease failed: ${(err as Error).message}`)
+        throw gatewayError('shared_store_unavailable', 'shared_store_unavailable', {}, { headers: { 'retry-after': '1', 'retry-after-ms': '1000' } })
+      }
+      if (outcome === 'key') throw concurrencyLimitError('key', key.concurrency!)
+      if (outcome === 'account') throw concurrencyLimitError('account', accountCap)
+      held++
+      let released = false
+      return () => {
+        if (released) return
+        released = true
+        held--
+        // Not awaited by the request: a release that fails leaves a lease that lapses at its expiry (no heartbeat renews it).
+        const done: Promise<void> = releaseLease(sql, leaseId)
+          .catch((err: unknown) => log(`[gatehouse] ${leaseId} concurrency lease not released (it lapses): ${(err as Error).message}`))
+          .finally(() => releasing.delete(done))
+        releasing.add(done)
+      }
+    },
+    inFlight: () => held,
+    async releaseAll() {
+      await Promise.all(releasing)
+      await sql.run('DELETE FROM leases WHERE replica = ?', [replica])
+    },
+  }
+}
