@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { GatewayConfig } from '../../electron/gateway/config/load-config.js'
 import { startGateway, type GatewayOptions, type RunningGateway } from '../../electron/gateway/gateway.js'
+import { fileSecretBox } from '../../electron/gateway/secrets.js'
 import { fetchConforming } from './openapi-conformance.js'
 import { freshDatabase } from './pg-database.js'
 
@@ -54,19 +55,19 @@ export const TEST_STORE: 'postgres' | 'sqlite' = process.env.GATEHOUSE_TEST_STOR
 const databases = new Map<string, Promise<string>>()
 
 /**
- * Starts a gateway on the suite's store: as given on SQLite; on PostgreSQL, with the data dir's own database
- * (fresh on first use). The sealing key stays the data dir's key file on both stores, so it is the same for a data dir.
+ * Starts a gateway on the suite's store: as given on SQLite, or when the options name a database; otherwise, on
+ * PostgreSQL, on the data dir's own database (fresh on first use), sealing with the data dir's key file as on SQLite
+ * (so the key is the same for a data dir).
  */
 export async function startGatewayOnTestStore(options: GatewayOptions): Promise<RunningGateway> {
-  if (TEST_STORE === 'sqlite') return startGateway(options)
+  if (TEST_STORE === 'sqlite' || options.databaseUrl !== undefined) return startGateway(options)
   let database = databases.get(options.dataDir)
   if (!database) databases.set(options.dataDir, (database = freshDatabase()))
-  const withDatabase: GatewayOptions & { databaseUrl: string } = { ...options, databaseUrl: await database }
-  const gateway = await startGateway(withDatabase)
-  // The matrix must not pass on the wrong store: a SQLite store has its better-sqlite3 handle.
-  if ('db' in gateway.services.store) {
+  const gateway = await startGateway({ ...options, databaseUrl: await database, secrets: options.secrets ?? fileSecretBox(options.dataDir) })
+  // The matrix must not pass on the wrong store.
+  if (gateway.services.store.sql.dialect !== 'postgres') {
     await gateway.close(0)
-    throw new Error('GATEHOUSE_TEST_STORE=postgres, but the gateway opened its SQLite store')
+    throw new Error(`GATEHOUSE_TEST_STORE=postgres, but the gateway opened a ${gateway.services.store.sql.dialect} store`)
   }
   return gateway
 }

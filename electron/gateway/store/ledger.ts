@@ -222,7 +222,8 @@ export function ledgerRepo(sql: Sql, log: (line: string) => void, replica: strin
     },
     recent: async (keyId: string | null, limit: number) => {
       await flush()
-      return sql.all<LedgerEntry>('SELECT * FROM requests WHERE (@key_id IS NULL OR key_id = @key_id) ORDER BY created_at DESC LIMIT @limit', { key_id: keyId, limit })
+      // The comparison first: PostgreSQL types @key_id by its first use (see request-log.ts).
+      return sql.all<LedgerEntry>('SELECT * FROM requests WHERE (key_id = @key_id OR @key_id IS NULL) ORDER BY created_at DESC LIMIT @limit', { key_id: keyId, limit })
     },
     get: async (id: string) => {
       await flush()
