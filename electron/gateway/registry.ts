@@ -100,12 +100,19 @@ export class Registry {
     }
   }
 
-  /** Rebuilds everything from the store; the maps are swapped in at the end, so requests never see half of it. */
+  /**
+   * Rebuilds everything from the store; the maps are swapped in at the end, so requests never see half of it.
+   * Reloads may overlap (team mode also reloads on change notices) and end out of order: one that ends after a
+   * later-started one has ended applies nothing, as it may have read the store before that one's change.
+   */
   async reload(): Promise<void> {
     const { store } = this
+    const started = ++this.reloadsStarted
     const [overrides, groups, upstreams, keys, account] = await this.readBalances(() =>
       Promise.all([store.modelOverrides.all(), store.groups.all(), store.upstreams.all(), store.apiKeys.all(), store.account.get()]),
     )
+    if (started < this.reloadApplied) return
+    this.reloadApplied = started
     this.candidateCache = new Map()
     this.catalog = createCatalog(this.builtinModels, overrides)
     this.groups = new Map(groups.map((g) => [g.id, { ...g, modelSet: new Set(g.models) }]))
@@ -214,6 +221,9 @@ export class Registry {
   }
 
   private candidateCache = new Map<string, UpstreamAccount[]>()
+  /** Reloads begun, and the newest one whose reads were swapped in (see reload). */
+  private reloadsStarted = 0
+  private reloadApplied = 0
   /** SHA-256 of a presented key → its keyed hash; oldest dropped first */
   private readonly hashMemo = new Map<string, string>()
 }
