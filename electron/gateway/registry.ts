@@ -100,19 +100,25 @@ export class Registry {
     }
   }
 
+  /** The end of the last reload asked for (never rejects). */
+  private reloading: Promise<void> = Promise.resolve()
+
   /**
    * Rebuilds everything from the store; the maps are swapped in at the end, so requests never see half of it.
-   * Reloads may overlap (team mode also reloads on change notices) and end out of order: one that ends after a
-   * later-started one has ended applies nothing, as it may have read the store before that one's change.
+   * Reloads run one at a time, in the order asked (an admin change's and a change notice's), so an older read
+   * never replaces a newer one.
    */
-  async reload(): Promise<void> {
+  reload(): Promise<void> {
+    const run = this.reloading.then(() => this.load())
+    this.reloading = run.catch(() => {})
+    return run
+  }
+
+  private async load(): Promise<void> {
     const { store } = this
-    const started = ++this.reloadsStarted
     const [overrides, groups, upstreams, keys, account] = await this.readBalances(() =>
       Promise.all([store.modelOverrides.all(), store.groups.all(), store.upstreams.all(), store.apiKeys.all(), store.account.get()]),
     )
-    if (started < this.reloadApplied) return
-    this.reloadApplied = started
     this.candidateCache = new Map()
     this.catalog = createCatalog(this.builtinModels, overrides)
     this.groups = new Map(groups.map((g) => [g.id, { ...g, modelSet: new Set(g.models) }]))
@@ -221,9 +227,6 @@ export class Registry {
   }
 
   private candidateCache = new Map<string, UpstreamAccount[]>()
-  /** Reloads begun, and the newest one whose reads were swapped in (see reload). */
-  private reloadsStarted = 0
-  private reloadApplied = 0
   /** SHA-256 of a presented key → its keyed hash; oldest dropped first */
   private readonly hashMemo = new Map<string, string>()
 }

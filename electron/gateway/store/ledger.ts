@@ -222,8 +222,7 @@ export function ledgerRepo(sql: Sql, log: (line: string) => void, replica: strin
     },
     recent: async (keyId: string | null, limit: number) => {
       await flush()
-      // The comparison first: PostgreSQL types @key_id by its first use (see request-log.ts).
-      return sql.all<LedgerEntry>('SELECT * FROM requests WHERE (key_id = @key_id OR @key_id IS NULL) ORDER BY created_at DESC LIMIT @limit', { key_id: keyId, limit })
+      return sql.all<LedgerEntry>('SELECT * FROM requests WHERE (CAST(@key_id AS TEXT) IS NULL OR key_id = @key_id) ORDER BY created_at DESC LIMIT @limit', { key_id: keyId, limit })
     },
     get: async (id: string) => {
       await flush()

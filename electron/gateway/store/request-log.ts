@@ -29,20 +29,19 @@ export const housekeepingFilter = (alias: string) => `(@housekeeping = 1 OR ${al
 
 /** The request log, newest first, read from the ledger's table (the ledger writes it; this only reads). */
 export function requestLogRepo(sql: Sql) {
-  // Each filter compares first and tests for NULL second: PostgreSQL types a parameter by its first use, and a bare
-  // `@x IS NULL` leaves it untyped ("could not determine data type of parameter").
+  // A bare parameter tested only for NULL has no type PostgreSQL can infer: each is cast (a no-op on SQLite).
   const page = `
     SELECT * FROM requests
-    WHERE (id = @id OR @id IS NULL)
-      AND (group_id = @group OR @group IS NULL)
-      AND (key_id = @key OR @key IS NULL)
-      AND (model = @model OR @model IS NULL)
-      AND (endpoint = @endpoint OR @endpoint IS NULL)
-      AND (status = @status OR @status IS NULL)
-      AND ((@ok = 1 AND status < 400) OR (@ok = 0 AND status >= 400) OR @ok IS NULL)
-      AND (created_at >= @since OR @since IS NULL)
-      AND (created_at <= @until OR @until IS NULL)
-      AND (created_at < @beforeAt OR (created_at = @beforeAt AND id < @beforeId) OR @beforeAt IS NULL)
+    WHERE (CAST(@id AS TEXT) IS NULL OR id = @id)
+      AND (CAST(@group AS TEXT) IS NULL OR group_id = @group)
+      AND (CAST(@key AS TEXT) IS NULL OR key_id = @key)
+      AND (CAST(@model AS TEXT) IS NULL OR model = @model)
+      AND (CAST(@endpoint AS TEXT) IS NULL OR endpoint = @endpoint)
+      AND (CAST(@status AS INTEGER) IS NULL OR status = @status)
+      AND (CAST(@ok AS INTEGER) IS NULL OR (@ok = 1 AND status < 400) OR (@ok = 0 AND status >= 400))
+      AND (CAST(@since AS BIGINT) IS NULL OR created_at >= @since)
+      AND (CAST(@until AS BIGINT) IS NULL OR created_at <= @until)
+      AND (CAST(@beforeAt AS BIGINT) IS NULL OR created_at < @beforeAt OR (created_at = @beforeAt AND id < @beforeId))
       AND ${housekeepingFilter('requests')}
     ORDER BY created_at DESC, id DESC
     LIMIT @limit`

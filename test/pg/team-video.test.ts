@@ -1,0 +1,61 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { GatewayConfig } from '../../electron/gateway/config/load-config.js'
+import { startFakeXai } from '../fakes/video/xai.js'
+import type { FakeVideoServer } from '../fakes/video/task-script.js'
+import { TEST_KEY, type TestGateway } from '../helpers/gateway.js'
+import { freshDatabase } from '../helpers/pg-database.js'
+import { newSecretKey, startReplica } from '../helpers/team.js'
+
+const GROK = 'grok-imagine-video'
+const LEASE_MS = 800
+let xai: FakeVideoServer
+beforeAll(async () => {
+  xai = await startFakeXai()
+})
+afterAll(() => xai.close())
+
+const config = (): GatewayConfig => ({
+  account: { balance: 50, concurrency: 10 },
+  upstreams: [{ id: 'xai', vendor: 'xai', baseUrl: `${xai.url}/v1`, apiKey: 'xai-test-key' }],
+  groups: [{ id: 'video', protocol: 'chat', models: [GROK], upstreams: ['xai'] }],
+  keys: [{ key: TEST_KEY, group: 'video' }],
+})
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+describe('team mode: a video task a stopped replica was polling', () => {
+  it('is left alone for the lease, then polled by another replica and settled once', async () => {
+    const url = await freshDatabase()
+    const key = newSecretKey()
+    xai.reset()
+    xai.script(['succeeded'])
+    // `first` submits and claims a poll, then stops without polling: its claim stays in the database, as a killed one's would.
+    const first = await startReplica(url, key, config(), { videoPoll: { enabled: false, leaseMs: LEASE_MS } })
+    let sql = first.services.store.sql
+    let second: TestGateway | undefined
+    try {
+      const before = (await sql.get<{ balance_nano: number; reserved_nano: number }>('SELECT balance_nano, reserved_nano FROM account'))!
+      const res = await first.post('/v1/video/generate', { model: GROK, prompt: 'left behind', duration: 5, resolution: '480p' })
+      expect(res.status).toBe(202)
+      const id = ((await res.json()) as { task_id: string }).task_id
+      const now = Date.now()
+      expect(await first.services.store.tasks.video.claimDue(now + 10_000, 1, now + LEASE_MS)).toEqual([id])
+      await first.stop()
+
+      second = await startReplica(url, key, config(), { videoPoll: { intervalMs: 15, maxIntervalMs: 40, timeoutMs: 200, leaseMs: LEASE_MS } })
+      sql = second.services.store.sql
+      await sleep(LEASE_MS / 2)
+      expect(xai.calls.filter((c) => c.method === 'GET')).toHaveLength(0)
+      const deadline = Date.now() + 5_000
+      while ((await sql.get<{ settled: number }>('SELECT settled FROM tasks WHERE id = ?', [id]))!.settled !== 1) {
+        if (Date.now() > deadline) throw new Error('the task was not settled')
+        await sleep(30)
+      }
+      await sleep(200) // a second settlement, if any, would have landed by now
+      expect(await sql.get('SELECT count(*) AS n FROM requests WHERE id = ?', [id])).toEqual({ n: 1 })
+      expect(await sql.get('SELECT status FROM tasks WHERE id = ?', [id])).toEqual({ status: 'succeeded' })
+      expect(await sql.get('SELECT balance_nano, reserved_nano FROM account')).toEqual({ balance_nano: before.balance_nano - 250_000_000, reserved_nano: before.reserved_nano })
+    } finally {
+      await second?.stop()
+    }
+  })
+})
