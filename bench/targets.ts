@@ -148,7 +148,8 @@ export function gatewayConfig(fakes: FakeOrigins, extraKeys = 0): GatewayConfig 
   const pricing = { unit: 'token', input: 2, output: 8 } as const
   const extras = Array.from({ length: extraKeys }, (_, i) => i)
   return {
-    account: { balance: 1e9, concurrency: 512 },
+    // A balance that never runs out, and that both stores count exactly (PostgreSQL refuses nano-USD beyond 2^53).
+    account: { balance: 1e6, concurrency: 512 },
     models: [
       { id: MODELS.relay, family: 'gpt', vendor: 'openai', pricing },
       { id: MODELS.gemini, family: 'gemini', vendor: 'gemini', pricing, endpoints: ['chat.completions'] },
