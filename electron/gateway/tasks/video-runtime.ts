@@ -47,11 +47,16 @@ export const DEFAULT_VIDEO_POLL: VideoPollOptions = {
   resumeOnStart: true,
 }
 
-/** Options from the gateway options, with `GATEHOUSE_VIDEO_POLL_MS` (first poll interval) as an environment override. */
+/**
+ * Options from the gateway options, with environment overrides for a headless run: `GATEHOUSE_VIDEO_POLL_MS` (first
+ * poll interval) and `GATEHOUSE_VIDEO_LEASE_MS` (a claimed poll's lease: how long a killed replica's poll holds its task).
+ */
 export function videoPollOptions(given: Partial<VideoPollOptions> | undefined, env: NodeJS.ProcessEnv = process.env): VideoPollOptions {
   const fromEnv = Number(env.GATEHOUSE_VIDEO_POLL_MS)
   const interval = Number.isFinite(fromEnv) && fromEnv > 0 ? { intervalMs: fromEnv, maxIntervalMs: Math.max(fromEnv, Math.min(fromEnv * 15, DEFAULT_VIDEO_POLL.maxIntervalMs)) } : {}
-  return { ...DEFAULT_VIDEO_POLL, ...interval, ...given }
+  const leaseFromEnv = Number(env.GATEHOUSE_VIDEO_LEASE_MS)
+  const lease = Number.isFinite(leaseFromEnv) && leaseFromEnv > 0 ? { leaseMs: leaseFromEnv } : {}
+  return { ...DEFAULT_VIDEO_POLL, ...interval, ...lease, ...given }
 }
 
 /** What the routes need of the running poller. */
