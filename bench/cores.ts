@@ -25,5 +25,21 @@ export function placeProcesses(): Placement {
 
 /** The command that runs `argv` on the target core (or unpinned). taskset execs it, so the pid stays the target's own. */
 export function onTargetCore(placement: Placement, argv: string[]): string[] {
-  return placement.pinned ? [TASKSET, '-c', TARGET_CORE, ...argv] : argv
+  return onCore(placement, TARGET_CORE, argv)
+}
+
+/** The two cores of the team phase: one replica alone on the target core, the second replica on the other. */
+export const REPLICA_CORES = [TARGET_CORE, LOAD_CORE] as const
+
+/** The command that runs `argv` on `core` (or unpinned). */
+export function onCore(placement: Placement, core: string, argv: string[]): string[] {
+  return placement.pinned ? [TASKSET, '-c', core, ...argv] : argv
+}
+
+/**
+ * Lets this process (all its threads) and what it spawns from now on run on every core again: in the team phase the
+ * replicas take both cores, and the load generator and PostgreSQL run wherever the scheduler puts them.
+ */
+export function unpinRunner(placement: Placement): void {
+  if (placement.pinned) execFileSync(TASKSET, ['-a', '-p', '-c', `0-${availableParallelism() - 1}`, String(process.pid)], { stdio: 'ignore' })
 }

@@ -3,6 +3,7 @@ import { IMAGE_PATH_LABELS, IMAGE_PATHS, type ImagesSummary } from './images.js'
 import type { LoadResult } from './load.js'
 import { median, type SeqResult } from './measure.js'
 import { CHAT_PATHS, MESSAGES_PATHS, PATH_LABELS, type ProtocolSummary } from './protocols.js'
+import { TEAM_LABELS, TEAM_OPTS, TEAM_SERIES, type TeamRound } from './team.js'
 
 export const TARGETS = ['direct', 'bare', 'gatehouse'] as const
 export type TargetName = (typeof TARGETS)[number]
@@ -205,4 +206,16 @@ export function printLedger(answered: number, ledger: { ok: number; other: numbe
   if (ledger.ok > answered) console.log(`  ${ledger.ok - answered} more rows than answers read: requests in flight when a load run ended`)
   console.log(lost === 0 ? '  none lost: every 2xx answer has its row' : `  LOST: ${lost} 2xx answers have no row`)
   return lost === 0 ? undefined : `${lost} requests answered 2xx have no ledger row`
+}
+
+/** Team mode: req/s per series at each connection count, the shared store's overhead and what a second replica adds. */
+export function printTeam(summary: TeamRound, rounds: number, placement: string): void {
+  const rps = (s: keyof TeamRound, c: number) => at(summary[s], c)?.requestsPerSec
+  const rows = TEAM_SERIES.map((s) => [TEAM_LABELS[s], ...TEAM_OPTS.connections.flatMap((c) => [(rps(s, c) ?? NaN).toFixed(0), ms(at(summary[s], c)?.p99 ?? NaN)])])
+  const of = `median of ${rounds} round${rounds === 1 ? '' : 's'}`
+  console.log(table(`\nTeam mode: chat under load (${of}; ${placement})`, ['store', ...TEAM_OPTS.connections.flatMap((c) => [`req/s @${c}`, `p99 ms @${c}`])], rows))
+  for (const c of TEAM_OPTS.connections) {
+    const overhead = 100 - pct(rps('pg1', c), rps('sqlite', c))
+    console.log(`  @${c}: the shared store's overhead (PostgreSQL, 1 replica, vs SQLite): ${percent(overhead)} of the throughput; 2 replicas vs 1: ×${ratio(rps('pg2', c), rps('pg1', c)).toFixed(2)}`)
+  }
 }

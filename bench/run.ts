@@ -5,20 +5,23 @@
 // last phase measured after the chat load only). Each target runs alone on one core, the
 // load generator and the fakes on the other (cores.ts). Prints tables and writes bench/results/latest.json; exits
 // non-zero when a target, a protocol path or an images path answered with errors, or a 2xx answer has no ledger row.
+// Last, team mode (team.ts): Gatehouse on PostgreSQL with one replica and with two, beside it on SQLite; run only
+// that phase with `BENCH_ONLY=team npm run bench` (results in bench/results/team.json).
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { answeredAt } from './answered.js'
-import { placeProcesses } from './cores.js'
+import { placeProcesses, type Placement } from './cores.js'
 import { GROWTH_OPTS, growthRound, startKeysGateways, summarizeGrowth, type GrowthRound } from './growth.js'
 import { IMAGES_OPTS, imageBodies, imageFailures, measureImages, probeImagePath, summarizeImages, type ImagesSummary } from './images.js'
 import { LOAD_GENERATOR, loadTest, type LoadResult } from './load.js'
 import { chatBody, CHAT_PATH, medianLoad, medianSeq, probe, rotate, streams, type SeqResult } from './measure.js'
 import { readProcMemory } from './proc-memory.js'
 import { measureProtocols, probeProtocols, PROTOCOL_OPTS, protocolFailures, protocolRequests, summarizeProtocols, type ProtocolRound, type ProtocolSummary } from './protocols.js'
-import { LABELS, printGoals, printGrowth, printImages, printLedger, printProtocols, printReport, STREAM_CONNECTIONS, summarize, TARGETS, type Measurements, type TargetMemory, type TargetName } from './report.js'
-import { BENCH_KEY, endedChildren, fakeOrigins, ROOT, startBareProxy, startFakeUpstream, startGatehouse, stopAll, type Child } from './targets.js'
+import { LABELS, printGoals, printGrowth, printImages, printLedger, printProtocols, printReport, printTeam, STREAM_CONNECTIONS, summarize, TARGETS, type Measurements, type TargetMemory, type TargetName } from './report.js'
+import { BENCH_KEY, endedChildren, fakeOrigins, ROOT, startBareProxy, startFakeUpstream, startGatehouse, stopAll, type Child, type FakeOrigins } from './targets.js'
+import { describeTeamPlacement, measureTeam, TEAM_OPTS, type TeamRun } from './team.js'
 
 const CONNECTIONS = [1, 16, 64]
 const LOAD = { durationS: 4, warmupS: 1 }
@@ -28,6 +31,15 @@ const STREAM_LOAD = { durationS: 3, warmupS: 1 }
 // Lets the previous run's sockets close and its garbage be collected before the next one starts.
 const SETTLE_MS = 250
 const RESULTS_FILE = join(ROOT, 'bench', 'results', 'latest.json')
+/** `BENCH_ONLY=team`: only the team-mode phase (and the SQLite Gatehouse it is compared with), results in team.json. */
+const TEAM_RESULTS_FILE = join(ROOT, 'bench', 'results', 'team.json')
+
+function onlyFromEnv(): 'team' | undefined {
+  const raw = process.env.BENCH_ONLY
+  if (raw === undefined || raw === '') return undefined
+  if (raw !== 'team') throw new Error(`BENCH_ONLY must be "team" or unset, not ${JSON.stringify(raw)}`)
+  return raw
+}
 
 function roundsFromEnv(): number {
   const raw = process.env.BENCH_ROUNDS ?? '3'
@@ -117,6 +129,7 @@ const mbOfKb = (kb: number | undefined) => (kb === undefined ? NaN : (kb * 1024)
 async function main(): Promise<number> {
   const startedAt = new Date().toISOString()
   const rounds = roundsFromEnv()
+  const only = onlyFromEnv()
   // Other work on this small machine skews the numbers; the load average before starting makes such a run recognisable.
   const loadBefore = loadavg()
   const placement = placeProcesses()
@@ -124,6 +137,7 @@ async function main(): Promise<number> {
   log('starting the fake upstreams, the bare proxy and Gatehouse…')
   const fake = await startFakeUpstream()
   const fakes = fakeOrigins(fake)
+  if (only === 'team') return teamOnly(fakes, placement, rounds, startedAt)
   const [direct, bare, gatehouse] = await Promise.all([startFakeUpstream(placement), startBareProxy(fake.url, placement), startGatehouse(fakes, placement)])
   const children: Record<TargetName, Child> = { direct, bare, gatehouse }
   for (const t of TARGETS) {
@@ -163,6 +177,9 @@ async function main(): Promise<number> {
     await Promise.all(keyed.map((k) => k.gateway.stop()))
   }
 
+  // The last phase: it unpins the runner, and so every load generator after it.
+  const team = await measureTeam(fakes, gatehouse, placement, rounds, log)
+
   const loadAfter = loadavg()
   await gatehouse.stop()
   const answered = answeredAt(gatehouse.url)
@@ -188,10 +205,11 @@ async function main(): Promise<number> {
   printProtocols(protocols, rounds)
   printGrowth(growth, keyed, GROWTH_OPTS.promptBytes, rounds)
   printImages(imagesSummary, rounds)
+  printTeam(team.summary, rounds, describeTeamPlacement(placement))
   printGoals(summary, protocols, imagesSummary)
   const ledgerProblem = printLedger(answered, gatehouse.ledger())
 
-  const failures = [...failuresOf(m, protocols, imagesSummary, children), ...growthFailures(growth), ...(ledgerProblem ? [ledgerProblem] : [])]
+  const failures = [...failuresOf(m, protocols, imagesSummary, children), ...growthFailures(growth), ...team.failures, ...(ledgerProblem ? [ledgerProblem] : [])]
   mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true })
   const report = {
     startedAt,
@@ -206,6 +224,7 @@ async function main(): Promise<number> {
     rounds: { load: m.loadRounds, streams: m.streamRounds, protocols: protocolByRound, growth: growthByRound, images: imagesRun.rounds },
     protocols: { requests: Object.fromEntries(Object.entries(requests).map(([id, r]) => [id, r.url])), ...protocols },
     images: { requests: Object.fromEntries(Object.entries(images.requests).map(([id, r]) => [id, r.url])), ...imagesSummary },
+    team: teamReport(team, placement),
     summary: { ...summary, goals: { ...summary.goals, translationUnder1Ms: protocols.goal, imagesPeakGrowthUnder150Mb: imagesSummary.goal } },
     failures,
   }
@@ -214,6 +233,27 @@ async function main(): Promise<number> {
 
   if (failures.length === 0) return 0
   console.error(`\nFAILED:\n${failures.map((f) => `- ${f}`).join('\n')}`)
+  return 1
+}
+
+function teamReport(team: TeamRun, placement: Placement) {
+  return { settings: { ...TEAM_OPTS, placement: describeTeamPlacement(placement), twoReplicas: 'one load generator per replica with half the connections, rates summed' }, summary: team.summary, rounds: team.rounds }
+}
+
+/** `BENCH_ONLY=team`: the SQLite Gatehouse placed as in a full run, then the team phase; prints its table only. */
+async function teamOnly(fakes: FakeOrigins, placement: Placement, rounds: number, startedAt: string): Promise<number> {
+  const gatehouse = await startGatehouse(fakes, placement)
+  const problem = await probe(gatehouse.url, BENCH_KEY)
+  if (problem) throw new Error(`${LABELS.gatehouse} (${gatehouse.url}) does not answer chat completions: ${problem}`)
+  const team = await measureTeam(fakes, gatehouse, placement, rounds, log)
+  await gatehouse.stop()
+  console.log(`Gatehouse team-mode benchmark — Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${rounds} rounds`)
+  printTeam(team.summary, rounds, describeTeamPlacement(placement))
+  mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true })
+  writeFileSync(TEAM_RESULTS_FILE, `${JSON.stringify({ startedAt, finishedAt: new Date().toISOString(), rounds, team: teamReport(team, placement), failures: team.failures }, null, 2)}\n`)
+  console.log(`\nresults written to ${TEAM_RESULTS_FILE}`)
+  if (team.failures.length === 0) return 0
+  console.error(`\nFAILED:\n${team.failures.map((f) => `- ${f}`).join('\n')}`)
   return 1
 }
 

@@ -9,7 +9,7 @@ import { createInterface } from 'node:readline'
 import { pathToFileURL } from 'node:url'
 import type { GatewayConfig } from '../electron/gateway/config/load-config.js'
 import { bundleFresh, GATEWAY_NODE_FLAGS } from '../scripts/bundle.mjs'
-import { onTargetCore, type Placement } from './cores.js'
+import { onCore, onTargetCore, type Placement } from './cores.js'
 import { countLedger, type LedgerCount } from './ledger.js'
 import { ROOT } from './root.js'
 
@@ -52,12 +52,13 @@ export interface GatehouseChild extends Child {
  * directly rather than through `npx tsx` so that the pid we signal is the server itself, not a wrapper; stdin is a
  * pipe so that exit-with-parent.mjs can tell when we are gone.
  */
-function startChild(name: string, script: string, args: string[], placement?: Placement, afterStop?: () => void): Promise<Child> {
-  const [command, ...argv] = placement ? onTargetCore(placement, [process.execPath]) : [process.execPath]
+function startChild(name: string, script: string, args: string[], placement?: Placement, afterStop?: () => void, launch: { core?: string; env?: Record<string, string> } = {}): Promise<Child> {
+  const node = [process.execPath]
+  const [command, ...argv] = !placement ? node : launch.core === undefined ? onTargetCore(placement, node) : onCore(placement, launch.core, node)
   const loader = script.endsWith('.ts') ? ['--import', 'tsx'] : []
   // The measured proxies (bare and Gatehouse) run with the Node flags `npm run gateway` uses.
   const flags = script.endsWith('.ts') ? [] : GATEWAY_NODE_FLAGS
-  const proc = spawn(command, [...argv, ...flags, ...loader, '--import', EXIT_WITH_PARENT, script, ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] })
+  const proc = spawn(command, [...argv, ...flags, ...loader, '--import', EXIT_WITH_PARENT, script, ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...launch.env } })
   let tail = ''
   proc.stderr!.setEncoding('utf8').on('data', (s: string) => { tail = (tail + s).slice(-4000) })
   const child: Child = {
@@ -147,7 +148,8 @@ export function gatewayConfig(fakes: FakeOrigins, extraKeys = 0): GatewayConfig 
   const pricing = { unit: 'token', input: 2, output: 8 } as const
   const extras = Array.from({ length: extraKeys }, (_, i) => i)
   return {
-    account: { balance: 1e9, concurrency: 512 },
+    // A balance that never runs out, and that both stores count exactly (PostgreSQL refuses nano-USD beyond 2^53).
+    account: { balance: 1e6, concurrency: 512 },
     models: [
       { id: MODELS.relay, family: 'gpt', vendor: 'openai', pricing },
       { id: MODELS.gemini, family: 'gemini', vendor: 'gemini', pricing, endpoints: ['chat.completions'] },
@@ -195,4 +197,14 @@ export async function startGatehouse(fakes: FakeOrigins, placement: Placement, k
     rmSync(dir, { recursive: true, force: true })
   })
   return Object.assign(child, { ledger: () => ledger })
+}
+
+/**
+ * A Gatehouse replica in team mode: the team's config file and database, the team's secret key, a data dir of its
+ * own (removed when it stops), on `core` when the placement pins.
+ */
+export function startReplica(name: string, configFile: string, databaseUrl: string, secretKey: string, placement: Placement, core: string): Promise<Child> {
+  const dir = mkdtempSync(join(tmpdir(), 'gatehouse-bench-replica-'))
+  const args = ['--config', configFile, '--port', '0', '--data-dir', dir, '--host', '127.0.0.1', '--database-url', databaseUrl]
+  return startChild(name, 'scripts/gateway.mjs', args, placement, () => rmSync(dir, { recursive: true, force: true }), { core, env: { GATEHOUSE_SECRET_KEY: secretKey } })
 }

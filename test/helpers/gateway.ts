@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { GatewayConfig } from '../../electron/gateway/config/load-config.js'
 import { startGateway, type GatewayOptions, type RunningGateway } from '../../electron/gateway/gateway.js'
+import { fileSecretBox } from '../../electron/gateway/secrets.js'
 import { fetchConforming } from './openapi-conformance.js'
+import { freshDatabase } from './pg-database.js'
 
 export const TEST_KEY = 'sk-test-0123456789abcdef'
 
@@ -46,10 +48,34 @@ export interface TestGateway extends RunningGateway {
  */
 export const withLocalLinks = (config: GatewayConfig): GatewayConfig => ({ ...config, network: { allowPrivateAddresses: true, ...config.network } })
 
+/** The store test gateways run on: `GATEHOUSE_TEST_STORE=postgres` (the node-pg project) or the embedded SQLite. */
+export const TEST_STORE: 'postgres' | 'sqlite' = process.env.GATEHOUSE_TEST_STORE === 'postgres' ? 'postgres' : 'sqlite'
+
+/** Each data dir's database on PostgreSQL, so a gateway restarted on a data dir finds its data again. */
+const databases = new Map<string, Promise<string>>()
+
+/**
+ * Starts a gateway on the suite's store: as given on SQLite, or when the options name a database; otherwise, on
+ * PostgreSQL, on the data dir's own database (fresh on first use), sealing with the data dir's key file as on SQLite
+ * (so the key is the same for a data dir).
+ */
+export async function startGatewayOnTestStore(options: GatewayOptions): Promise<RunningGateway> {
+  if (TEST_STORE === 'sqlite' || options.databaseUrl !== undefined) return startGateway(options)
+  let database = databases.get(options.dataDir)
+  if (!database) databases.set(options.dataDir, (database = freshDatabase()))
+  const gateway = await startGateway({ ...options, databaseUrl: await database, secrets: options.secrets ?? fileSecretBox(options.dataDir) })
+  // The matrix must not pass on the wrong store.
+  if (gateway.services.store.sql.dialect !== 'postgres') {
+    await gateway.close(0)
+    throw new Error(`GATEHOUSE_TEST_STORE=postgres, but the gateway opened a ${gateway.services.store.sql.dialect} store`)
+  }
+  return gateway
+}
+
 /** Starts a real gateway on an ephemeral port of 127.0.0.1 (`options` adds to or overrides the start options). */
 export async function startTestGateway(config: GatewayConfig, dataDir = tempDataDir(), options: Partial<GatewayOptions> = {}): Promise<TestGateway> {
   const logs: string[] = []
-  const gateway = await startGateway({ dataDir: dataDir.dir, config: withLocalLinks(config), port: 0, log: (l) => logs.push(l), ...options })
+  const gateway = await startGatewayOnTestStore({ dataDir: dataDir.dir, config: withLocalLinks(config), port: 0, log: (l) => logs.push(l), ...options })
   const auth = { authorization: `Bearer ${TEST_KEY}` }
   return {
     ...gateway,

@@ -12,10 +12,10 @@ export interface GatewayProcess {
 }
 
 /** Runs the headless gateway as its own process, exactly as `npm run gateway -- ...` does. */
-/** `nodeArgs`: flags for Node itself, before the script (a preload, say). */
-export function runGateway(args: string[], nodeArgs: string[] = []): GatewayProcess {
+/** `nodeArgs`: flags for Node itself, before the script (a preload, say); `env`: added to the test's environment. */
+export function runGateway(args: string[], nodeArgs: string[] = [], env: Record<string, string> = {}): GatewayProcess {
   // The script and flags `npm run gateway` runs, without npm in between: the pid signalled is the gateway's own.
-  const child = spawn(process.execPath, [...GATEWAY_NODE_FLAGS, ...nodeArgs, 'scripts/gateway.mjs', ...args], { cwd: ROOT, env: { ...process.env, NODE_OPTIONS: '' } })
+  const child = spawn(process.execPath, [...GATEWAY_NODE_FLAGS, ...nodeArgs, 'scripts/gateway.mjs', ...args], { cwd: ROOT, env: { ...process.env, NODE_OPTIONS: '', ...env } })
   const stdout: string[] = []
   let err = ''
   let resolveUrl: (u: string) => void

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { startGateway } from '../../electron/gateway/gateway.js'
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js'
-import { chatConfig, startTestGateway, tempDataDir, TEST_KEY, type TestGateway } from '../helpers/gateway.js'
+import { chatConfig, startGatewayOnTestStore, startTestGateway, tempDataDir, TEST_KEY, type TestGateway } from '../helpers/gateway.js'
 import { readSse } from '../helpers/sse.js'
 
 let fake: FakeOpenAI
@@ -118,7 +117,7 @@ describe('the account balance', () => {
     upstream.setScenario({ kind: 'ok', usage: { prompt_tokens: 1_000_000, completion_tokens: 0 } })
     const dir = tempDataDir()
     const config = chatConfig([{ id: 'a', baseUrl: upstream.url }], { account: { balance: 3, concurrency: 5 } })
-    let g = await startGateway({ dataDir: dir.dir, config, port: 0, log: () => {} })
+    let g = await startGatewayOnTestStore({ dataDir: dir.dir, config, port: 0, log: () => {} })
     const post = () => fetch(`${g.url}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${TEST_KEY}` }, body: JSON.stringify(body) })
     for (let i = 0; i < 2; i++) expect((await post()).status).toBe(200) // 2 USD each: 3 -> 1 -> -1
     const refused = await post()
@@ -127,14 +126,14 @@ describe('the account balance', () => {
     const rows = (await g.services.store.ledger.recent(null, 10)).length
     await g.close()
 
-    g = await startGateway({ dataDir: dir.dir, config, port: 0, log: () => {} })
+    g = await startGatewayOnTestStore({ dataDir: dir.dir, config, port: 0, log: () => {} })
     const usage = (await (await fetch(`${g.url}/v1/usage`, { headers: { authorization: `Bearer ${TEST_KEY}` } })).json()) as { balance: number }
     expect(usage.balance).toBe(-1)
     expect((await g.services.store.ledger.recent(null, 10)).length).toBe(rows + 1)
     await g.close()
 
     // Raising the balance in the config tops the account up to the new value.
-    g = await startGateway({ dataDir: dir.dir, config: { ...config, account: { balance: 10 } }, port: 0, log: () => {} })
+    g = await startGatewayOnTestStore({ dataDir: dir.dir, config: { ...config, account: { balance: 10 } }, port: 0, log: () => {} })
     expect((await post()).status).toBe(200)
     await g.close()
     dir.remove()

@@ -204,8 +204,7 @@ describe('async image tasks: failure and restart', () => {
   })
 
   it('a task cut short by a restart fails cleanly, unbilled, and stays readable', async () => {
-    const { startGateway } = await import('../../electron/gateway/gateway.js')
-    const { tempDataDir } = await import('../helpers/gateway.js')
+    const { startGatewayOnTestStore, tempDataDir } = await import('../helpers/gateway.js')
     const dir = tempDataDir()
     openaiFake.setScenario({ kind: 'stall' } as never)
     const config = {
@@ -215,12 +214,12 @@ describe('async image tasks: failure and restart', () => {
       groups: [{ id: 'main', protocol: 'chat', models: ['img-gpt'], upstreams: ['oa'] }],
       keys: [{ key: TEST_KEY, group: 'main' }],
     } as never
-    let g = await startGateway({ dataDir: dir.dir, config, port: 0, log: () => {} })
+    let g = await startGatewayOnTestStore({ dataDir: dir.dir, config, port: 0, log: () => {} })
     const auth = { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' }
     const accepted = (await (await fetch(`${g.url}/v1/images/generations`, { method: 'POST', headers: { ...auth, prefer: 'respond-async' }, body: JSON.stringify({ model: 'img-gpt', prompt: 'x' }) })).json()) as { task_id: string; status_url: string }
     await new Promise((r) => setTimeout(r, 100))
     await g.close(50)
-    g = await startGateway({ dataDir: dir.dir, config, port: 0, log: () => {} })
+    g = await startGatewayOnTestStore({ dataDir: dir.dir, config, port: 0, log: () => {} })
     const task = (await (await fetch(`${g.url}${accepted.status_url}`, { headers: auth })).json()) as { status: string; error: { code: string } }
     expect(task).toMatchObject({ status: 'failed', error: { code: 'task_interrupted' } })
     expect((await g.services.store.ledger.get(accepted.task_id))).toMatchObject({ cost_nano: 0 })

@@ -2,13 +2,13 @@
 // time out or fail. Settlement and release happen exactly once; a task is never failed because a poll failed.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { GatewayConfig } from '../../electron/gateway/config/load-config.js'
-import { startGateway, type RunningGateway } from '../../electron/gateway/gateway.js'
+import type { RunningGateway } from '../../electron/gateway/gateway.js'
 import { pollVideoTask } from '../../electron/gateway/tasks/video-poller.js'
 import { DEFAULT_VIDEO_POLL, type VideoPollOptions } from '../../electron/gateway/tasks/video-runtime.js'
 import { startFakeArk } from '../fakes/video/ark.js'
 import type { FakeVideoServer } from '../fakes/video/task-script.js'
 import { startFakeXai } from '../fakes/video/xai.js'
-import { TEST_KEY, tempDataDir } from '../helpers/gateway.js'
+import { startGatewayOnTestStore, TEST_KEY, tempDataDir } from '../helpers/gateway.js'
 
 const SEEDANCE = 'doubao-seedance-2-0-260128'
 const GROK = 'grok-imagine-video'
@@ -41,7 +41,7 @@ async function start(videoPoll: Partial<VideoPollOptions>, dir?: string, logs: s
     dirs.push(data)
     dir = data.dir
   }
-  const gw = await startGateway({ dataDir: dir, config: config(), port: 0, log: (l) => logs.push(l), videoPoll })
+  const gw = await startGatewayOnTestStore({ dataDir: dir, config: config(), port: 0, log: (l) => logs.push(l), videoPoll })
   open.push(gw)
   return gw
 }

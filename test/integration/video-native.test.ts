@@ -1,11 +1,11 @@
 // DashScope's native video path at the domain root (Wan models): native body, native answers, native task polling,
 // native error shape — on the same reservation, poller and settlement as /v1/video/generate.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { startGateway, type RunningGateway } from '../../electron/gateway/gateway.js'
+import type { RunningGateway } from '../../electron/gateway/gateway.js'
 import { startFakeDashScope } from '../fakes/video/dashscope.js'
 import { startFakeArk } from '../fakes/video/ark.js'
 import type { FakeVideoServer } from '../fakes/video/task-script.js'
-import { TEST_KEY, tempDataDir } from '../helpers/gateway.js'
+import { startGatewayOnTestStore, TEST_KEY, tempDataDir } from '../helpers/gateway.js'
 
 const WAN = 'wan2.7-t2v'
 const WAN_I2V = 'wan2.7-i2v'
@@ -22,7 +22,7 @@ const data = tempDataDir()
 beforeAll(async () => {
   dashscope = await startFakeDashScope()
   ark = await startFakeArk()
-  gw = await startGateway({
+  gw = await startGatewayOnTestStore({
     dataDir: data.dir,
     port: 0,
     log: () => {},

@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { GatewayConfig } from '../../electron/gateway/config/load-config.js'
-import { startGateway, type RunningGateway } from '../../electron/gateway/gateway.js'
+import type { RunningGateway } from '../../electron/gateway/gateway.js'
 import { pollVideoTask } from '../../electron/gateway/tasks/video-poller.js'
 import { DEFAULT_VIDEO_POLL, type VideoPollOptions } from '../../electron/gateway/tasks/video-runtime.js'
 import { videoGenerateRequest } from '../../shared/schemas/video.js'
@@ -13,7 +13,7 @@ import { startFakeKling } from '../fakes/video/kling.js'
 import { startFakeMiniMax } from '../fakes/video/minimax.js'
 import { FAKE_MP4, type FakeVideoServer } from '../fakes/video/task-script.js'
 import { startFakeXai } from '../fakes/video/xai.js'
-import { TEST_KEY, tempDataDir } from '../helpers/gateway.js'
+import { startGatewayOnTestStore, TEST_KEY, tempDataDir } from '../helpers/gateway.js'
 
 const SEEDANCE = 'doubao-seedance-2-0-260128'
 const KLING = 'kling-v2-5-turbo'
@@ -59,7 +59,7 @@ function config(): GatewayConfig {
 
 async function start(videoPoll: Partial<VideoPollOptions>): Promise<Gw> {
   const data = tempDataDir()
-  const gw = await startGateway({ dataDir: data.dir, config: config(), port: 0, log: () => {}, videoPoll })
+  const gw = await startGatewayOnTestStore({ dataDir: data.dir, config: config(), port: 0, log: () => {}, videoPoll })
   const opts = { ...DEFAULT_VIDEO_POLL, ...videoPoll }
   const auth = (key = TEST_KEY) => ({ authorization: `Bearer ${key}` })
   const get = (path: string, key?: string, headers: Record<string, string> = {}) => fetch(`${gw.url}${path}`, { headers: { ...auth(key), ...headers } })

@@ -2,8 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { request } from 'node:http'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startGateway } from '../../../electron/gateway/gateway.js'
-import { chatConfig, startTestGateway, tempDataDir, type TestGateway } from '../../helpers/gateway.js'
+import { chatConfig, startGatewayOnTestStore, startTestGateway, tempDataDir, type TestGateway } from '../../helpers/gateway.js'
 import { adminClient, apiError } from './admin-helpers.js'
 
 describe('admin API: request log, tasks, media, settings, saved state', () => {
@@ -92,7 +91,7 @@ describe('admin API: request log, tasks, media, settings, saved state', () => {
     expect((await admin.put('/admin/v1/state/other', { value })).status).toBe(404)
     expect((await admin.put('/admin/v1/state/chat', { other: 1 })).json).toEqual(apiError('invalid_request', 'missing value field', 'value'))
     await gw.stop()
-    const restarted = await startGateway({ dataDir: data.dir, port: 0 })
+    const restarted = await startGatewayOnTestStore({ dataDir: data.dir, port: 0 })
     closeCurrent = () => restarted.close(1_000)
     const reread = await adminClient({ ...gw, url: restarted.url, adminToken: restarted.adminToken }).get('/admin/v1/state/chat')
     expect(reread.json).toEqual({ value, updatedAt: expect.any(Number) })
@@ -110,14 +109,14 @@ const rawStatus = (port: number, path: string) =>
 describe('the app pages', () => {
   const data = tempDataDir()
   const renderer = tempDataDir()
-  let gw: Awaited<ReturnType<typeof startGateway>>
+  let gw: Awaited<ReturnType<typeof startGatewayOnTestStore>>
   beforeAll(async () => {
     mkdirSync(join(renderer.dir, 'assets'))
     writeFileSync(join(renderer.dir, 'index.html'), '<!doctype html><script type="module" src="/assets/app.js"></script>')
     writeFileSync(join(renderer.dir, 'assets', 'app.js'), 'console.log(1)')
     writeFileSync(join(renderer.dir, 'assets', 'select-worker-Ab1_x-9.js'), 'importScripts("/assets/opencv-1.js")')
     writeFileSync(join(data.dir, 'outside.txt'), 'secret')
-    gw = await startGateway({ dataDir: data.dir, port: 0, rendererDir: renderer.dir })
+    gw = await startGatewayOnTestStore({ dataDir: data.dir, port: 0, rendererDir: renderer.dir })
   })
   afterAll(async () => {
     await gw.close(1_000)
@@ -164,7 +163,7 @@ describe('the app pages', () => {
 
   it('says so when the renderer is not built', async () => {
     const other = tempDataDir()
-    const bare = await startGateway({ dataDir: other.dir, port: 0, rendererDir: null })
+    const bare = await startGatewayOnTestStore({ dataDir: other.dir, port: 0, rendererDir: null })
     const res = await fetch(`${bare.url}/`)
     expect(res.status).toBe(503)
     expect(await res.text()).toContain('npm run build:renderer')
