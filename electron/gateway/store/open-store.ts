@@ -22,7 +22,15 @@ export async function openStore(options: { dataDir: string; databaseUrl?: string
     await pool.end()
     throw err
   }
-  return { store: storeOver(pgSql(pool), options.log, () => pool.end(), options.replica), pool }
+  const sql = pgSql(pool)
+  // After the ledger's last commit: a replica that stops hands what it leaves (an image task cut off, say) to the
+  // others' sweep at once, by no longer being seen, instead of after a lease time. Before it, the sweep could
+  // settle a stream whose final row was still being committed.
+  const release = async () => {
+    await sql.run('DELETE FROM replicas WHERE id = ?', [options.replica]).catch((err: unknown) => options.log(`[gatehouse] team mode: could not sign this replica off: ${(err as Error).message}`))
+    await pool.end()
+  }
+  return { store: storeOver(sql, options.log, release, options.replica), pool }
 }
 
 /** The URL with its password replaced, for messages: `postgres://gate:***@db:5432/gatehouse`. */
