@@ -4,6 +4,7 @@
  */
 import { LANGUAGES, STATE_NAMES, USAGE_BY, USAGE_LATENCY_SAMPLE, USAGE_MAX_KEYS, USAGE_MAX_SERIES } from '../admin.js'
 import { VENDORS } from '../types.js'
+import { MAX_USD } from './common.js'
 import { gatewayConfig } from './config.js'
 
 type Props = Record<string, object>
@@ -42,8 +43,8 @@ export const keyPatch = patchOf({
 })
 
 export const accountPatch = patchOf({
-  budget: { type: ['number', 'null'], minimum: 0, description: 'USD: the spending limit, from which spending counts anew; null: no budget, nothing is refused for money' },
-  balance: { type: 'number', description: 'USD: the same as a numeric `budget` (kept for older clients)' },
+  budget: { type: ['number', 'null'], minimum: 0, maximum: MAX_USD, description: 'USD: the spending limit, from which spending counts anew; null: no budget, nothing is refused for money' },
+  balance: { type: 'number', maximum: MAX_USD, description: 'USD: the same as a numeric `budget` (kept for older clients)' },
   concurrency: gatewayConfig.properties.account.properties.concurrency,
 })
 

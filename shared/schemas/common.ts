@@ -143,3 +143,9 @@ export const pricingList = {
     },
   },
 } as const
+
+/**
+ * The largest amount of money, in USD, a budget, cap or quota may name: money is counted in integer nano-USD, exact
+ * below 2^53 (about 9.007 million USD), on either store.
+ */
+export const MAX_USD = 9_000_000

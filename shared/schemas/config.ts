@@ -1,5 +1,5 @@
 import { ENDPOINTS, FAMILIES, MODEL_TYPES, VENDORS } from '../types.js'
-import { pricing } from './common.js'
+import { MAX_USD, pricing } from './common.js'
 
 /** JSON Schema of the headless config file (README "Config file"). */
 export const gatewayConfig = {
@@ -10,7 +10,7 @@ export const gatewayConfig = {
       type: 'object',
       additionalProperties: false,
       properties: {
-        balance: { type: 'number', description: 'USD: the account\'s budget (spending limit); applied when it differs from the value applied last time. Without it a new install has no budget: requests are never refused for money' },
+        balance: { type: 'number', maximum: MAX_USD, description: 'USD: the account\'s budget (spending limit); applied when it differs from the value applied last time. Without it a new install has no budget: requests are never refused for money' },
         concurrency: { type: 'integer', minimum: 1, default: 5 },
       },
     },
@@ -27,7 +27,7 @@ export const gatewayConfig = {
           apiKey: { type: 'string', minLength: 1 },
           models: { type: 'array', items: { type: 'string', minLength: 1 } },
           priority: { type: 'number' },
-          budget: { type: 'number', minimum: 0, description: 'USD: a spending cap for this account; once reached, failover skips it' },
+          budget: { type: 'number', minimum: 0, maximum: MAX_USD, description: 'USD: a spending cap for this account; once reached, failover skips it' },
         },
       },
     },
@@ -89,7 +89,7 @@ export const gatewayConfig = {
           group: { type: 'string', minLength: 1 },
           name: { type: 'string' },
           concurrency: { type: 'integer', minimum: 1 },
-          quota: { type: 'number', minimum: 0, description: 'USD this key may spend' },
+          quota: { type: 'number', minimum: 0, maximum: MAX_USD, description: 'USD this key may spend' },
           expiresAt: { anyOf: [{ type: 'string', format: 'date-time' }, { type: 'integer', description: 'Unix seconds' }] },
           disabled: { type: 'boolean' },
         },

@@ -126,6 +126,8 @@ describe('headless run contract', () => {
     [{ keys: [{ key: 'pk-0123456789', group: 'default' }] }, 'invalid config: keys[0].key: must match pattern'],
     [{ groups: [{ id: 'g', protocol: 'chat', models: [], upstreams: ['missing'] }] }, 'invalid config: groups[0].upstreams[0]: unknown upstream "missing"'],
     [{ models: [{ id: 'm', family: 'nope', pricing: { unit: 'token', input: 1, output: 1 } }] }, 'invalid config: models[0].family: must be equal to one of the allowed values'],
+    // Money is counted in integer nano-USD, exact below 2^53 on either store.
+    [{ account: { balance: 9_000_001 } }, 'invalid config: account.balance: must be <= 9000000'],
   ])('an invalid config stops the start naming the field, and applies nothing: %j', async (config, message) => {
     const dir = tempDataDir()
     const configPath = join(dir.dir, 'config.json')
