@@ -7,14 +7,14 @@ const shared = { pool: 'forks', testTimeout: 20_000, hookTimeout: 20_000 } as co
  * Every other file of those folders runs on both stores.
  */
 const SQLITE_ONLY = [
-  // opens gatehouse.sqlite to write a store as an older schema left it
-  'test/integration/budget.test.ts',
-  // reads the gatehouse.sqlite files' bytes for secrets at rest
-  'test/integration/auth.test.ts',
-  // opens gatehouse.sqlite to write a legacy store (keys hashed before keyed hashing)
-  'test/faults/secrets.test.ts',
-  // asserts the data dir's files, the SQLite store's among them
-  'test/faults/files-and-links.test.ts',
+  // opens gatehouse.sqlite to write a store as an older schema left it (PostgreSQL's schema has no older version)
+  'test/integration/budget-sqlite.test.ts',
+  // reads the gatehouse.sqlite files' bytes for secrets at rest (auth.test.ts reads every table, on either store)
+  'test/integration/auth-sqlite.test.ts',
+  // opens gatehouse.sqlite to write a legacy store (keys hashed before keyed hashing; PostgreSQL never had one)
+  'test/faults/secrets-sqlite.test.ts',
+  // asserts the SQLite store's files and its media files in the data dir (PostgreSQL keeps both in the database)
+  'test/faults/files-and-links-sqlite.test.ts',
   // spawned gateways on the data dir's SQLite file, read back with better-sqlite3 (team mode's processes: test/pg/)
   'test/integration/cli.test.ts',
   'test/faults/crash.test.ts',

@@ -1,8 +1,9 @@
 // Files, images and outbound links under attack: path traversal in the admin media upload, file modes in the
 // data dir, SVG from a vendor, a PNG whose header lies about its size, and links to private addresses.
+// (files-and-links-sqlite.test.ts: the SQLite store's own files in the data dir.)
 import http from 'node:http'
 import { lookup } from 'node:dns/promises'
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
@@ -12,6 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { makePng } from '../fakes/images/image-bytes.js'
 import { listenLocal } from '../fakes/listen-local.js'
 import { chatConfig, startTestGateway, TEST_KEY, type TestGateway } from '../helpers/gateway.js'
+import { isMediaPart, storedMediaPaths } from '../helpers/stored-media.js'
+import { walkDir } from '../helpers/walk-dir.js'
 
 const SVG = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><script>alert(document.cookie)</script></svg>')
 const PNG = makePng(16, 16)
@@ -50,15 +53,6 @@ async function startVendor() {
 }
 
 type Vendor = Awaited<ReturnType<typeof startVendor>>
-
-/** Every file and folder under `dir`, with its mode. */
-function walk(dir: string): Array<{ path: string; dir: boolean; mode: number }> {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name)
-    const here = { path, dir: entry.isDirectory(), mode: statSync(path).mode & 0o777 }
-    return entry.isDirectory() ? [here, ...walk(path)] : [here]
-  })
-}
 
 const errorOf = async (res: Response) => [res.status, ((await res.json()) as { error: { code: string; message: string; param: string | null } }).error]
 
@@ -103,7 +97,7 @@ describe('admin media upload: file names are the gateway\'s', () => {
     expect(item).toMatchObject({ id: expect.stringMatching(/^med_[0-9a-f]{32}$/), requestId: request })
     const row = (await gw.services.store.media.get(item.id))!
     expect(row.path).toBe(join('media', 'app', `${item.id}.png`))
-    expect(statSync(join(gw.services.dataDir, row.path)).size).toBe(PNG.length)
+    expect((await gw.services.media.read(row.path))?.size).toBe(PNG.length)
   })
 
   it.each([
@@ -122,16 +116,18 @@ describe('admin media upload: file names are the gateway\'s', () => {
     }])
   })
 
-  it('nothing was written outside the data dir', () => {
-    const outside = walk(data.root).filter((e) => relative(data.dir, e.path).startsWith('..') && !data.dir.startsWith(e.path))
+  it('nothing was written outside the data dir, and the store keeps the uploads under gateway names only', async () => {
+    const outside = walkDir(data.root).map((e) => join(data.root, e.path)).filter((path) => relative(data.dir, path).startsWith('..') && !data.dir.startsWith(path))
     expect(outside).toEqual([])
-    expect(readdirSync(join(data.dir, 'media', 'app')).every((name) => /^med_[0-9a-f]{32}\.png$/.test(name))).toBe(true)
+    const kept = await storedMediaPaths(gw)
+    expect(kept.length).toBeGreaterThan(0)
+    expect(kept.filter((path) => !/^media\/app\/med_[0-9a-f]{32}\.png$/.test(path))).toEqual([])
   })
 })
 
 describe('admin media upload: a failed upload leaves nothing behind', () => {
-  /** Files under media/ that are not kept media: a write's temporary part. */
-  const parts = () => walk(join(data.dir, 'media')).filter((e) => !e.dir && e.path.endsWith('.part'))
+  /** Bytes the store holds that are not kept media: a write's temporary part. */
+  const parts = async () => (await storedMediaPaths(gw)).filter(isMediaPart)
   const until = async (cond: () => boolean | Promise<boolean>, what: string) => {
     for (let i = 0; i < 500 && !(await cond()); i++) await new Promise((r) => setTimeout(r, 10))
     if (!(await cond())) throw new Error(`timed out waiting for ${what}`)
@@ -149,36 +145,40 @@ describe('admin media upload: a failed upload leaves nothing behind', () => {
     expect(res.statusCode).toBe(413)
     expect(((await res.body.json()) as { error: { code: string } }).error.code).toBe('request_too_large')
     expect(await gw.services.store.media.byRequest('req_big')).toEqual([])
-    await until(() => parts().length === 0, 'the part file to go')
+    await until(async () => (await parts()).length === 0, 'the part file to go')
   })
 
   it('a client that leaves mid-upload: the part file written so far goes, and no row is made', async () => {
     const socket = connect(gw.port, '127.0.0.1')
     socket.on('error', () => {})
     socket.write(`POST /admin/v1/media?request=req_gone HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${gw.adminToken}\r\nContent-Type: image/png\r\nContent-Length: 10000000\r\n\r\n`)
-    socket.write(Buffer.concat([PNG, Buffer.alloc(500_000)]))
-    await until(() => parts().length === 1, 'the upload to be written')
+    // past one 1 MiB chunk, so that a database store has a part row to show too
+    socket.write(Buffer.concat([PNG, Buffer.alloc(1_500_000)]))
+    await until(async () => (await parts()).length === 1, 'the upload to be written')
     socket.destroy()
-    await until(() => parts().length === 0, 'the part file to go')
+    await until(async () => (await parts()).length === 0, 'the part file to go')
     expect(await gw.services.store.media.byRequest('req_gone')).toEqual([])
   })
 })
 
 describe('file modes', () => {
-  it.runIf(process.platform !== 'win32')('after writing the store, media and settings, every dir is 0700 and every file 0600', async () => {
+  it.runIf(process.platform !== 'win32')('after writing the store, media and settings, every dir of the data dir is 0700 and every file 0600', async () => {
     vendor.state.nextAnswer = { data: [{ url: `${vendor.origin}/files/ok.png` }] }
     const res = await gw.post('/v1/images/generations', { model: 'test-image', prompt: 'a fox' })
     expect(res.status).toBe(200)
     const requestId = res.headers.get('x-request-id')!
     for (let i = 0; i < 200 && (await gw.services.store.media.byRequest(requestId)).length === 0; i++) await new Promise((r) => setTimeout(r, 10))
-    expect((await gw.services.store.media.byRequest(requestId))).toHaveLength(1)
+    const saved = await gw.services.store.media.byRequest(requestId)
+    expect(saved).toHaveLength(1)
+    expect((await gw.services.media.read(saved[0].path))?.size).toBe(PNG.length)
     const settings = await fetch(`${gw.url}/admin/v1/settings`, { method: 'PUT', headers: { authorization: `Bearer ${gw.adminToken}`, 'content-type': 'application/json' }, body: JSON.stringify({ port: 8788, language: 'zh' }) })
     expect(settings.status).toBe(200)
 
-    const entries = walk(data.dir).map((e) => ({ path: relative(data.dir, e.path), dir: e.dir, mode: e.mode.toString(8) }))
-    expect(entries.map((e) => e.path)).toEqual(expect.arrayContaining(['gatehouse.sqlite', 'gatehouse.sqlite-wal', 'gatehouse.sqlite-shm', 'secret.key', 'settings.json', join('media', 'images'), join('media', 'app')]))
+    // what every store leaves in the data dir; a SQLite store adds itself and the media, and tightens the data dir
+    // itself (files-and-links-sqlite.test.ts: a gateway on PostgreSQL leaves the data dir's own mode as it found it)
+    const entries = walkDir(data.dir).map((e) => ({ path: e.path, dir: e.dir, mode: e.mode.toString(8) }))
+    expect(entries.map((e) => e.path)).toEqual(expect.arrayContaining(['secret.key', 'settings.json']))
     expect(entries.filter((e) => e.dir ? e.mode !== '700' : e.mode !== '600')).toEqual([])
-    expect((statSync(data.dir).mode & 0o777).toString(8)).toBe('700')
   })
 })
 

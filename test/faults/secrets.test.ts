@@ -1,18 +1,15 @@
 // Secrets stay secret: an upstream that quotes its own credentials in its errors (status errors, in-stream error
 // events, failed video tasks) never gets them to a client, the ledger, the stored tasks or the log; and gateway keys
-// are stored as keyed hashes, with older stores upgraded without losing a key or changing its id.
-import Database from 'better-sqlite3'
+// are stored as keyed hashes (secrets-sqlite.test.ts: older SQLite stores upgraded without losing a key or its id).
 import http from 'node:http'
-import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { formatMessage } from '../../shared/messages.js'
 import type { GatewayConfig } from '../../electron/gateway/config/load-config.js'
-import { startGateway, type RunningGateway } from '../../electron/gateway/gateway.js'
-import { keyHint, keyId, legacyKeyHash } from '../../electron/gateway/keys.js'
-import { fileSecretBox } from '../../electron/gateway/secrets.js'
-import { MIGRATIONS } from '../../electron/gateway/store/db.js'
+import type { RunningGateway } from '../../electron/gateway/gateway.js'
+import { legacyKeyHash } from '../../electron/gateway/keys.js'
 import { listenLocal } from '../fakes/listen-local.js'
-import { chatConfig, TEST_KEY, tempDataDir } from '../helpers/gateway.js'
+import { chatConfig, startGatewayOnTestStore, TEST_KEY, tempDataDir } from '../helpers/gateway.js'
+import { storeText } from '../helpers/store-text.js'
 
 const OPENAI_KEY = 'AKleak0123456789ab:SKleak9876543210cdef' // composite, as a Kling account's
 const ANTHROPIC_KEY = 'sk-ant-leak-0123456789abcdef'
@@ -114,7 +111,7 @@ describe('an upstream that quotes its secrets', () => {
       stderr.push(String(chunk))
       return write(chunk, ...rest)
     })
-    gw = await startGateway({ dataDir: data.dir, config, port: 0, log: (l) => logs.push(l), videoPoll: { intervalMs: 15, maxIntervalMs: 40, timeoutMs: 1_000 } })
+    gw = await startGatewayOnTestStore({ dataDir: data.dir, config, port: 0, log: (l) => logs.push(l), videoPoll: { intervalMs: 15, maxIntervalMs: 40, timeoutMs: 1_000 } })
   })
   afterAll(async () => {
     vi.restoreAllMocks()
@@ -192,11 +189,12 @@ describe('an upstream that quotes its secrets', () => {
     expect(logs.some((l) => l.includes(`video task ${id}: poll failed`) && l.includes(redactedLeak('Bearer ')))).toBe(true)
   })
 
-  it('the ledger, the stored tasks and every log line hold none of the secrets', async () => {
+  it('the ledger, the stored tasks, every table of the store and every log line hold none of the secrets', async () => {
     const ledger = (await gw.services.store.ledger.recent(null, 100))
     expect(ledger.some((r) => r.error_code === '[redacted]')).toBe(true)
     expectClean('the ledger', JSON.stringify(ledger))
     expectClean('the tasks', JSON.stringify((await gw.services.store.tasks.recent('video', 100))))
+    expectClean('the store', await storeText(gw.services.store.sql))
     expectClean('the log', logs.join('\n'))
     expectClean('stderr', stderr.join(''))
   })
@@ -220,7 +218,7 @@ describe('gateway keys: keyed hashes', () => {
     for (const d of dirs.splice(0)) d.remove()
   })
   const start = async (dir: string, config: GatewayConfig) => {
-    const gw = await startGateway({ dataDir: dir, config, port: 0, log: () => {} })
+    const gw = await startGatewayOnTestStore({ dataDir: dir, config, port: 0, log: () => {} })
     gateways.push(gw)
     return gw
   }
@@ -244,50 +242,4 @@ describe('gateway keys: keyed hashes', () => {
       expect((await models(gw, TEST_KEY)).status).toBe(200)
     }
   })
-
-  it('a legacy SHA-256 store opens: every key authenticates with its old id, and a re-applied config adds no row', async () => {
-    const dir = newDir()
-    const appKey = 'sk-gh-legacy-app-0123456789abcdef'
-    const otherKey = 'sk-gh-legacy-admin-0123456789abcd'
-    writeLegacyStore(dir, [
-      { key: TEST_KEY, name: 'test' },
-      { key: otherKey, name: 'made in the app' },
-      { key: appKey, name: 'Gatehouse app', sealed: fileSecretBox(dir).encrypt(appKey) },
-    ])
-    const oldIds = [TEST_KEY, otherKey, appKey].map((k) => keyId(legacyKeyHash(k)))
-    let gw = await start(dir, config)
-    const rows = async () => new Map((await gw.services.store.apiKeys.all()).map((r) => [r.id, r]))
-    const hashed = (key: string) => gw.services.registry.keyHasher.hash(key)
-    // At start: the app key (sealed) and the config key (applied) are rehashed; the other waits to be presented.
-    expect((await rows()).size).toBe(4) // the three, and the messages key of the config
-    expect((await rows()).get(oldIds[0])).toMatchObject({ hash: hashed(TEST_KEY), legacy_sha256: 0 })
-    expect((await rows()).get(oldIds[2])).toMatchObject({ hash: hashed(appKey), legacy_sha256: 0 })
-    expect((await rows()).get(oldIds[1])).toMatchObject({ hash: legacyKeyHash(otherKey), legacy_sha256: 1 })
-    for (const key of [TEST_KEY, otherKey, appKey]) expect((await models(gw, key)).status).toBe(200)
-    expect((await rows()).get(oldIds[1])).toMatchObject({ hash: hashed(otherKey), legacy_sha256: 0 })
-    expect([...gw.services.registry.keysById.keys()].sort()).toEqual([...(await rows()).keys()].sort())
-
-    // The same config again, on the upgraded store: the same rows, the same ids.
-    await gw.close(1_000)
-    gateways.splice(0)
-    gw = await start(dir, config)
-    expect([...(await rows()).keys()].sort()).toEqual([...oldIds, keyId(hashed('sk-messages-0123456789'))].sort())
-    for (const key of [TEST_KEY, otherKey, appKey]) {
-      const res = await models(gw, key)
-      expect(res.status).toBe(200)
-    }
-    expect(gw.services.registry.findKey(otherKey)?.id).toBe(oldIds[1])
-  })
 })
-
-/** A store as it was before keyed hashing (schema version 5): keys as plain SHA-256, ids derived from them. */
-function writeLegacyStore(dir: string, keys: Array<{ key: string; name: string; sealed?: string }>) {
-  // A store at schema 5, the last one before keyed hashes, as an older version left it.
-  const db = new Database(join(dir, 'gatehouse.sqlite'))
-  for (const migration of MIGRATIONS.slice(0, 5)) db.exec(migration)
-  db.pragma('user_version = 5')
-  const insert = db.prepare(`INSERT INTO api_keys (id, hash, hint, group_id, name, created_at, app_secret_enc)
-    VALUES (?, ?, ?, 'main', ?, 0, ?)`)
-  for (const k of keys) insert.run(keyId(legacyKeyHash(k.key)), legacyKeyHash(k.key), keyHint(k.key), k.name, k.sealed ?? null)
-  db.close()
-}

@@ -1,11 +1,9 @@
-import Database from 'better-sqlite3'
-import { join } from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { MIGRATIONS } from '../../electron/gateway/store/db.js'
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js'
-import { chatConfig, startTestGateway, tempDataDir, TEST_KEY, type TestGateway } from '../helpers/gateway.js'
+import { startTestGateway, TEST_KEY, type TestGateway } from '../helpers/gateway.js'
 import { readSse } from '../helpers/sse.js'
 import { adminClient } from './admin/admin-helpers.js'
+import { configWithoutAccount } from './budget-config.js'
 
 // test-gpt: 2 USD per 1M input tokens, 8 per 1M output.
 const body = { model: 'test-gpt', messages: [{ role: 'user', content: 'hello' }] }
@@ -18,10 +16,9 @@ let fake: FakeOpenAI
 let gw: TestGateway
 let admin: ReturnType<typeof adminClient>
 
-/** The test config without an `account` block: a new install's. */
-function configWithoutAccount() {
-  const config = chatConfig([{ id: 'a', baseUrl: fake.url }])
-  delete config.account
+/** A new install's config, with a key to give a quota. */
+function configWithQuotaKey() {
+  const config = configWithoutAccount([{ id: 'a', baseUrl: fake.url }])
   config.keys!.push({ key: QUOTA_KEY, group: 'main', name: 'quota' })
   return config
 }
@@ -29,7 +26,7 @@ const usage = async (key = TEST_KEY) => (await gw.get('/v1/usage', { authorizati
 
 beforeAll(async () => {
   fake = await startFakeOpenAI()
-  gw = await startTestGateway(configWithoutAccount())
+  gw = await startTestGateway(configWithQuotaKey())
   admin = adminClient(gw)
 })
 afterAll(async () => {
@@ -100,35 +97,13 @@ describe('the account budget (issue 14)', () => {
   })
 })
 
-describe('the budget of a store made by an older version', () => {
-  it('keeps its balance as its budget; a new store has none', async () => {
-    const dataDir = tempDataDir()
-    // A store at the schema before budgets, with its groups seeded and a balance of 7 USD.
-    const db = new Database(join(dataDir.dir, 'gatehouse.sqlite'))
-    const before = MIGRATIONS.findIndex((m) => m.includes('ALTER TABLE account ADD COLUMN budget_nano'))
-    expect(before).toBeGreaterThan(0)
-    for (const migration of MIGRATIONS.slice(0, before)) db.exec(migration)
-    db.pragma(`user_version = ${before}`)
-    db.prepare("INSERT INTO groups (id, name, protocol, models, upstreams) VALUES ('default', NULL, 'chat', '[]', '[]')").run()
-    db.prepare('UPDATE account SET balance_nano = 7000000000').run()
-    db.close()
-    const older = await startTestGateway(configWithoutAccount(), dataDir)
-    try {
-      expect((await adminClient(older).get('/admin/v1/account')).json).toMatchObject({ budget: 7, spent: 0, remaining: 7, balance: 7 })
-    } finally {
-      await older.stop()
-    }
-  })
-})
-
 describe('upstream account budgets', () => {
   let second: FakeOpenAI
   let capped: TestGateway
   let capAdmin: ReturnType<typeof adminClient>
   beforeAll(async () => {
     second = await startFakeOpenAI()
-    const config = chatConfig([{ id: 'first', baseUrl: fake.url }, { id: 'second', baseUrl: second.url }])
-    delete config.account
+    const config = configWithoutAccount([{ id: 'first', baseUrl: fake.url }, { id: 'second', baseUrl: second.url }])
     config.upstreams![0].budget = 0.005
     capped = await startTestGateway(config)
     capAdmin = adminClient(capped)

@@ -1,36 +1,21 @@
-import { readdirSync, statSync } from 'node:fs'
-import { join, relative, sep } from 'node:path'
+import { statSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { dataDirMedia, mediaFilesFor } from '../../../electron/gateway/media-files.js'
 import { createStore } from '../../../electron/gateway/store/index.js'
 import { tempDataDir } from '../../helpers/gateway.js'
 import { mediaFilesContract } from '../../helpers/media-files-contract.js'
+import { walkDir } from '../../helpers/walk-dir.js'
 
 const dirs: Array<ReturnType<typeof tempDataDir>> = []
 afterEach(() => {
   for (const data of dirs.splice(0)) data.remove()
 })
 
-/** Every file and folder under `dir`, relative to it with `/`, with its mode. */
-function walk(dir: string, root = dir): Array<{ path: string; dir: boolean; mode: number }> {
-  let names: string[]
-  try {
-    names = readdirSync(dir)
-  } catch {
-    return []
-  }
-  return names.flatMap((name) => {
-    const path = join(dir, name)
-    const stats = statSync(path)
-    const entry = { path: relative(root, path).split(sep).join('/'), dir: stats.isDirectory(), mode: stats.mode & 0o777 }
-    return stats.isDirectory() ? [entry, ...walk(path, root)] : [entry]
-  })
-}
-
 mediaFilesContract('the data dir', async () => {
   const data = tempDataDir()
   dirs.push(data)
-  return { media: dataDirMedia(data.dir), stored: async () => walk(data.dir).filter((e) => !e.dir).map((e) => e.path).sort() }
+  return { media: dataDirMedia(data.dir), stored: async () => walkDir(data.dir).filter((e) => !e.dir).map((e) => e.path).sort() }
 })
 
 describe('media in the data dir', () => {
@@ -40,7 +25,7 @@ describe('media in the data dir', () => {
     const media = dataDirMedia(data.dir)
     await media.write(join('media', 'images', 'r-0.png'), Buffer.from('png'), 10)
     await media.write(() => join('media', 'videos', 't-0.mp4'), Buffer.from('mp4'), 10)
-    expect(walk(data.dir).map((e) => [e.path, e.mode.toString(8)])).toEqual([
+    expect(walkDir(data.dir).map((e) => [e.path, e.mode.toString(8)])).toEqual([
       ['media', '700'],
       ['media/images', '700'],
       ['media/images/r-0.png', '600'],
