@@ -3,7 +3,7 @@
 // (files-and-links-sqlite.test.ts: the SQLite store's own files in the data dir.)
 import http from 'node:http'
 import { lookup } from 'node:dns/promises'
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs'
 import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
@@ -174,8 +174,8 @@ describe('file modes', () => {
     const settings = await fetch(`${gw.url}/admin/v1/settings`, { method: 'PUT', headers: { authorization: `Bearer ${gw.adminToken}`, 'content-type': 'application/json' }, body: JSON.stringify({ port: 8788, language: 'zh' }) })
     expect(settings.status).toBe(200)
 
-    // what every store leaves in the data dir; a SQLite store adds itself and the media, and tightens the data dir
-    // itself (files-and-links-sqlite.test.ts: a gateway on PostgreSQL leaves the data dir's own mode as it found it)
+    // what every store leaves in the data dir (a SQLite store adds itself and the media: files-and-links-sqlite.test.ts)
+    expect((statSync(data.dir).mode & 0o777).toString(8)).toBe('700')
     const entries = walkDir(data.dir).map((e) => ({ path: e.path, dir: e.dir, mode: e.mode.toString(8) }))
     expect(entries.map((e) => e.path)).toEqual(expect.arrayContaining(['secret.key', 'settings.json']))
     expect(entries.filter((e) => e.dir ? e.mode !== '700' : e.mode !== '600')).toEqual([])

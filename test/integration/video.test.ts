@@ -1,7 +1,5 @@
 // POST /v1/video/generate and GET /v1/video/tasks/*: normalized statuses through each vendor's script, the money
 // (reservation, settlement by produced seconds, release), the duplicate guard, and the saved copy of the video.
-import { existsSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { GatewayConfig } from '../../electron/gateway/config/load-config.js'
 import type { RunningGateway } from '../../electron/gateway/gateway.js'
@@ -14,6 +12,7 @@ import { startFakeMiniMax } from '../fakes/video/minimax.js'
 import { FAKE_MP4, type FakeVideoServer } from '../fakes/video/task-script.js'
 import { startFakeXai } from '../fakes/video/xai.js'
 import { startGatewayOnTestStore, TEST_KEY, tempDataDir } from '../helpers/gateway.js'
+import { storedMediaPaths } from '../helpers/stored-media.js'
 
 const SEEDANCE = 'doubao-seedance-2-0-260128'
 const KLING = 'kling-v2-5-turbo'
@@ -272,7 +271,7 @@ describe('the duplicate guard (spec §7 rule 5)', () => {
 })
 
 describe('the saved copy', () => {
-  it('downloads the finished video into the data dir and serves it after the vendor link is gone', async () => {
+  it('keeps the finished video and serves it after the vendor link is gone', async () => {
     fakes.ark.script(['succeeded'])
     const { body } = await submit(manual, { model: SEEDANCE, prompt: 'keep me', duration: 4, resolution: '480p' })
     const notYet = await manual.get(`/v1/video/tasks/${body.task_id}/content`)
@@ -281,7 +280,8 @@ describe('the saved copy', () => {
     expect(await manual.poll(body.task_id)).toBe('saved')
     const task = await manual.task(body.task_id)
     expect(task.result.videos[0]).toEqual({ url: expect.stringContaining('/files/'), content_url: `/v1/video/tasks/${body.task_id}/content`, mime_type: 'video/mp4' })
-    expect(readFileSync(join(manual.services.dataDir, 'media', 'videos', `${body.task_id}-0.mp4`))).toEqual(FAKE_MP4)
+    // Kept where the store keeps media: the data dir, or the database in team mode.
+    expect(await storedMediaPaths(manual)).toContain(`media/videos/${body.task_id}-0.mp4`)
     fakes.ark.reset() // the vendor link now answers 404
     expect((await fetch(task.result.videos[0].url)).status).toBe(404)
     const res = await manual.get(task.result.videos[0].content_url)
@@ -292,7 +292,6 @@ describe('the saved copy', () => {
     expect([part.status, part.headers.get('content-range')]).toEqual([206, `bytes 4-11/${FAKE_MP4.length}`])
     expect(Buffer.from(await part.arrayBuffer()).toString()).toBe('ftypmp42')
     expect((await manual.get(task.result.videos[0].content_url, QUOTA_KEY)).status).toBe(404) // key-scoped
-    expect(existsSync(join(manual.services.dataDir, 'media', 'videos'))).toBe(true)
   })
 })
 

@@ -2,6 +2,7 @@ import type pg from 'pg'
 import { createStore, storeOver, type Store } from './index.js'
 import { migratePg } from './pg-schema.js'
 import { createPgPool, pgSql } from './pg-sql.js'
+import { tightenDataDir } from '../private-files.js'
 
 /** The store of a run, and in team mode the pool it runs on (change notices listen with the pool's settings). */
 export interface OpenedStore {
@@ -15,6 +16,8 @@ export interface OpenedStore {
  */
 export async function openStore(options: { dataDir: string; databaseUrl?: string; replica: string; log: (line: string) => void }): Promise<OpenedStore> {
   if (options.databaseUrl === undefined) return { store: createStore(options.dataDir, options.log, options.replica) }
+  // The replica's own data dir (settings, its sign-in state) is private as on one machine.
+  tightenDataDir(options.dataDir)
   const pool = createPgPool({ url: options.databaseUrl, log: options.log })
   try {
     await migratePg(pool)
