@@ -308,4 +308,47 @@ describe('team mode: replicas on one PostgreSQL database', () => {
     expect(await account(team.db)).toMatchObject({ balance_nano: 100e9 - row.cost_nano, reserved_nano: 0 })
     expect(survivor.run.child.exitCode).toBeNull()
   }, 60_000)
+
+  it('SIGTERM drains: an in-flight request is answered, the replica exits 0 with one stdout line, and its row is in the database', async () => {
+    const team = await startTeam(chatConfig([{ id: 'a', baseUrl: fake.url }], { account: { balance: 100, concurrency: 5 } }))
+    const replica = await team.start()
+    fake.setScenario({ kind: 'slow', delayMs: 400 })
+    const inFlight = chat(replica.url)
+    await new Promise((r) => setTimeout(r, 150))
+    replica.run.child.kill('SIGTERM')
+    const res = await inFlight
+    expect(res.status).toBe(200)
+    const id = res.headers.get('x-request-id')!
+    expect(await replica.run.exited).toBe(0)
+    expect(replica.run.stdout).toEqual([`gateway listening on ${replica.url}`])
+    // The ledger's last commit came before the pool closed; the replica signed off, holding no lease.
+    expect(await team.db.get('SELECT status FROM requests WHERE id = ?', [id])).toEqual({ status: 200 })
+    expect(await count(team.db, 'leases')).toBe(0)
+    expect(await count(team.db, 'replicas')).toBe(0)
+  })
+
+  it('SIGKILL loses no committed row; a replica started after it neither refills nor re-bills', async () => {
+    const team = await startTeam(chatConfig([{ id: 'a', baseUrl: fake.url }], { account: { balance: 5, concurrency: 5 } }))
+    fake.setScenario({ kind: 'ok', usage: { prompt_tokens: 1000, completion_tokens: 1000 } })
+    const first = await team.start()
+    const ids: string[] = []
+    for (let i = 0; i < 5; i++) {
+      const res = await chat(first.url)
+      expect(res.status).toBe(200)
+      ids.push(res.headers.get('x-request-id')!)
+      await res.arrayBuffer()
+    }
+    // Past the group-commit window every row is committed; then the process dies without any cleanup.
+    await new Promise((r) => setTimeout(r, 100))
+    await team.kill(first)
+    const rows = await team.db.all<{ id: string; cost_nano: number }>("SELECT id, cost_nano FROM requests WHERE endpoint = 'chat.completions'")
+    expect(rows.map((r) => r.id).sort()).toEqual([...ids].sort())
+    const spent = 5 * costOf(1000, 1000)
+    expect(rows.reduce((sum, r) => sum + r.cost_nano, 0)).toBe(spent)
+    const next = await team.start()
+    const usage = (await (await fetch(`${next.url}/v1/usage`, { headers: { authorization: `Bearer ${TEST_KEY}` } })).json()) as { balance: number; key: { used: number } }
+    expect(usage.balance).toBeCloseTo((5e9 - spent) / 1e9, 9)
+    expect(usage.key.used).toBeCloseTo(spent / 1e9, 9)
+    expect(await account(team.db)).toMatchObject({ balance_nano: 5e9 - spent, reserved_nano: 0 })
+  })
 })
