@@ -58,4 +58,39 @@ describe('team mode: a video task a stopped replica was polling', () => {
       await second?.stop()
     }
   })
+
+  it('a submission a stopped replica left before the vendor accepted it is ended unbilled by another, its reservation released', async () => {
+    const url = await freshDatabase()
+    const key = newSecretKey()
+    xai.reset()
+    xai.script(['succeeded'])
+    const first = await startReplica(url, key, config(), { videoPoll: { enabled: false, leaseMs: LEASE_MS } })
+    let second: TestGateway | undefined
+    try {
+      const sql = first.services.store.sql
+      const before = (await sql.get<{ balance_nano: number; reserved_nano: number }>('SELECT balance_nano, reserved_nano FROM account'))!
+      const res = await first.post('/v1/video/generate', { model: GROK, prompt: 'never accepted', duration: 5, resolution: '480p' })
+      expect(res.status).toBe(202)
+      const id = ((await res.json()) as { task_id: string }).task_id
+      // The row as a replica killed between its reservation and the vendor's answer leaves it: reserved, nothing scheduled.
+      await sql.run('UPDATE tasks SET vendor_task_id = NULL, next_poll_at = NULL WHERE id = ?', [id])
+      expect((await sql.get<{ reserved_nano: number }>('SELECT reserved_nano FROM account'))!.reserved_nano).toBeGreaterThan(before.reserved_nano)
+      await first.stop()
+
+      second = await startReplica(url, key, config(), { videoPoll: { intervalMs: 15, maxIntervalMs: 40, timeoutMs: 200, submitTimeoutMs: 50, leaseMs: LEASE_MS } })
+      const deadline = Date.now() + 5_000
+      while ((await second.services.store.sql.get<{ settled: number }>('SELECT settled FROM tasks WHERE id = ?', [id]))!.settled !== 1) {
+        if (Date.now() > deadline) throw new Error('the submission was not ended')
+        await sleep(30)
+      }
+      const db = second.services.store.sql
+      expect(await db.get('SELECT status, cost_nano FROM tasks WHERE id = ?', [id])).toEqual({ status: 'failed', cost_nano: 0 })
+      expect(await db.get('SELECT count(*) AS n, SUM(cost_nano) AS cost FROM requests WHERE id = ?', [id])).toEqual({ n: 1, cost: 0 })
+      expect(await db.get('SELECT balance_nano, reserved_nano FROM account')).toEqual(before)
+      const task = (await (await second.get(`/v1/video/tasks/${id}`)).json()) as { status: string; error: { code: string } }
+      expect(task).toMatchObject({ status: 'failed', error: { code: 'task_interrupted' } })
+    } finally {
+      await second?.stop()
+    }
+  })
 })

@@ -212,6 +212,15 @@ function videoTasks(sql: Sql, replica: string) {
         return claimed
       })
     },
+    /**
+     * Team mode's sweep: submissions a stopped replica left before the vendor accepted them (unsettled, nothing
+     * scheduled) are due now, so a poller ends them unbilled and releases their reservation (`pendingSubmission`).
+     */
+    resumeOrphaned: async (now: number, ttlMs: number): Promise<number> =>
+      (await sql.run(
+        `UPDATE tasks SET next_poll_at = @now WHERE kind = 'video' AND settled = 0 AND next_poll_at IS NULL AND ${ownerGone('tasks.replica')}`,
+        { now, ttlMs },
+      )).changes,
     /** After a start: every unfinished task, and every pending download, is due now (leases of a dead process included). */
     resumeAll: async (now: number): Promise<number> =>
       (await sql.run(
