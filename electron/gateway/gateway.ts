@@ -78,7 +78,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const log = (line: string) => sink(password === undefined ? redactor.redact(line) : redactor.redact(line).replaceAll(password, REDACTED))
   // Team mode refuses to start without the shared key before it connects anywhere.
   const teamSecrets = team ? (options.secrets ?? teamSecretBox({ file: options.secretKeyFile, env: process.env[SECRET_KEY_ENV] })) : undefined
-  const { store, pool } = await openStore({ dataDir: options.dataDir, databaseUrl: options.databaseUrl, replica: newReplicaId(), log })
+  const { store, pool } = await openStore({ dataDir: options.dataDir, databaseUrl: options.databaseUrl, poolSize: options.config?.team?.poolSize, replica: newReplicaId(), log })
   let teamMode: TeamMode | undefined
   try {
     let secrets: SecretBox

@@ -141,6 +141,13 @@ export const gatewayConfig = {
           default: 15,
           description: 'a concurrency slot lives this long unless its replica renews it (every third of it): a stopped replica\'s slots come back, and its streams and image tasks are settled, within about this time',
         },
+        poolSize: {
+          type: 'integer',
+          minimum: 2,
+          maximum: 200,
+          default: 20,
+          description: 'database connections each replica may open (opened as load needs them, closed when idle): every request takes and gives back its concurrency slot over them, so a small pool caps a replica\'s throughput; keep replicas × poolSize below the server\'s max_connections (100 by default)',
+        },
       },
     },
   },

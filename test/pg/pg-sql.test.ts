@@ -1,6 +1,7 @@
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createPgPool, pgSql } from '../../electron/gateway/store/pg-sql.js'
+import { openStore } from '../../electron/gateway/store/open-store.js'
+import { createPgPool, DEFAULT_POOL_SIZE, pgSql } from '../../electron/gateway/store/pg-sql.js'
 import type { Sql } from '../../electron/gateway/store/sql.js'
 import { freshDatabase } from '../helpers/pg-database.js'
 
@@ -168,5 +169,13 @@ describe('pgSql', () => {
     ).toEqual({ name: 'gatehouse', timeout: '100ms', idle: '1min' })
     await expect(shortSql.get('SELECT pg_sleep(2)')).rejects.toMatchObject({ code: '57014' })
     await short.end()
+  })
+
+  it('team mode opens a pool of config team.poolSize connections, 20 when it does not say', async () => {
+    const sized = await openStore({ dataDir: '', databaseUrl: url, poolSize: 7, replica: 'sized', log: () => {} })
+    const plain = await openStore({ dataDir: '', databaseUrl: url, replica: 'plain', log: () => {} })
+    expect([sized.pool!.options.max, plain.pool!.options.max]).toEqual([7, 20])
+    expect(DEFAULT_POOL_SIZE).toBe(20)
+    await Promise.all([sized.store.close(), plain.store.close()])
   })
 })

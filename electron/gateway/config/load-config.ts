@@ -14,7 +14,7 @@ export interface GatewayConfig {
   limits?: { maxConnections?: number }
   allowedHosts?: string[]
   network?: { allowPrivateAddresses?: boolean }
-  team?: { leaseSeconds?: number }
+  team?: { leaseSeconds?: number; poolSize?: number }
 }
 
 /** A config problem, naming the field at fault. */

@@ -12,13 +12,14 @@ export interface OpenedStore {
 
 /**
  * The gateway's store: the embedded SQLite file in the data dir (the default), or, with a `databaseUrl` (team
- * mode), a pool on that PostgreSQL database, its schema migrated first (safe when replicas start together).
+ * mode), a pool of `poolSize` connections on that PostgreSQL database, its schema migrated first (safe when replicas
+ * start together).
  */
-export async function openStore(options: { dataDir: string; databaseUrl?: string; replica: string; log: (line: string) => void }): Promise<OpenedStore> {
+export async function openStore(options: { dataDir: string; databaseUrl?: string; poolSize?: number; replica: string; log: (line: string) => void }): Promise<OpenedStore> {
   if (options.databaseUrl === undefined) return { store: createStore(options.dataDir, options.log, options.replica) }
   // The replica's own data dir (settings, its sign-in state) is private as on one machine.
   tightenDataDir(options.dataDir)
-  const pool = createPgPool({ url: options.databaseUrl, log: options.log })
+  const pool = createPgPool({ url: options.databaseUrl, max: options.poolSize, log: options.log })
   try {
     await migratePg(pool)
   } catch (err) {
