@@ -30,9 +30,9 @@ export async function acquireLease(sql: Sql, request: LeaseRequest): Promise<Lea
   return row!.outcome
 }
 
-/** Gives the slot back; releasing a lease already released (or lapsed) does nothing. One round trip (pg-schema.ts release_lease). */
+/** Gives the slot back; releasing a lease already released (or lapsed) does nothing. */
 export async function releaseLease(sql: Sql, leaseId: string): Promise<void> {
-  await sql.run('SELECT release_lease(?)', [leaseId])
+  await sql.run('DELETE FROM leases WHERE id = ?', [leaseId])
 }
 
 /**

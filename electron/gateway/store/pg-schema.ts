@@ -163,34 +163,15 @@ export const PG_MIGRATIONS: readonly string[] = [
    CREATE TABLE media_chunks (path TEXT NOT NULL, seq INTEGER NOT NULL, bytes BYTEA NOT NULL, PRIMARY KEY (path, seq));
    ALTER TABLE media_chunks ALTER COLUMN bytes SET STORAGE EXTERNAL;
 
-   -- Leases are soft state: this transaction's commit returns before its WAL reaches the disk (never the ledger's:
-   -- those commits wait for the flush as usual, and so flush every lease commit before them). Only a crash of the
-   -- database server itself can lose the last fraction of a second of them: a lost release is a lease that lapses
-   -- at its expiry; a lost acquire leaves a request that was already running when the server died uncounted until it
-   -- ends. Caps, releases and expiry work as before while the server runs: its sessions see a commit at once.
-   CREATE FUNCTION lease_commit_unflushed() RETURNS void LANGUAGE sql AS $$
-     SELECT set_config('synchronous_commit', 'off', true)
-   $$;
-
-   -- Gives a slot back; one that was released or lapsed already is left alone.
-   CREATE FUNCTION release_lease(p_id TEXT) RETURNS void LANGUAGE plpgsql AS $$
-   BEGIN
-     PERFORM lease_commit_unflushed();
-     DELETE FROM leases WHERE id = p_id;
-   END $$;
-
    -- Takes a concurrency slot for the account and the key, or says which cap is full (limits.ts's rule: the key's cap
    -- binds only when it is not above the account's). One lock orders every acquire, so the counts cannot race;
-   -- times are the database's clock, shared by every replica. A lease's commit does not wait for its WAL flush
-   -- (lease_commit_unflushed): the lock is held through the commit, so that wait would serialise every replica's
-   -- requests behind the disk.
+   -- times are the database's clock, shared by every replica.
    CREATE FUNCTION acquire_lease(p_id TEXT, p_replica TEXT, p_key_id TEXT, p_key_cap INTEGER, p_account_cap INTEGER, p_ttl_ms BIGINT)
    RETURNS TEXT LANGUAGE plpgsql AS $$
    DECLARE
      now_at TIMESTAMPTZ;
    BEGIN
      PERFORM pg_advisory_xact_lock(${LEASE_LOCK});
-     PERFORM lease_commit_unflushed();
      now_at := clock_timestamp();
      DELETE FROM leases WHERE expires_at <= now_at;
      IF p_key_cap IS NOT NULL AND p_key_cap <= p_account_cap
