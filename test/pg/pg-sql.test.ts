@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openStore } from '../../electron/gateway/store/open-store.js'
 import { createPgPool, DEFAULT_POOL_SIZE, pgSql } from '../../electron/gateway/store/pg-sql.js'
 import type { Sql } from '../../electron/gateway/store/sql.js'
+import { tempDataDir } from '../helpers/gateway.js'
 import { freshDatabase } from '../helpers/pg-database.js'
 
 let url: string
@@ -172,10 +173,12 @@ describe('pgSql', () => {
   })
 
   it('team mode opens a pool of config team.poolSize connections, 20 when it does not say', async () => {
-    const sized = await openStore({ dataDir: '', databaseUrl: url, poolSize: 7, replica: 'sized', log: () => {} })
-    const plain = await openStore({ dataDir: '', databaseUrl: url, replica: 'plain', log: () => {} })
+    const dir = tempDataDir()
+    const sized = await openStore({ dataDir: dir.dir, databaseUrl: url, poolSize: 7, replica: 'sized', log: () => {} })
+    const plain = await openStore({ dataDir: dir.dir, databaseUrl: url, replica: 'plain', log: () => {} })
     expect([sized.pool!.options.max, plain.pool!.options.max]).toEqual([7, 20])
     expect(DEFAULT_POOL_SIZE).toBe(20)
     await Promise.all([sized.store.close(), plain.store.close()])
+    dir.remove()
   })
 })
