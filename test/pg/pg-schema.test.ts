@@ -66,7 +66,7 @@ describe('the PostgreSQL schema', () => {
     const pgIndexes = await sql.all<{ name: string; table: string; definition: string }>(
       `SELECT indexname AS name, tablename AS "table", indexdef AS definition FROM pg_indexes WHERE schemaname = 'public'`,
     )
-    expect(sqliteIndexes.length).toBe(7)
+    expect(sqliteIndexes.length).toBe(9)
     for (const index of sqliteIndexes) {
       const columns = (db.pragma(`index_info(${index.name})`) as { name: string }[]).map((c) => c.name)
       const twin = pgIndexes.find((i) => i.name === index.name)

@@ -155,11 +155,14 @@ export const MIGRATIONS: readonly string[] = [
    CREATE TRIGGER requests_charge_upstream AFTER INSERT ON requests WHEN NEW.upstream_id IS NOT NULL AND NEW.cost_nano > 0
      BEGIN UPDATE upstreams SET spent_nano = spent_nano + NEW.cost_nano WHERE id = NEW.upstream_id; END;`,
   // Groups and upstream accounts list in the order they were added: a column of their own, which PostgreSQL has
-  // too (SQLite's rowid, read until now, has no equivalent there). Upserts give a new row the next number.
+  // too (SQLite's rowid, read until now, has no equivalent there). Upserts give a new row the next number, found on
+  // the index (10,000 groups in a config file would otherwise cost a scan each).
   `ALTER TABLE groups ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;
    UPDATE groups SET seq = rowid;
    ALTER TABLE upstreams ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;
-   UPDATE upstreams SET seq = rowid;`,
+   UPDATE upstreams SET seq = rowid;
+   CREATE INDEX groups_seq ON groups (seq);
+   CREATE INDEX upstreams_seq ON upstreams (seq);`,
   // The replica (process) that owns a stream under way or an image task being made: on a shared database (team mode)
   // another replica settles or fails only the work of one that stopped being seen. NULL: a row from before.
   `ALTER TABLE pending_requests ADD COLUMN replica TEXT;

@@ -120,6 +120,8 @@ export const PG_MIGRATIONS: readonly string[] = [
      created_at BIGINT NOT NULL
    );
    CREATE INDEX media_request ON media (request_id);
+   CREATE INDEX groups_seq ON groups (seq);
+   CREATE INDEX upstreams_seq ON upstreams (seq);
    CREATE TABLE app_state (name TEXT PRIMARY KEY, value TEXT NOT NULL, updated_at BIGINT NOT NULL);
    CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
    CREATE TABLE pending_requests (
@@ -184,7 +186,7 @@ export const PG_MIGRATIONS: readonly string[] = [
      INSERT INTO leases (id, replica, key_id, expires_at) VALUES (p_id, p_replica, p_key_id, now_at + p_ttl_ms * interval '1 millisecond');
      RETURN 'ok';
    END $$;`,
-  // SQLite migration 11: the replica that owns a stream under way or an image task being made (team/sweeper.ts).
+  // SQLite migration 12: the replica that owns a stream under way or an image task being made (team/sweeper.ts).
   `ALTER TABLE pending_requests ADD COLUMN replica TEXT;
    ALTER TABLE tasks ADD COLUMN replica TEXT;`,
 ]
