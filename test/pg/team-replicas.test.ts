@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { makePng } from '../fakes/images/image-bytes.js'
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js'
 import { chatConfig, TEST_KEY, type TestGateway } from '../helpers/gateway.js'
 import { freshDatabase } from '../helpers/pg-database.js'
@@ -110,6 +111,16 @@ describe('team mode: concurrency caps across replicas', () => {
 })
 
 describe('team mode: changes and money reach every replica', () => {
+  it('media kept through one replica are served by the other, bytes and type intact', async () => {
+    const png = makePng(64, 48)
+    const upload = await fetch(`${a.url}/admin/v1/media?request=team-media`, { method: 'POST', headers: { authorization: `Bearer ${a.adminToken}`, 'content-type': 'image/png' }, body: new Uint8Array(png) })
+    expect(upload.status).toBe(201)
+    const { id } = (await upload.json()) as { id: string }
+    const served = await fetch(`${b.url}/admin/v1/media/${id}`, { headers: { authorization: `Bearer ${b.adminToken}` } })
+    expect([served.status, served.headers.get('content-type')]).toEqual([200, 'image/png'])
+    expect(Buffer.from(await served.arrayBuffer()).equals(png)).toBe(true)
+  })
+
   it('a key created through one replica works on the other within a second', async () => {
     const created = await fetch(`${a.url}/admin/v1/keys`, {
       method: 'POST',
