@@ -18,6 +18,7 @@ import { adminClient } from '../integration/admin/admin-helpers.js'
 import { chatConfig, tempDataDir, TEST_KEY, type TestGateway } from '../helpers/gateway.js'
 import { freshDatabase } from '../helpers/pg-database.js'
 import { runGateway, type GatewayProcess } from '../helpers/spawn-gateway.js'
+import { until } from '../helpers/until.js'
 
 /** A short lease, so a killed replica's slots and work come back within the test's patience. */
 const LEASE_SECONDS = 2
@@ -80,17 +81,6 @@ async function startTeam(config: GatewayConfig): Promise<Team> {
 /** The replica's URL once it listens; its stderr if it ends first. */
 function ready(run: GatewayProcess): Promise<string> {
   return Promise.race([run.url, run.exited.then((code) => Promise.reject(new Error(`replica exited with ${code}: ${run.stderr()}`)))])
-}
-
-/** Polls `probe` every 50 ms until it answers something other than undefined, for at most `ms`. */
-async function until<T>(what: string, ms: number, probe: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + ms
-  for (;;) {
-    const value = await probe()
-    if (value !== undefined) return value
-    if (Date.now() > deadline) throw new Error(`not within ${ms} ms: ${what}`)
-    await new Promise((r) => setTimeout(r, 50))
-  }
 }
 
 const chat = (url: string, key = TEST_KEY) =>
@@ -169,7 +159,7 @@ describe('team mode: replicas on one PostgreSQL database', () => {
     const ids = answers.map((res) => res.headers.get('x-request-id')!)
     expect(new Set(ids).size).toBe(20)
     // The ledger commits rows in groups: wait (bounded) until all twenty are stored.
-    await until('twenty ledger rows', 5_000, async () => ((await count(team.db, "requests WHERE endpoint = 'chat.completions'")) >= 20 ? true : undefined))
+    await until('twenty ledger rows', 5_000, async () => ((await count(team.db, "requests WHERE endpoint = 'chat.completions'")) >= 20))
     const rows = await team.db.all<{ id: string; cost_nano: number }>("SELECT id, cost_nano FROM requests WHERE endpoint = 'chat.completions'")
     expect(rows.map((r) => r.id).sort()).toEqual([...ids].sort())
     const spent = rows.reduce((sum, r) => sum + r.cost_nano, 0)
@@ -183,7 +173,7 @@ describe('team mode: replicas on one PostgreSQL database', () => {
     const [doomed, survivor] = await Promise.all([team.start(), team.start()])
     fake.setScenario({ kind: 'stall' })
     const held = [0, 1, 2].map(() => chat(doomed.url).catch(() => undefined))
-    await until('three leases held', 5_000, async () => ((await count(team.db, 'leases')) === 3 ? true : undefined))
+    await until('three leases held', 5_000, async () => ((await count(team.db, 'leases')) === 3))
     await team.kill(doomed)
     // The dead replica's slots outlive it until their leases lapse.
     expect(await count(team.db, 'leases WHERE expires_at > clock_timestamp()')).toBe(3)
@@ -223,7 +213,7 @@ describe('team mode: replicas on one PostgreSQL database', () => {
     expect(submitted.status).toBe(202)
     const id = ((await submitted.json()) as { task_id: string }).task_id
     expect((await account(team.db)).reserved_nano).toBeGreaterThan(0)
-    await until('a first poll', 5_000, async () => (ark.calls.some((c) => c.method === 'GET') ? true : undefined))
+    await until('a first poll', 5_000, async () => (ark.calls.some((c) => c.method === 'GET')))
     await team.kill(doomed)
     for (const task of ark.tasks.values()) task.steps = [parseStep('succeeded')]
 
@@ -256,7 +246,7 @@ describe('team mode: replicas on one PostgreSQL database', () => {
     const created = await admin.post('/admin/v1/keys', { group: 'main', name: 'from-a-replica' })
     expect(created.status).toBe(201)
     const key = created.json.key as string
-    await until('the new key accepted by the other replica', 1_000, async () => ((await chat(spawned.url, key)).status === 200 ? true : undefined))
+    await until('the new key accepted by the other replica', 1_000, async () => ((await chat(spawned.url, key)).status === 200))
 
     expect((await admin.del(`/admin/v1/keys/${created.json.id}`)).status).toBe(204)
     const refused = await until('the revoked key refused by the other replica', 1_000, async () => {

@@ -4,6 +4,7 @@ import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js'
 import { chatConfig, TEST_KEY, type TestGateway } from '../helpers/gateway.js'
 import { freshDatabase } from '../helpers/pg-database.js'
 import { newSecretKey, startReplica } from '../helpers/team.js'
+import { until } from '../helpers/until.js'
 
 /** Two replicas (two in-process gateways) on one database, a lease time of 1 s (heartbeat every 333 ms). */
 let fake: FakeOpenAI
@@ -16,15 +17,6 @@ const body = { model: 'test-gpt', messages: [{ role: 'user', content: 'hello' }]
 const as = (key: string) => ({ authorization: `Bearer ${key}` })
 const errorOf = async (res: Response) => ((await res.json()) as { error: { code: string; message: string } }).error
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-/** Polls `check` every 50 ms until it holds, for at most `ms`. */
-async function eventually(check: () => Promise<boolean> | boolean, ms = 3_000): Promise<void> {
-  const until = Date.now() + ms
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error('condition not met in time')
-    await sleep(50)
-  }
-}
-
 beforeAll(async () => {
   fake = await startFakeOpenAI()
   databaseUrl = await freshDatabase()
@@ -52,21 +44,21 @@ describe('team mode: concurrency caps across replicas', () => {
       expect(await errorOf(r)).toMatchObject({ code: 'user_concurrency_limit', message: 'Too many requests in flight for this account (limit 3); retry after the current ones finish.' })
     }
     // Every slot is given back.
-    await eventually(async () => (await leaseCount()) === 0)
+    await until('every lease given back', 3_000, async () => (await leaseCount()) === 0)
     expect(a.services.limiter.inFlight() + b.services.limiter.inFlight()).toBe(0)
   })
 
   it("a key's own cap holds across replicas: apikey_concurrency_limit on the other one", async () => {
     fake.setScenario({ kind: 'slow', delayMs: 400 })
     const held = a.post('/v1/chat/completions', body, as(CAPPED_KEY))
-    await eventually(async () => (await leaseCount()) === 1)
+    await until('one lease held', 3_000, async () => (await leaseCount()) === 1)
     const refused = await b.post('/v1/chat/completions', body, as(CAPPED_KEY))
     expect(refused.status).toBe(429)
     expect(refused.headers.get('retry-after-ms')).toBe('1000')
     expect((await errorOf(refused)).code).toBe('apikey_concurrency_limit')
     expect((await held).status).toBe(200)
     fake.setScenario({ kind: 'ok' })
-    await eventually(async () => (await leaseCount()) === 0)
+    await until('every lease given back', 3_000, async () => (await leaseCount()) === 0)
     expect((await b.post('/v1/chat/completions', body, as(CAPPED_KEY))).status).toBe(200)
   })
 
@@ -129,7 +121,7 @@ describe('team mode: changes and money reach every replica', () => {
     })
     expect(created.status).toBe(201)
     const { key } = (await created.json()) as { key: string }
-    await eventually(async () => (await fetch(`${b.url}/v1/models`, { headers: as(key) })).status === 200, 1_000)
+    await until('the new key accepted by the other replica', 1_000, async () => (await fetch(`${b.url}/v1/models`, { headers: as(key) })).status === 200)
     expect((await b.post('/v1/chat/completions', body, as(key))).status).toBe(200)
   })
 
@@ -137,9 +129,9 @@ describe('team mode: changes and money reach every replica', () => {
     const patch = (concurrency: number) =>
       fetch(`${b.url}/admin/v1/account`, { method: 'PATCH', headers: { authorization: `Bearer ${b.adminToken}`, 'content-type': 'application/json' }, body: JSON.stringify({ concurrency }) })
     expect((await patch(4)).status).toBe(200)
-    await eventually(() => a.services.registry.account.concurrency === 4, 1_000)
+    await until('the account cap of 4 on the other replica', 1_000, () => a.services.registry.account.concurrency === 4)
     expect((await patch(3)).status).toBe(200)
-    await eventually(() => a.services.registry.account.concurrency === 3, 1_000)
+    await until('the account cap of 3 on the other replica', 1_000, () => a.services.registry.account.concurrency === 3)
   })
 
   it("one replica's charges are seen by the other's pre-call checks within a second", async () => {
@@ -150,7 +142,7 @@ describe('team mode: changes and money reach every replica', () => {
     await a.services.store.ledger.flush()
     const charged = (await sql().get<{ cost_nano: number }>('SELECT cost_nano FROM requests WHERE id = ?', [res.headers.get('x-request-id')]))!.cost_nano
     expect(charged).toBeGreaterThan(0)
-    await eventually(() => b.services.registry.account.balanceNano === before.balance - charged && keyOnB().usedNano === before.used + charged, 2_000)
+    await until('the other replica\'s charges seen', 2_000, () => b.services.registry.account.balanceNano === before.balance - charged && keyOnB().usedNano === before.used + charged)
     expect(b.services.registry.upstreams.get('a')!.spentNano).toBe((await sql().get<{ spent_nano: number }>("SELECT spent_nano FROM upstreams WHERE id = 'a'"))!.spent_nano)
   })
 })
@@ -181,7 +173,7 @@ describe("team mode: the work a stopped replica leaves", () => {
     await task('task_live', a.services.store.replica)
 
     // Both replicas sweep every second; the dead one's work is settled by one of them, once.
-    await eventually(async () => (await sql().get<{ n: number }>("SELECT count(*) AS n FROM requests WHERE id IN ('req_dead_stream', 'task_dead')"))!.n === 2)
+    await until('both leftovers settled', 3_000, async () => (await sql().get<{ n: number }>("SELECT count(*) AS n FROM requests WHERE id IN ('req_dead_stream', 'task_dead')"))!.n === 2)
     await sleep(1_200)
     expect(await sql().get("SELECT status, error_code, cost_nano, output_tokens FROM requests WHERE id = 'req_dead_stream'")).toEqual({
       status: 499, error_code: 'interrupted_by_restart', cost_nano: 7000, output_tokens: 20,

@@ -5,6 +5,7 @@ import type { FakeVideoServer } from '../fakes/video/task-script.js'
 import { TEST_KEY, type TestGateway } from '../helpers/gateway.js'
 import { freshDatabase } from '../helpers/pg-database.js'
 import { newSecretKey, startReplica } from '../helpers/team.js'
+import { until } from '../helpers/until.js'
 
 const GROK = 'grok-imagine-video'
 const LEASE_MS = 800
@@ -45,11 +46,7 @@ describe('team mode: a video task a stopped replica was polling', () => {
       sql = second.services.store.sql
       await sleep(LEASE_MS / 2)
       expect(xai.calls.filter((c) => c.method === 'GET')).toHaveLength(0)
-      const deadline = Date.now() + 5_000
-      while ((await sql.get<{ settled: number }>('SELECT settled FROM tasks WHERE id = ?', [id]))!.settled !== 1) {
-        if (Date.now() > deadline) throw new Error('the task was not settled')
-        await sleep(30)
-      }
+      await until('the task settled', 5_000, async () => (await sql.get<{ settled: number }>('SELECT settled FROM tasks WHERE id = ?', [id]))!.settled === 1)
       await sleep(200) // a second settlement, if any, would have landed by now
       expect(await sql.get('SELECT count(*) AS n FROM requests WHERE id = ?', [id])).toEqual({ n: 1 })
       expect(await sql.get('SELECT status FROM tasks WHERE id = ?', [id])).toEqual({ status: 'succeeded' })
@@ -78,11 +75,7 @@ describe('team mode: a video task a stopped replica was polling', () => {
       await first.stop()
 
       second = await startReplica(url, key, config(), { videoPoll: { intervalMs: 15, maxIntervalMs: 40, timeoutMs: 200, submitTimeoutMs: 50, leaseMs: LEASE_MS } })
-      const deadline = Date.now() + 5_000
-      while ((await second.services.store.sql.get<{ settled: number }>('SELECT settled FROM tasks WHERE id = ?', [id]))!.settled !== 1) {
-        if (Date.now() > deadline) throw new Error('the submission was not ended')
-        await sleep(30)
-      }
+      await until('the submission ended', 5_000, async () => (await second!.services.store.sql.get<{ settled: number }>('SELECT settled FROM tasks WHERE id = ?', [id]))!.settled === 1)
       const db = second.services.store.sql
       expect(await db.get('SELECT status, cost_nano FROM tasks WHERE id = ?', [id])).toEqual({ status: 'failed', cost_nano: 0 })
       expect(await db.get('SELECT count(*) AS n, SUM(cost_nano) AS cost FROM requests WHERE id = ?', [id])).toEqual({ n: 1, cost: 0 })
