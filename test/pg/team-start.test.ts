@@ -43,6 +43,12 @@ describe('team mode: start', () => {
     writeFileSync(file, `${key}\n`)
     const fromFile = await startGateway({ dataDir: dataDir(), databaseUrl: url, secretKeyFile: file, port: 0, log: () => {} })
     await fromFile.close()
+    // A path to something else is read no further than a key file's size: a large file, an endless device.
+    const large = join(dir, 'large.key')
+    writeFileSync(large, `${key}\n`.repeat(50_000))
+    for (const wrong of [large, '/dev/zero']) {
+      await expect(startGateway({ dataDir: dataDir(), databaseUrl: url, secretKeyFile: wrong, port: 0, log: () => {} })).rejects.toThrow(`team mode: --secret-key-file ${wrong} is not base64 of 32 bytes`)
+    }
     process.env.GATEHOUSE_SECRET_KEY = key
     try {
       const fromEnv = await startGateway({ dataDir: dataDir(), databaseUrl: url, port: 0, log: () => {} })

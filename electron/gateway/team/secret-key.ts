@@ -1,6 +1,25 @@
-import { readFileSync } from 'node:fs'
+import { closeSync, openSync, readSync } from 'node:fs'
 import { aesSecretBox, type SecretBox } from '../secrets.js'
 import type { Repos } from '../store/index.js'
+
+/** A key file holds 44 base64 characters and a line end; reading stops after this many bytes (a wrong path may be a device or a large file). */
+const KEY_FILE_MAX_BYTES = 256
+
+/** The start of the file, at most KEY_FILE_MAX_BYTES + 1 bytes: one too many says it is no key file. */
+function readKeyFile(path: string): string {
+  const fd = openSync(path, 'r')
+  try {
+    const buffer = Buffer.alloc(KEY_FILE_MAX_BYTES + 1)
+    let length = 0
+    for (;;) {
+      const n = readSync(fd, buffer, length, buffer.length - length, null)
+      length += n
+      if (n === 0 || length === buffer.length) return buffer.toString('utf8', 0, length)
+    }
+  } finally {
+    closeSync(fd)
+  }
+}
 
 /** The environment variable that carries team mode's secret key (base64 of 32 bytes). */
 export const SECRET_KEY_ENV = 'GATEHOUSE_SECRET_KEY'
@@ -18,7 +37,7 @@ export function teamSecretBox(source: { file?: string; env?: string }): SecretBo
   if (source.file !== undefined) {
     where = `--secret-key-file ${source.file}`
     try {
-      text = readFileSync(source.file, 'utf8')
+      text = readKeyFile(source.file)
     } catch (err) {
       throw new TeamStartError(`team mode: ${where} cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`)
     }
