@@ -80,6 +80,13 @@ describe('the account budget (issue 14)', () => {
     const negative = await admin.patch('/admin/v1/account', { budget: -1 })
     expect(negative.status).toBe(400)
     expect(negative.json.error).toMatchObject({ code: 'invalid_request', param: 'budget' })
+    // Money is integer nano-USD, exact below 2^53 on either store: at most 9 million USD, for the account and a key.
+    const huge = await admin.patch('/admin/v1/account', { budget: 9_000_001 })
+    expect([huge.status, huge.json.error]).toMatchObject([400, { code: 'invalid_request', param: 'budget', message: expect.stringContaining('must be <= 9000000') }])
+    expect((await admin.patch('/admin/v1/account', { budget: 9_000_000 })).status).toBe(200)
+    const key = (await admin.get('/admin/v1/keys')).json.find((k: { name: string | null }) => k.name === 'quota')
+    const hugeQuota = await admin.patch(`/admin/v1/keys/${key.id}`, { quota: 9_000_001 })
+    expect([hugeQuota.status, hugeQuota.json.error]).toMatchObject([400, { code: 'invalid_request', param: 'quota' }])
     expect((await admin.patch('/admin/v1/account', { budget: null })).status).toBe(200)
   })
 
