@@ -125,6 +125,9 @@ export const MESSAGES = {
   },
   image_refused: { en: 'The model returned no image. It said: {text}', zh: '模型没有返回图像。模型回复：{text}' },
   reference_image_unusable: { en: 'The image at {url} {detail}.', zh: '图像 {url} 无法使用：{detail}。' },
+  linked_image_unusable: { en: 'The image at {url} {detail}.', zh: '无法加载图像 {url}：{detail}。' },
+  linked_image_timeout: { en: 'The image at {url} did not arrive within {seconds} seconds.', zh: '图像 {url} 未能在 {seconds} 秒内下载完成。' },
+  linked_image_unreachable: { en: 'The image at {url} could not be downloaded: the connection to {host} failed.', zh: '无法下载图像 {url}：与 {host} 的连接失败。' },
   task_not_found: { en: 'No task {id} for this API key.', zh: '此 API 密钥下没有任务 {id}。' },
   client_closed_request: { en: 'The client closed the request before it was complete.', zh: '客户端在请求完成前关闭了连接。' },
   stream_interrupted: {

@@ -57,6 +57,14 @@ export const upstreamTest = {
   oneOf: [{ required: ['id'], not: { anyOf: [{ required: ['vendor'] }, { required: ['baseUrl'] }, { required: ['apiKey'] }] } }, { required: ['vendor', 'baseUrl', 'apiKey'], not: { required: ['id'] } }],
 }
 
+/** POST /admin/v1/linked-image: the image a chat answer links to, fetched when the user clicks to load it. */
+export const linkedImageRequest = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['url'],
+  properties: { url: { type: 'string', minLength: 1, maxLength: 8192, description: 'an http(s) link to a PNG, JPEG, WebP or GIF image' } },
+}
+
 export const settingsBody = {
   type: 'object',
   additionalProperties: false,

@@ -214,6 +214,7 @@ describe('the admin API and the app answer as documented', () => {
     await expectStatus(200, 'GET', `/admin/v1/media/${mediaId}`, { headers: admin })
     await expectStatus(206, 'GET', `/admin/v1/media/${mediaId}`, { headers: { ...admin, range: 'bytes=0-3' } })
     await expectStatus(404, 'GET', '/admin/v1/media/nope', { headers: admin })
+    await expectStatus(400, 'POST', '/admin/v1/linked-image', { headers: admin, body: { url: 'file:///etc/passwd' } })
     await expectStatus(204, 'DELETE', '/admin/v1/groups/extra', { headers: admin })
     await expectStatus(404, 'DELETE', '/admin/v1/groups/extra', { headers: admin })
   })

@@ -3,6 +3,7 @@ import * as schema from '../../../shared/schemas/admin.js'
 import { getAccount, updateAccount } from '../admin/account.js'
 import { appKey, createGroup, deleteGroup, listGroups, updateGroup } from '../admin/groups.js'
 import { createKey, listKeys, revokeKey, updateKey } from '../admin/keys.js'
+import { fetchLinkedImage, LINKED_IMAGE_TIMEOUT_MS, MAX_LINKED_IMAGE_BYTES } from '../admin/linked-image.js'
 import { getMedia, listMedia, uploadMedia } from '../admin/media.js'
 import { listRequests } from '../admin/requests.js'
 import { closeSession, getSession, login, openSession } from '../admin/session.js'
@@ -118,6 +119,13 @@ export const ADMIN_ROUTES: Route[] = [
     response: { type: 'string', format: 'binary' }, responseContentType: 'application/octet-stream',
     responses: { '206': { description: 'Partial content (a Range request)', schema: { type: 'string', format: 'binary' }, contentType: 'application/octet-stream' }, '416': { description: 'The Range is not satisfiable; no body' } },
   }, { mediaToken: true }),
+  adminRoute('POST', `${P}/linked-image`, 'linked_image.fetch', fetchLinkedImage, {
+    summary: 'Fetch an image a chat answer links to (when the user clicks to load it)',
+    description: `The page's Content-Security-Policy loads no remote image; this fetches one through the link guard (public addresses only unless \`network.allowPrivateAddresses\`, every redirect checked), at most ${MAX_LINKED_IMAGE_BYTES} bytes within ${LINKED_IMAGE_TIMEOUT_MS / 1000} s, and answers its bytes only when they are a PNG, JPEG, WebP or GIF of at most 100 megapixels. `
+      + 'A link refused, not an image, too large or answering an error is a 400 naming why.',
+    request: { schema: schema.linkedImageRequest }, response: { type: 'string', format: 'binary' }, responseContentType: 'image/*',
+    moreErrors: { '502': 'The image\'s host could not be reached (`upstream_error`)', '504': 'The image did not arrive in time (`upstream_timeout`)' },
+  }),
   adminRoute('GET', `${P}/settings`, 'settings.get', getSettings, { summary: 'Port and language', response: schema.settingsBody }),
   adminRoute('PUT', `${P}/settings`, 'settings.put', putSettings, { summary: 'Save port and language', description: 'The port applies at the next start.', request: { schema: schema.settingsBody }, response: schema.settingsBody }),
   adminRoute('GET', `${P}/state/{name}`, 'state.get', getState, { summary: "A saved panel document (chat, images, video, ui)", response: schema.stateDoc }),
