@@ -1,9 +1,10 @@
 /**
  * Removes secrets from text that leaves the gateway (error answers, stream error events, stored task errors, the
- * ledger, log lines): every upstream secret the gateway holds, in the spellings an upstream may quote it in, and
- * anything shaped like a bearer token or an API key. Linear in the text: the known secrets are one alternation of
- * literals, and every pattern starts at a literal or at the start of a run of token characters, so no character is
- * scanned more than a few times.
+ * ledger, log lines): every upstream secret the gateway holds, in the spellings an upstream may quote it in (also
+ * disguised: in other letter case, as hex, reversed, or with separators between its characters), and anything shaped
+ * like a bearer token or an API key. Linear in the text: the known secrets are one alternation of literals over the
+ * text and one over its folded copy, and every pattern starts at a literal or at the start of a run of token
+ * characters, so no character is scanned more than a few times.
  */
 
 export const REDACTED = '[redacted]'
@@ -23,13 +24,18 @@ export interface Redactor {
 /** A redactor of its own per gateway: two gateways in one process never share their secrets. */
 export function createRedactor(): Redactor {
   let known: RegExp | undefined
+  let disguised: RegExp | undefined
   return {
     redact(text) {
-      const bounded = bound(text)
-      return redactPatterns(known ? bounded.replace(known, REDACTED) : bounded)
+      let out = bound(text)
+      if (known) out = out.replace(known, REDACTED)
+      if (disguised) out = redactFolded(out, disguised)
+      return redactPatterns(out)
     },
     setSecrets(secrets) {
-      known = literalsPattern(new Set([...secrets].flatMap(spellings)))
+      const held = [...secrets]
+      known = literalsPattern(new Set(held.flatMap(spellings)))
+      disguised = literalsPattern(new Set(held.flatMap(foldedSpellings)))
     },
   }
 }
@@ -41,6 +47,52 @@ export function spellings(secret: string): string[] {
     const json = JSON.stringify(p).slice(1, -1)
     return [p, json, json.replaceAll('/', '\\/'), encodeURIComponent(p), Buffer.from(p).toString('base64'), Buffer.from(p).toString('base64url')]
   })
+}
+
+/**
+ * What may stand between the characters of a disguised secret: whitespace and line ends, dashes, underscores, dots,
+ * and the invisible ones (zero-width spaces and joiners, the word joiner, the soft hyphen, the byte-order mark).
+ */
+const SEPARATOR = /[\s\-_.\u00ad\u180e\u200b-\u200d\u2010-\u2015\u2060\ufeff]/
+
+/** ASCII letters lower-cased: one UTF-16 unit stays one, so positions in the folded copy map back one to one. */
+const foldCase = (c: string): string => (c >= 'A' && c <= 'Z' ? String.fromCharCode(c.charCodeAt(0) + 32) : c)
+
+/** The text without separators and lower-cased, and for each of its characters where it stands in `text`. */
+function fold(text: string): { text: string; from: Int32Array } {
+  const chars: string[] = []
+  const from = new Int32Array(text.length)
+  for (let i = 0; i < text.length; i++) {
+    if (SEPARATOR.test(text[i])) continue
+    from[chars.length] = i
+    chars.push(foldCase(text[i]))
+  }
+  return { text: chars.join(''), from: from.subarray(0, chars.length) }
+}
+
+/**
+ * A secret (and the parts of a composite one) as it is searched for in folded text: itself, reversed, and as hex;
+ * folding makes the search blind to letter case (upper-case hex too) and to separators put between characters.
+ */
+function foldedSpellings(secret: string): string[] {
+  const parts = [secret, ...secret.split(/[:|]/)].filter((p) => p.length >= MIN_SECRET_LENGTH)
+  return parts
+    .flatMap((p) => [p, [...p].reverse().join(''), Buffer.from(p).toString('hex')])
+    .map((s) => fold(s).text)
+    .filter((s) => s.length >= MIN_SECRET_LENGTH)
+}
+
+/** Each match of `pattern` in the folded copy of `text` replaced, in `text`, from its first character to its last. */
+function redactFolded(text: string, pattern: RegExp): string {
+  const folded = fold(text)
+  let out = ''
+  let kept = 0
+  for (const match of folded.text.matchAll(pattern)) {
+    const start = folded.from[match.index]
+    out += `${text.slice(kept, start)}${REDACTED}`
+    kept = folded.from[match.index + match[0].length - 1] + 1
+  }
+  return kept === 0 ? text : out + text.slice(kept)
 }
 
 function literalsPattern(literals: Set<string>): RegExp | undefined {

@@ -33,6 +33,66 @@ describe('redactor: known secrets', () => {
   })
 })
 
+describe('redactor: disguised spellings of known secrets', () => {
+  const redactor = createRedactor()
+  redactor.setSecrets([UPSTREAM, KLING])
+  const between = (secret: string, separator: string) => [...secret].join(separator)
+  const hex = (secret: string) => Buffer.from(secret).toString('hex')
+  const reversed = (secret: string) => [...secret].reverse().join('')
+
+  it.each([
+    ['upper-cased', UPSTREAM.toUpperCase()],
+    ['in mixed case', 'UpStReAm-SeCrEt-0123456789'],
+    ['as lower-case hex', hex(UPSTREAM)],
+    ['as upper-case hex', hex(UPSTREAM).toUpperCase()],
+    ['as hex with spaces between the bytes', hex(UPSTREAM).match(/../g)!.join(' ')],
+    ['with a space between every character', between(UPSTREAM, ' ')],
+    ['with a dash between every character', between(UPSTREAM, '-')],
+    ['with an underscore between every character', between(UPSTREAM, '_')],
+    ['with a dot between every character', between(UPSTREAM, '.')],
+    ['with a line end between every character', between(UPSTREAM, '\n')],
+    ['with CR LF and tabs between characters', between(UPSTREAM, '\r\n\t')],
+    ['with a zero-width space between every character', between(UPSTREAM, '\u200b')],
+    ['with zero-width joiners, word joiners and soft hyphens', between(UPSTREAM, '\u200d\u2060\u00ad')],
+    ['upper-cased with its dashes turned into spaces', UPSTREAM.toUpperCase().replaceAll('-', ' ')],
+    ['upper-cased, broken with dots and zero-width spaces', between(UPSTREAM.toUpperCase(), '.\u200b')],
+    ['reversed', reversed(UPSTREAM)],
+    ['reversed and upper-cased', reversed(UPSTREAM).toUpperCase()],
+    ['a composite key, reversed', reversed(KLING)],
+    ['a part of a composite key, spaced out', between('SKkling9876543210abcdef', ' ')],
+    ['a part of a composite key as hex', hex('AKkling0123456789')],
+  ])('removes a secret %s, keeping the text around it', (_name, disguised) => {
+    expect(redactor.redact(`the key was: ${disguised}. Try again`)).toBe('the key was: [redacted]. Try again')
+  })
+
+  it('removes every disguised copy in one text, and the plain one beside them', () => {
+    const text = `a ${UPSTREAM} b ${between(UPSTREAM, ' ')} c ${reversed(UPSTREAM)} d ${hex(UPSTREAM).toUpperCase()} e`
+    expect(redactor.redact(text)).toBe('a [redacted] b [redacted] c [redacted] d [redacted] e')
+  })
+
+  it('leaves ordinary text around a disguised secret alone', () => {
+    const prose = [
+      'The model gpt-6.1-sol does not exist or you do not have access to it.',
+      'Upstream secret rotation is done: the new key works; 0123 456 789 are the numbers.',
+      'Rate limit reached for requests per min (RPM): Limit 500, Used 500, Requested 1.',
+      'Please try again in 20s. Visit https://platform.example.com/account/rate-limits to learn more.',
+      'deadbeef cafebabe 0123456789abcdef are hex words, and so is 7570737472.',
+      'a-b-c-d e_f_g_h i.j.k.l\nm\u200bn — separators everywhere, and nothing secret',
+      '输入内容不合规，请修改后重试 (content policy violation)',
+      'Internal server error; request id req_0123456789abcdef0123',
+    ].join('\n')
+    expect(redactor.redact(`${prose}\n${between(UPSTREAM, ' ')}\n${prose}`)).toBe(`${prose}\n[redacted]\n${prose}`)
+  })
+
+  it('forgets disguised spellings of a secret that was replaced', () => {
+    const other = createRedactor()
+    other.setSecrets([UPSTREAM])
+    other.setSecrets(['another-secret-0000'])
+    expect(other.redact(UPSTREAM.toUpperCase())).toBe(UPSTREAM.toUpperCase())
+    expect(other.redact(reversed('another-secret-0000'))).toBe('[redacted]')
+  })
+})
+
 describe('redactor: shapes of secrets', () => {
   it.each([
     ['Authorization: Bearer abcdefgh12345678', 'Authorization: Bearer [redacted]'],
@@ -91,6 +151,25 @@ describe('redactor: bounded and linear', () => {
     ['JWT-like dots', 'eyJ.'.repeat(16_000)],
   ])('adversarial text without a secret (%s) comes back unchanged', (_name, text) => {
     expect(redactor.redact(text)).toBe(text)
+  })
+
+  it('the folded search reads no further than the scan limit, however long the text', () => {
+    const spaced = [...UPSTREAM].join(' ')
+    // About 6.5 million characters: what is past the limit is dropped, not folded.
+    const text = `${spaced} ${'y'.repeat(REDACT_SCAN_LIMIT)} ${spaced}`.repeat(100)
+    expect(redactor.redact(text)).toBe('[redacted] … [truncated]')
+  })
+
+  // Text made to keep the folded search matching almost a whole secret at every position, then one real disguised copy.
+  it.each([
+    ['separators only', ' -_.\u200b\n'.repeat(10_000)],
+    ['near-misses of a spaced secret', `${[...UPSTREAM.slice(0, -1)].join(' ')} `.repeat(1_300)],
+    ['near-misses of a reversed secret, upper-cased', `${[...UPSTREAM].reverse().join('').slice(0, -1).toUpperCase()}!`.repeat(2_500)],
+    ['hex runs one byte short', `${Buffer.from(UPSTREAM).toString('hex').slice(0, -2)}/`.repeat(1_200)],
+  ])('adversarial text for the folded search (%s) is kept, the secret after it removed', (_name, text) => {
+    const disguised = [...UPSTREAM.toUpperCase()].join('\u200b')
+    expect(text.length + disguised.length + 3).toBeLessThanOrEqual(REDACT_SCAN_LIMIT)
+    expect(redactor.redact(`${text}|${disguised}|`)).toBe(`${text}|[redacted]|`)
   })
 
   it('chained key= values are all removed', () => {
