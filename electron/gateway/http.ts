@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { Readable } from 'node:stream'
 import { Agent, errors, request, type Dispatcher } from 'undici'
 import type { ClientAbort } from './client-abort.js'
-import { guardedLookup, LinkRefusedError, linkProblem } from './link-guard.js'
+import { guardedConnector, LinkRefusedError, linkProblem, type ResolveHost } from './link-guard.js'
 import { sniffRaster } from './media-sniff.js'
 
 /** An upstream HTTP call, as built by an adapter. */
@@ -72,17 +72,20 @@ export const MAX_LINK_REDIRECTS = 3
 export interface HttpOptions {
   /** links may reach loopback and private addresses (link-local and metadata addresses stay refused) */
   allowPrivateAddresses?: boolean
+  /** how links' host names are resolved: dns.lookup unless a test resolves names of its own */
+  resolveLinkHost?: ResolveHost
 }
 
 /**
  * The only place that talks to upstreams: one pooled keep-alive agent per gateway for API calls, and one for
- * links (reference images, vendors' result links) whose sockets connect only to addresses the link guard allows.
+ * links (reference images, vendors' result links) whose sockets connect only to addresses the link guard allows,
+ * checked when resolved and again once connected.
  */
 export function createHttp(timeouts: Timeouts, options: HttpOptions = {}) {
   const allowPrivate = options.allowPrivateAddresses === true
   const agentOptions = { keepAliveTimeout: 30_000, headersTimeout: timeouts.firstByteMs, bodyTimeout: timeouts.idleMs }
   const agent = new Agent({ ...agentOptions, connect: { timeout: timeouts.connectMs } })
-  const linkAgent = new Agent({ ...agentOptions, connect: { timeout: timeouts.connectMs, lookup: guardedLookup(allowPrivate) } })
+  const linkAgent = new Agent({ ...agentOptions, connect: guardedConnector(allowPrivate, timeouts.connectMs, options.resolveLinkHost) })
 
   /** GET a link, following at most MAX_LINK_REDIRECTS redirects by hand so that every hop is checked. */
   async function fetchLink(url: string, headers: Record<string, string>, signal: AbortSignal): Promise<UpstreamResponse> {

@@ -1,43 +1,26 @@
 /**
  * Links the gateway fetches on someone's behalf (reference images, vendors' result links) must not reach the
- * machine itself, the LAN or a cloud metadata service. The RESOLVED address is checked (a DNS name that
- * resolves to 127.0.0.1 is refused like 127.0.0.1), on every redirect hop. Upstream API base URLs the user
- * configured are not links and are never checked here.
+ * machine itself, the LAN or a cloud metadata service. Which addresses are which: special-addresses.ts. The
+ * RESOLVED address is checked (a DNS name that resolves to 127.0.0.1 is refused like 127.0.0.1), and so is the
+ * address each socket actually connected to, on every redirect hop. Upstream API base URLs the user configured are
+ * not links and are never checked here.
  */
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns'
-import { BlockList, isIP } from 'node:net'
+import { isIP } from 'node:net'
+import { buildConnector } from 'undici'
+import { addressReach } from './special-addresses.js'
 
-/** Refused whatever the settings say: link-local, metadata services, unspecified, multicast and broadcast. */
-const ALWAYS_REFUSED = new BlockList()
-ALWAYS_REFUSED.addSubnet('169.254.0.0', 16, 'ipv4') // link-local, including 169.254.169.254 (AWS, GCP, Azure)
-ALWAYS_REFUSED.addAddress('100.100.100.200', 'ipv4') // Alibaba Cloud metadata
-ALWAYS_REFUSED.addSubnet('0.0.0.0', 8, 'ipv4')
-ALWAYS_REFUSED.addSubnet('224.0.0.0', 4, 'ipv4')
-ALWAYS_REFUSED.addSubnet('240.0.0.0', 4, 'ipv4') // reserved, and 255.255.255.255
-ALWAYS_REFUSED.addSubnet('fe80::', 10, 'ipv6')
-ALWAYS_REFUSED.addAddress('fd00:ec2::254', 'ipv6') // AWS metadata over IPv6
-ALWAYS_REFUSED.addAddress('::', 'ipv6')
-ALWAYS_REFUSED.addSubnet('ff00::', 8, 'ipv6')
-
-/** Refused unless `network.allowPrivateAddresses` (a vendor-compatible server on the LAN or this machine). */
-const PRIVATE = new BlockList()
-PRIVATE.addSubnet('127.0.0.0', 8, 'ipv4')
-PRIVATE.addSubnet('10.0.0.0', 8, 'ipv4')
-PRIVATE.addSubnet('172.16.0.0', 12, 'ipv4')
-PRIVATE.addSubnet('192.168.0.0', 16, 'ipv4')
-PRIVATE.addSubnet('100.64.0.0', 10, 'ipv4') // carrier-grade NAT
-PRIVATE.addAddress('::1', 'ipv6')
-PRIVATE.addSubnet('fc00::', 7, 'ipv6')
-
-/** True when a link may not reach `address` (IPv4-mapped IPv6 addresses are judged as their IPv4). */
+/**
+ * True when a link may not reach `address`: always for link-local, metadata, reserved … addresses and anything
+ * that is not an IP address; for loopback and private ones unless `allowPrivate`. Every spelling of an address
+ * (IPv4 inside IPv6 included) gets the same answer.
+ */
 export function isRefusedAddress(address: string, allowPrivate: boolean): boolean {
-  const family = isIP(address)
-  if (family === 0) return true
-  const type = family === 4 ? 'ipv4' : 'ipv6'
-  return ALWAYS_REFUSED.check(address, type) || (!allowPrivate && PRIVATE.check(address, type))
+  const reach = addressReach(address)
+  return reach === 'refused' || (reach === 'private' && !allowPrivate)
 }
 
-/** A link whose host is, or resolves to, an address links may not reach. */
+/** A link whose host is, or resolves to, or connected to, an address links may not reach. */
 export class LinkRefusedError extends Error {
   constructor(readonly address: string) {
     super(`points to a private or reserved address (${address}), which the gateway does not fetch`)
@@ -47,22 +30,26 @@ export class LinkRefusedError extends Error {
 /** Why a link may not be fetched before any connection (scheme, IP-literal host), or undefined. */
 export function linkProblem(url: URL, allowPrivate: boolean): string | undefined {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'is not an http(s) link'
+  // The URL parser has already turned 2130706433, 0177.0.0.1, 0x7f.1 and 127.1 into 127.0.0.1.
   const host = url.hostname.replace(/^\[|\]$/g, '')
-  // IP literals never go through the lookup below, so they are judged here.
+  // IP literals never go through the lookup below, so they are judged here (and again once connected).
   if (isIP(host) !== 0 && isRefusedAddress(host, allowPrivate)) return new LinkRefusedError(host).message
   return undefined
 }
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void
 
+/** Resolves a host name, as `dns.lookup` with `all: true` does. */
+export type ResolveHost = (hostname: string, options: LookupOptions & { all: true }, callback: (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void
+
 /**
- * A `lookup` for the link agent's sockets: resolves as usual, drops the addresses links may not reach, and
- * fails the connection when none is left. Checking here (not before the request) leaves no window for a
- * name to resolve differently between the check and the connection.
+ * A `lookup` for the link agent's sockets: resolves with `resolve` (dns.lookup unless a test resolves names of
+ * its own), drops the addresses links may not reach, and fails the connection when none is left. Checking here
+ * (not before the request) leaves no window for a name to resolve differently between the check and the connection.
  */
-export function guardedLookup(allowPrivate: boolean) {
+export function guardedLookup(allowPrivate: boolean, resolve: ResolveHost = dnsLookup) {
   return (hostname: string, options: LookupOptions, callback: LookupCallback): void => {
-    dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
+    resolve(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, '')
       const allowed = addresses.filter((a) => !isRefusedAddress(a.address, allowPrivate))
       if (allowed.length === 0) return callback(new LinkRefusedError(addresses[0]?.address ?? hostname), '')
@@ -70,4 +57,27 @@ export function guardedLookup(allowPrivate: boolean) {
       callback(null, allowed[0].address, allowed[0].family)
     })
   }
+}
+
+/**
+ * Wraps an undici connector: the address the socket actually connected to (IP-literal hosts included, which no
+ * lookup sees) is judged before the socket is handed over for a request; a refused one is destroyed and the
+ * connection fails with a LinkRefusedError. Over TLS this is after the handshake, still before any request byte.
+ */
+export function refuseConnectedAddress(connect: buildConnector.connector, allowPrivate: boolean): buildConnector.connector {
+  return (options, callback) => {
+    connect(options, (...args) => {
+      const [err, socket] = args
+      if (err) return callback(err, null)
+      const address = socket.remoteAddress
+      if (address !== undefined && !isRefusedAddress(address, allowPrivate)) return callback(null, socket)
+      socket.destroy()
+      callback(new LinkRefusedError(address ?? options.hostname), null)
+    })
+  }
+}
+
+/** The connector of the link agent: guarded lookup, then the connected address checked again. */
+export function guardedConnector(allowPrivate: boolean, timeoutMs: number, resolve?: ResolveHost): buildConnector.connector {
+  return refuseConnectedAddress(buildConnector({ timeout: timeoutMs, lookup: guardedLookup(allowPrivate, resolve) }), allowPrivate)
 }
