@@ -143,5 +143,8 @@ export const admin = {
   },
   /** A kept image or video as a blob (for a player or a download). */
   mediaBlob: async (mediaUrl: string, signal?: AbortSignal): Promise<Blob> => (await adminRequest(mediaUrl, { signal })).blob(),
+  /** An image a chat answer links to, fetched by the gateway through its link guard (the page's CSP loads no remote image). */
+  linkedImage: async (link: string, language: string, signal?: AbortSignal): Promise<Blob> =>
+    (await adminRequest(url('/linked-image'), { ...jsonBody('POST', { url: link }), headers: { 'content-type': 'application/json', 'accept-language': language }, signal })).blob(),
   saveState: (name: StateName, value: unknown) => adminRequest(url(`/state/${name}`), jsonBody('PUT', { value })).then(() => undefined),
 }

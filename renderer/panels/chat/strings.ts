@@ -7,6 +7,7 @@ type Key =
   | 'maxTokens' | 'maxTokensAuto' | 'placeholder' | 'send' | 'stop' | 'removeAttachment'
   | 'you' | 'empty' | 'streaming' | 'stopped' | 'reasoning' | 'thinking' | 'toolCalls' | 'finish'
   | 'usage' | 'cached' | 'costPending' | 'costUnavailable' | 'copy' | 'copied'
+  | 'loadImage' | 'loadingImage' | 'imageFailed' | 'imageTimeout' | 'openImage'
 
 /** `t` as `useT(STRINGS)` returns it, for helpers that take it from their component. */
 export type ChatT = (key: Key, vars?: Record<string, string | number>) => string
@@ -26,6 +27,8 @@ export const STRINGS: Strings<Key> = {
     reasoning: 'Reasoning', thinking: 'Thinking…', toolCalls: 'Tool call: {name}', finish: 'ended: {reason}',
     usage: '{input} in · {output} out tokens', cached: '{cached} cached', costPending: 'cost …', costUnavailable: 'cost unavailable',
     copy: 'Copy', copied: 'Copied',
+    loadImage: 'Load image from {host}', loadingImage: 'Loading image from {host}…', imageFailed: 'The image was not loaded: {error}',
+    imageTimeout: 'the gateway did not answer in time', openImage: 'Open in browser',
   },
   zh: {
     conversations: '对话列表', newChat: '新对话', untitled: '新的对话', rename: '重命名', delete: '删除',
@@ -40,5 +43,7 @@ export const STRINGS: Strings<Key> = {
     reasoning: '推理过程', thinking: '思考中…', toolCalls: '工具调用：{name}', finish: '结束原因：{reason}',
     usage: '输入 {input} · 输出 {output} token', cached: '其中缓存 {cached}', costPending: '费用 …', costUnavailable: '费用不可用',
     copy: '复制', copied: '已复制',
+    loadImage: '从 {host} 加载图像', loadingImage: '正在从 {host} 加载图像…', imageFailed: '图像未能加载：{error}',
+    imageTimeout: '网关未能及时应答', openImage: '在浏览器中打开',
   },
 }
