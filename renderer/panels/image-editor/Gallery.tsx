@@ -18,6 +18,9 @@ export function useNow(active: boolean): number {
   return active ? now : Date.now()
 }
 
+/** A vendor's result link that may be offered (opened outside the app): http(s) only. */
+const isWebLink = (url: string) => /^https?:\/\//i.test(url)
+
 /** Seconds between two times, for the status line. */
 const seconds = (from: number, to: number) => Math.max(0, Math.round((to - from) / 1000))
 
@@ -119,10 +122,10 @@ function ResultImage({ run, image, index, t }: { run: ImageRun; image: RunImage;
   const blobUrl = useAppStore((s) => s.imageBlobUrls[`${run.id}:${index}`])
   const compositeBlob = useAppStore((s) => s.imageBlobUrls[`${run.id}:${index}:composite`])
   const reference = useAppStore((s) => s.imageBlobUrls[`${run.id}:reference`])
-  // The gateway's copy first: it outlives both this session's blob and the vendor's 24-hour link. The page's
-  // CSP lets images come only from here, data:, blob: and https: links.
-  const link = image.sourceUrl?.startsWith('https:') ? image.sourceUrl : undefined
-  const raw = image.url ? mediaSrc(image.url) : (blobUrl ?? link)
+  // The gateway's copy first: it outlives both this session's blob and the vendor's 24-hour link. The page's CSP
+  // lets images come only from the gateway, data: and blob: URLs: a vendor link without a copy is offered as a link.
+  const link = image.sourceUrl && isWebLink(image.sourceUrl) ? image.sourceUrl : undefined
+  const raw = image.url ? mediaSrc(image.url) : blobUrl
   const composite = image.composite?.url ? mediaSrc(image.composite.url) : compositeBlob
   const showComposite = composite !== undefined && run.showRaw !== true
   const src = showComposite ? composite : raw
@@ -133,7 +136,7 @@ function ResultImage({ run, image, index, t }: { run: ImageRun; image: RunImage;
           <img src={src} alt={run.prompt} loading="lazy" data-testid="image-result" data-composite={showComposite} />
         </Compare>
       ) : (
-        <div className="image-missing muted small" data-testid="image-missing">{t(image.keep === 'pending' ? 'keep_pending' : 'notKept')}</div>
+        <div className="image-missing muted small" data-testid="image-missing">{t(image.keep === 'pending' ? 'keep_pending' : link ? 'linkOnly' : 'notKept')}</div>
       )}
       <figcaption className="row small">
         {src && (
@@ -141,8 +144,8 @@ function ResultImage({ run, image, index, t }: { run: ImageRun; image: RunImage;
             {t('download')}
           </a>
         )}
-        {image.sourceUrl && image.sourceUrl !== src && (
-          <a href={image.sourceUrl} target="_blank" rel="noreferrer">{t('openLink')}</a>
+        {link && (
+          <a href={link} target="_blank" rel="noreferrer noopener" data-testid="image-open-link">{t('openLink')}</a>
         )}
         {image.keep === 'pending' && src && <span className="muted">{t('keep_pending')}</span>}
         {image.keep === 'link' && <span className="muted">{t('keep_link')}</span>}

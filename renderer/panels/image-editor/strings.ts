@@ -15,7 +15,7 @@ type Key =
   | 'mask' | 'maskNeedsImage' | 'maskUnsupported' | 'brush' | 'eraser' | 'brushSize' | 'opacity' | 'undo' | 'redo'
   | 'clear' | 'invert' | 'zoomIn' | 'zoomOut' | 'fit' | 'maskHint' | 'maskEmpty' | 'maskPainted'
   | 'gallery' | 'noRuns' | 'download' | 'openLink' | 'delete' | 'masked' | 'task'
-  | 'keep_pending' | 'keep_link' | 'keep_failed' | 'notKept' | 'revisedPrompt' | 'interrupted'
+  | 'keep_pending' | 'keep_link' | 'keep_failed' | 'notKept' | 'linkOnly' | 'revisedPrompt' | 'interrupted'
   | 'wand' | 'object' | 'selectAdd' | 'selectSubtract' | 'tolerance' | 'selecting' | 'selectFailed' | 'wandTitle' | 'objectTitle'
   | 'showRaw' | 'compositeStats' | 'compositePending' | 'compositeFailed' | 'compare' | 'feather' | 'featherHint'
 
@@ -53,7 +53,7 @@ export const STRINGS: Strings<Key> = {
     gallery: 'History', noRuns: 'Generated images appear here.', download: 'Download', openLink: 'Open link', delete: 'Delete',
     masked: 'masked', task: 'task {id}',
     keep_pending: 'saving a copy…', keep_link: 'only the vendor link (expires after 24 h)', keep_failed: 'not saved: {error}',
-    notKept: 'This image was not saved and is gone.', revisedPrompt: 'Revised prompt: {text}',
+    notKept: 'This image was not saved and is gone.', linkOnly: 'No copy in the app: open the vendor\'s link to see it.', revisedPrompt: 'Revised prompt: {text}',
     interrupted: 'The app closed before the answer arrived; send it again.',
     wand: 'Magic wand', object: 'Select object', selectAdd: 'Add', selectSubtract: 'Subtract', tolerance: 'Tolerance',
     selecting: 'Selecting…', selectFailed: 'Could not select the object: {error}',
@@ -96,7 +96,7 @@ export const STRINGS: Strings<Key> = {
     gallery: '历史', noRuns: '生成的图像会显示在这里。', download: '下载', openLink: '打开链接', delete: '删除',
     masked: '带蒙版', task: '任务 {id}',
     keep_pending: '正在保存副本…', keep_link: '只有厂商链接（24 小时后过期）', keep_failed: '未保存：{error}',
-    notKept: '该图像未保存，已无法查看。', revisedPrompt: '改写后的提示词：{text}',
+    notKept: '该图像未保存，已无法查看。', linkOnly: '应用中没有副本：请打开厂商链接查看。', revisedPrompt: '改写后的提示词：{text}',
     interrupted: '应用在收到结果前关闭了，请重新发送。',
     wand: '魔棒', object: '选择物体', selectAdd: '添加', selectSubtract: '减去', tolerance: '容差',
     selecting: '正在选择…', selectFailed: '无法选择该物体：{error}',
