@@ -10,7 +10,7 @@ import type { GatewayConfig } from './config/load-config.js'
 import { createHttp, DEFAULT_TIMEOUTS } from './http.js'
 import { createConcurrencyLimiter } from './limits.js'
 import { mediaFilesFor } from './media-files.js'
-import { createRedactor, REDACTED } from './redact.js'
+import { createRedactor } from './redact.js'
 import { Registry } from './registry.js'
 import { ROUTES } from './routes/index.js'
 import { fileSecretBox, type SecretBox } from './secrets.js'
@@ -18,7 +18,8 @@ import { createGatewayServer } from './server.js'
 import type { Services } from './services.js'
 import { failInterruptedImageTasks } from './tasks/image-tasks.js'
 import { newReplicaId, reposOver, type Store } from './store/index.js'
-import { databasePassword, openStore, redactDatabaseUrl } from './store/open-store.js'
+import { databaseUrlSecrets, redactDatabaseUrl, withoutSecrets } from './store/database-url.js'
+import { openStore } from './store/open-store.js'
 import { STARTUP_LOCK } from './store/pg-schema.js'
 import { createLeaseLimiter } from './team/lease-limiter.js'
 import { checkSecretKey, SECRET_KEY_ENV, teamSecretBox } from './team/secret-key.js'
@@ -73,9 +74,9 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const redactor = createRedactor()
   const sink = options.log ?? ((line: string) => process.stderr.write(`${line}\n`))
   const team = options.databaseUrl !== undefined
-  // The database URL's password never reaches a log line, whatever quotes it.
-  const password = team ? databasePassword(options.databaseUrl!) : undefined
-  const log = (line: string) => sink(password === undefined ? redactor.redact(line) : redactor.redact(line).replaceAll(password, REDACTED))
+  // The database URL's passwords never reach a log line, whatever quotes them.
+  const databaseSecrets = team ? databaseUrlSecrets(options.databaseUrl!) : []
+  const log = (line: string) => sink(withoutSecrets(redactor.redact(line), databaseSecrets))
   // Team mode refuses to start without the shared key before it connects anywhere.
   const teamSecrets = team ? (options.secrets ?? teamSecretBox({ file: options.secretKeyFile, env: process.env[SECRET_KEY_ENV] })) : undefined
   const { store, pool } = await openStore({ dataDir: options.dataDir, databaseUrl: options.databaseUrl, poolSize: options.config?.team?.poolSize, replica: newReplicaId(), log })

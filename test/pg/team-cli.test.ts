@@ -1,5 +1,6 @@
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import { PASSWORD_ON_COMMAND_LINE } from '../../electron/gateway/team/database-source.js'
 import { tempDataDir } from '../helpers/gateway.js'
 import { freshDatabase } from '../helpers/pg-database.js'
 import { runGateway } from '../helpers/spawn-gateway.js'
@@ -36,8 +37,9 @@ describe('headless run in team mode', () => {
     const url = await freshDatabase()
     const run = runWith(['--port', '0', '--data-dir', dataDir(), '--database-url', url], {})
     expect(await run.exited).toBe(1)
+    // The URL on the command line carries the password: the warning first.
     expect(run.stderr()).toBe(
-      'team mode needs the secret key every replica shares: set GATEHOUSE_SECRET_KEY (base64 of 32 bytes, e.g. from `openssl rand -base64 32`) or pass --secret-key-file FILE\n',
+      `${PASSWORD_ON_COMMAND_LINE}\nteam mode needs the secret key every replica shares: set GATEHOUSE_SECRET_KEY (base64 of 32 bytes, e.g. from \`openssl rand -base64 32\`) or pass --secret-key-file FILE\n`,
     )
     expect(run.stdout).toEqual([])
   })
@@ -57,6 +59,6 @@ describe('headless run in team mode', () => {
     // The flag names a database that does not exist: the start fails on it, not on the one in the environment.
     const flagWins = runWith(['--port', '0', '--data-dir', dataDir(), '--database-url', bogus], { GATEHOUSE_DATABASE_URL: url, GATEHOUSE_SECRET_KEY: newSecretKey() })
     expect(await flagWins.exited).toBe(1)
-    expect(flagWins.stderr()).toBe('gateway failed to start: database "no_such_database" does not exist\n')
+    expect(flagWins.stderr()).toBe(`${PASSWORD_ON_COMMAND_LINE}\ngateway failed to start: database "no_such_database" does not exist\n`)
   })
 })

@@ -36,24 +36,3 @@ export async function openStore(options: { dataDir: string; databaseUrl?: string
   }
   return { store: storeOver(sql, options.log, release, options.replica), pool }
 }
-
-/** The URL with its password replaced, for messages: `postgres://gate:***@db:5432/gatehouse`. */
-export function redactDatabaseUrl(url: string): string {
-  try {
-    const parsed = new URL(url)
-    if (parsed.password !== '') parsed.password = '***'
-    return parsed.toString()
-  } catch {
-    return 'the database URL (unparsable)'
-  }
-}
-
-/** The URL's password, decoded, if it has one (log lines have it removed). */
-export function databasePassword(url: string): string | undefined {
-  try {
-    const password = decodeURIComponent(new URL(url).password)
-    return password === '' ? undefined : password
-  } catch {
-    return undefined
-  }
-}
