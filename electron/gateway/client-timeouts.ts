@@ -24,7 +24,14 @@ export function clientTimeoutsOf(config: Partial<ClientTimeouts> = {}): ClientTi
 }
 
 /**
- * Open connections the server accepts at once (config `limits.maxConnections`). Every local client shares
+ * Open connections the server keeps at once (config `limits.maxConnections`). Every local client shares
  * 127.0.0.1, so it stays far above heavy local use; it only stops a runaway from exhausting file descriptors.
+ * At the cap a newcomer takes the place of a connection not being served (connection-table.ts).
  */
 export const DEFAULT_MAX_CONNECTIONS = 1024
+
+/**
+ * Open connections from one address other than loopback (config `limits.maxConnectionsPerAddress`; an IPv6 client's
+ * /64 is one address): one machine on the network cannot take the whole cap. A quarter of it.
+ */
+export const DEFAULT_MAX_CONNECTIONS_PER_ADDRESS = 256

@@ -1,3 +1,4 @@
+import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createAdminAuth } from './admin/admin-auth.js'
 import { DEFAULT_SESSION_LIMITS, type SessionLimits } from './admin/session-table.js'
@@ -61,6 +62,8 @@ export interface RunningGateway {
   /** set when a new data dir got its first key; show it once */
   firstKey?: string
   services: Services
+  /** the HTTP server (its open connections: `server.getConnections`) */
+  server: Server
   /** the admin API's token for this run (the desktop window gets it from the preload) */
   adminToken: string
   /** a new one-time address that signs a browser in to the app */
@@ -110,6 +113,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       allowedHosts: options.config?.allowedHosts ?? [],
       timeouts: clientTimeoutsOf(options.config?.timeouts),
       maxConnections: options.config?.limits?.maxConnections,
+      maxConnectionsPerAddress: options.config?.limits?.maxConnectionsPerAddress,
     })
     const host = options.host ?? '127.0.0.1'
     await new Promise<void>((resolve, reject) => {
@@ -129,6 +133,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       port,
       firstKey,
       services,
+      server: gateway.server,
       adminToken: admin.token,
       loginUrl: () => `${url}/admin/login?code=${admin.newLoginCode()}`,
       async close(graceMs = 10_000) {

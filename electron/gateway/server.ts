@@ -1,8 +1,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { Socket } from 'node:net'
 import { authenticate } from './auth.js'
 import { recordRequest } from './billing.js'
 import { discardUpload, readBody } from './body.js'
-import { DEFAULT_CLIENT_TIMEOUTS, DEFAULT_MAX_CONNECTIONS, type ClientTimeouts } from './client-timeouts.js'
+import { DEFAULT_CLIENT_TIMEOUTS, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, type ClientTimeouts } from './client-timeouts.js'
+import { createConnectionTable } from './connection-table.js'
 import { createContext, newRequestId, type RequestContext } from './context.js'
 import { asGatewayError, errorBody, gatewayError } from './errors.js'
 import { createHostGuard } from './host-guard.js'
@@ -11,6 +13,9 @@ import { renderError } from './respond.js'
 import type { Services } from './services.js'
 
 const protocolOfPath = (path: string) => (path.startsWith('/v1/messages') ? 'messages' : 'chat')
+
+/** How long an error answer may take to reach the peer before its connection is destroyed (a reset can overtake it). */
+const ANSWERED_LINGER_MS = 1_000
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH'])
 /** The server reads these bodies whole before the handler runs; a route that streams its upload reads its own. */
@@ -21,6 +26,8 @@ export interface ServerOptions {
   timeouts?: ClientTimeouts
   /** open connections accepted at once (config `limits.maxConnections`) */
   maxConnections?: number
+  /** open connections from one non-loopback address (config `limits.maxConnectionsPerAddress`) */
+  maxConnectionsPerAddress?: number
 }
 
 /**
@@ -95,6 +102,11 @@ export function createGatewayServer(services: Services, routes: Route[], opts: S
     }
   }
 
+  // Not Node's `server.maxConnections`: it refuses newcomers while the cap is full of connections served nothing.
+  const connections = createConnectionTable({
+    maxConnections: opts.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
+    maxConnectionsPerAddress: opts.maxConnectionsPerAddress ?? DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
+  })
   const server: Server = createServer({
     noDelay: true,
     keepAliveTimeout: 5_000,
@@ -104,16 +116,31 @@ export function createGatewayServer(services: Services, routes: Route[], opts: S
     // How often Node checks those two (its default, 30 s, would let a slow client hold headers for 50 s).
     connectionsCheckingInterval: 1_000,
   }, (req, res) => {
+    // A head that completes on a connection already answered with an error (a 408) is not served.
+    if (connections.isClosing(req.socket)) return void req.socket.destroy()
+    connections.requestStarted(req.socket)
+    res.once('close', () => connections.requestEnded(req.socket))
     inFlight++
     void handle(req, res).finally(() => {
       if (--inFlight === 0) idle?.()
     })
   })
-  server.maxConnections = opts.maxConnections ?? DEFAULT_MAX_CONNECTIONS
+  server.on('connection', (socket: Socket) => connections.admit(socket))
+  /** Sends an error answer and closes the connection for good: a peer that keeps its side open holds nothing. */
+  function answerAndClose(socket: Socket, answer: string): void {
+    connections.closing(socket)
+    socket.end(answer)
+    // Destroyed when the peer closes its side, or after a short linger that lets the answer reach it first.
+    const linger = setTimeout(() => socket.destroy(), ANSWERED_LINGER_MS).unref()
+    socket.once('end', () => socket.destroy())
+    socket.once('close', () => clearTimeout(linger))
+  }
   // Node's parser refused the bytes (a bad header, a length that lies, an oversized head) or the headers took too
   // long: the answer still carries a request id and the error envelope, like every other one. The protocol and
   // language are unknown: chat, English.
-  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
+    // Already answered and closing: what the parser makes of later bytes changes nothing.
+    if (connections.isClosing(socket)) return
     const pending = (socket as { _httpMessage?: ServerResponse & { req?: IncomingMessage } })._httpMessage
     if (pending && !pending.headersSent && pending.req?.complete) {
       // Bytes after a whole request still being answered: that answer goes out, and the connection closes after it.
@@ -128,7 +155,7 @@ export function createGatewayServer(services: Services, routes: Route[], opts: S
       : gatewayError('invalid_request', 'malformed_http', { detail: err.code ?? 'HPE_INVALID' })
     const body = JSON.stringify(errorBody(error, 'chat', 'en', services.registry.redactor.redact, id))
     const status = error.status === 408 ? '408 Request Timeout' : '400 Bad Request'
-    socket.end(`HTTP/1.1 ${status}\r\nx-request-id: ${id}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`)
+    answerAndClose(socket, `HTTP/1.1 ${status}\r\nx-request-id: ${id}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`)
   })
 
   return {

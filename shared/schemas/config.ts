@@ -113,7 +113,8 @@ export const gatewayConfig = {
       type: 'object',
       additionalProperties: false,
       properties: {
-        maxConnections: { type: 'integer', minimum: 1, default: 1024, description: 'open client connections accepted at once; every local client shares 127.0.0.1, so keep it far above local use' },
+        maxConnections: { type: 'integer', minimum: 1, default: 1024, description: 'open client connections kept at once; at the cap a new one replaces the oldest not being served; every local client shares 127.0.0.1, so keep it far above local use' },
+        maxConnectionsPerAddress: { type: 'integer', minimum: 1, default: 256, description: 'open client connections from one address other than loopback (an IPv6 /64 counts as one address); loopback clients share 127.0.0.1 and only maxConnections applies to them' },
       },
     },
     network: {

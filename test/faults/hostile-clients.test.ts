@@ -253,11 +253,13 @@ describe('connections', () => {
     socket.destroy()
   })
 
-  it('limits.maxConnections: a connection over the cap is closed at once; once one leaves, requests are served', async () => {
+  // A connection served nothing gives its place to a newcomer (connection-lockout.test.ts): here all are being served.
+  it('limits.maxConnections: while every connection is being served, one over the cap is closed at once; once one leaves, requests are served', async () => {
     const capped = await startTestGateway(chatConfig([{ id: 'a', baseUrl: fake.url }], { limits: { maxConnections: 3 } }))
     try {
-      const held = Array.from({ length: 3 }, () => connect(capped.port, '127.0.0.1').on('error', () => {}))
-      await Promise.all(held.map((s) => new Promise((resolve) => s.once('connect', resolve))))
+      // Requests whose bodies never come; Node's 100 Continue says each was taken.
+      const held = Array.from({ length: 3 }, () => rawClient(capped, postHead('/v1/chat/completions', TEST_KEY, 'Content-Length: 100\r\nExpect: 100-continue\r\n')).socket)
+      await Promise.all(held.map((s) => new Promise((resolve) => s.once('data', resolve))))
       const over = rawClient(capped, 'GET /v1/models HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n')
       await expect(over.answer).rejects.toThrow('connection closed without an answer')
       held[0].destroy()
