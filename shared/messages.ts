@@ -45,6 +45,14 @@ export const MESSAGES = {
   invalid_api_key: { en: 'Incorrect API key provided: {hint}', zh: 'API 密钥无效：{hint}' },
   api_key_disabled: { en: 'This API key is disabled: {hint}', zh: '此 API 密钥已停用：{hint}' },
   api_key_expired: { en: 'This API key has expired: {hint}', zh: '此 API 密钥已过期：{hint}' },
+  api_key_headers_differ: {
+    en: 'Authorization and x-api-key carry different API keys; send one key, in one of the two headers.',
+    zh: 'Authorization 和 x-api-key 请求头携带了不同的 API 密钥；请只发送一个密钥，放在其中一个请求头中。',
+  },
+  api_key_header_repeated: {
+    en: 'The {header} header is sent more than once; send one API key, in one header.',
+    zh: '{header} 请求头出现了不止一次；请只发送一个 API 密钥，放在一个请求头中。',
+  },
   insufficient_balance: {
     en: 'The account balance cannot cover this request; top up to continue.',
     zh: '账户余额不足以支付此请求，请充值后继续。',

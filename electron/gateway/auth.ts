@@ -5,21 +5,41 @@ import type { ApiKey, Registry } from './registry.js'
 const BEARER = /^Bearer(?:\s+(\S+))?\s*$/i
 
 /**
+ * The key header sent more than once, if one was. Node keeps only the first `Authorization` and joins `x-api-key`
+ * values with ", ", so the raw headers are counted: a request must not be able to show one key and be served as another.
+ */
+function repeatedKeyHeader(raw: readonly string[]): string | undefined {
+  let authorization = 0
+  let apiKey = 0
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]
+    if (name.length === 13 && name.toLowerCase() === 'authorization') authorization++
+    else if (name.length === 9 && name.toLowerCase() === 'x-api-key') apiKey++
+  }
+  return authorization > 1 ? 'Authorization' : apiKey > 1 ? 'x-api-key' : undefined
+}
+
+/**
  * Spec §5: `Authorization: Bearer` or `x-api-key`; vendor headers and `?key=` are not accepted.
  * Only the Bearer scheme carries a key in Authorization: a bare key or another scheme is refused (401
- * `missing_api_key`, saying to use Bearer), never read as a key.
+ * `missing_api_key`, saying to use Bearer), never read as a key. Two keys (one in each header, and not the same)
+ * or a key header sent twice are refused (401 `invalid_api_key`): every rule of a key then holds whichever
+ * header carries it, as nothing else can be served in its place.
  */
 export function presentedKey(req: IncomingMessage, bearerOnly: boolean): string | undefined {
+  const repeated = repeatedKeyHeader(req.rawHeaders)
+  if (repeated !== undefined) throw gatewayError('invalid_api_key', 'api_key_header_repeated', { header: repeated })
+  const header = req.headers['x-api-key']
+  const apiKey = typeof header === 'string' && header.trim() !== '' ? header.trim() : undefined
   const auth = req.headers.authorization?.trim()
   if (auth) {
     const match = BEARER.exec(auth)
     if (!match) throw gatewayError('missing_api_key', 'authorization_not_bearer')
+    if (match[1] !== undefined && apiKey !== undefined && match[1] !== apiKey) throw gatewayError('invalid_api_key', 'api_key_headers_differ')
     // `Bearer` with no token is no key at all.
     return match[1]
   }
-  if (bearerOnly) return undefined
-  const header = req.headers['x-api-key']
-  return typeof header === 'string' && header.trim() !== '' ? header.trim() : undefined
+  return bearerOnly ? undefined : apiKey
 }
 
 /** Finds the key and checks it is usable; throws 401 otherwise. */
