@@ -11,6 +11,8 @@ export const ERROR_CODES = {
   invalid_api_key: { status: 401, type: 'authentication_error' },
   api_key_expired: { status: 401, type: 'authentication_error' },
   insufficient_quota: { status: 402, type: 'insufficient_quota' },
+  // The Host header is missing, repeated, or not `uri-host [":" port]` (RFC 9112 §3.2).
+  invalid_host_header: { status: 400, type: 'invalid_request_error' },
   host_not_allowed: { status: 403, type: 'permission_error' },
   origin_not_allowed: { status: 403, type: 'permission_error' },
   model_not_found: { status: 404, type: 'not_found_error' },

@@ -62,6 +62,22 @@ export const MESSAGES = {
     zh: '此 API 密钥的额度已用完。',
   },
   host_not_allowed: { en: 'Host "{host}" is not allowed', zh: '不允许的 Host："{host}"' },
+  host_header_missing: {
+    en: 'The request has no Host header; send exactly one, such as "Host: localhost".',
+    zh: '请求缺少 Host 请求头；请发送且只发送一个，例如 "Host: localhost"。',
+  },
+  host_header_repeated: {
+    en: 'The request has {count} Host headers; send exactly one.',
+    zh: '请求含有 {count} 个 Host 请求头；请只发送一个。',
+  },
+  host_header_malformed: {
+    en: 'The Host header "{host}" is not a host name, an IPv4 address or an IPv6 address in brackets, optionally followed by ":" and a port.',
+    zh: 'Host 请求头 "{host}" 不是主机名、IPv4 地址或方括号中的 IPv6 地址（其后可带 ":" 和端口）。',
+  },
+  host_header_port: {
+    en: 'The Host header "{host}" names port {port}, outside 0 to 65535.',
+    zh: 'Host 请求头 "{host}" 中的端口 {port} 超出 0 到 65535 的范围。',
+  },
   origin_not_allowed: {
     en: 'Requests from browser origin "{origin}" are not allowed',
     zh: '不允许来自浏览器源 "{origin}" 的请求',

@@ -115,6 +115,8 @@ export function createGatewayServer(services: Services, routes: Route[], opts: S
     requestTimeout: timeouts.headersMs + timeouts.bodyMs + 10_000,
     // How often Node checks those two (its default, 30 s, would let a slow client hold headers for 50 s).
     connectionsCheckingInterval: 1_000,
+    // The host guard answers a missing Host itself, in the protocol's shape (Node's own 400 has no body).
+    requireHostHeader: false,
   }, (req, res) => {
     // A head that completes on a connection already answered with an error (a 408) is not served.
     if (connections.isClosing(req.socket)) return void req.socket.destroy()

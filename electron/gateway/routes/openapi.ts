@@ -7,7 +7,7 @@ import type { Route, RouteDoc } from '../router.js'
 export const API_VERSION = '2026-09-25'
 
 const ERROR_STATUSES: Record<string, string> = {
-  '400': 'Invalid parameters',
+  '400': 'Invalid parameters; or a missing, repeated or malformed Host header (`invalid_host_header`)',
   '401': 'Missing, invalid, disabled or expired key (`missing_api_key`, `invalid_api_key`, `api_key_expired`); an Authorization header with a bare key or a scheme other than Bearer is `missing_api_key`',
   '402': 'Balance or key quota used up (`insufficient_quota`)',
   '403': 'Host or browser origin not allowed',
@@ -22,7 +22,7 @@ const ERROR_STATUSES: Record<string, string> = {
 }
 
 const ADMIN_STATUSES: Record<string, string> = {
-  '400': 'Invalid body or query (the field is named in `param`)',
+  '400': 'Invalid body or query (the field is named in `param`); or a missing, repeated or malformed Host header (`invalid_host_header`)',
   '401': 'Not signed in, or the session ended (`admin_unauthorized`): send the admin token as Bearer, or the session cookie with the session token in `x-gatehouse-session`',
   '403': 'Host or browser origin not allowed',
   '404': 'No such item (`not_found`)',
@@ -33,6 +33,8 @@ const ADMIN_STATUSES: Record<string, string> = {
 }
 
 const BODY_STATUSES = new Set(['408', '413'])
+/** Every request passes the Host guard first: any operation may answer these (`invalid_host_header`, `host_not_allowed`, `origin_not_allowed`). */
+const HOST_STATUSES = new Set(['400', '403'])
 
 /** Each protocol's error envelope (respond.ts renders them): chat, messages, DashScope's native one. */
 const ERROR_SCHEMAS: Partial<Record<Route['protocol'], string>> = { messages: 'MessagesError', dashscope: 'NativeError' }
@@ -50,7 +52,7 @@ function operation(route: Route) {
   const statuses = route.auth === 'admin' ? ADMIN_STATUSES : ERROR_STATUSES
   const errors = Object.fromEntries(
     Object.entries(statuses)
-      .filter(([status]) => (doc.errors ? doc.errors.includes(status) : route.auth !== 'none' || status === '403' || status === '500'))
+      .filter(([status]) => HOST_STATUSES.has(status) || (doc.errors ? doc.errors.includes(status) : route.auth !== 'none' || status === '500'))
       // Only a request with a body can be too large or too slow to arrive.
       .filter(([status]) => doc.request !== undefined || !BODY_STATUSES.has(status))
       .concat(Object.entries(doc.moreErrors ?? {}))
