@@ -10,6 +10,7 @@ import { upgradeSealedKeys } from './key-hashing.js'
 import type { GatewayConfig } from './config/load-config.js'
 import { createHttp, DEFAULT_TIMEOUTS } from './http.js'
 import { createConcurrencyLimiter } from './limits.js'
+import type { ResolveHost } from './link-guard.js'
 import { mediaFilesFor } from './media-files.js'
 import { createRedactor } from './redact.js'
 import { Registry } from './registry.js'
@@ -46,6 +47,8 @@ export interface GatewayOptions {
   rendererDir?: string | null
   /** admin sessions' idle timeout, lifetime and cap (defaults: 30 minutes, 12 hours, 32; see session-table.ts) */
   adminSessions?: Partial<SessionLimits>
+  /** how the host names of links (reference images, vendors' result links) are resolved; dns.lookup by default */
+  resolveLinkHost?: ResolveHost
   /**
    * Team mode: the store is this PostgreSQL database (`postgres://USER:PASS@HOST:PORT/DB`), shared with the other
    * replicas; the data dir stays this replica's own. Secrets are sealed with the shared key: `secrets` if given, else
@@ -100,7 +103,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     const firstKey = await prepareStore(store, registry, secrets, options.config)
     await registry.reload()
 
-    const http = createHttp({ ...DEFAULT_TIMEOUTS, ...options.config?.timeouts }, { allowPrivateAddresses: options.config?.network?.allowPrivateAddresses })
+    const http = createHttp({ ...DEFAULT_TIMEOUTS, ...options.config?.timeouts }, { allowPrivateAddresses: options.config?.network?.allowPrivateAddresses, resolveLinkHost: options.resolveLinkHost })
     const admin = createAdminAuth({ ...DEFAULT_SESSION_LIMITS, ...options.adminSessions })
     const app = { mode: options.mode ?? 'headless', version: GATEHOUSE_VERSION, baseUrl: '', rendererDir: options.rendererDir === null ? undefined : (options.rendererDir ?? defaultRendererDir()) } as const
     const ttlMs = (options.config?.team?.leaseSeconds ?? DEFAULT_LEASE_SECONDS) * 1000

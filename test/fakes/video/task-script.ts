@@ -64,6 +64,8 @@ export interface Switches {
   errorOnPoll?: { status: number; count: number }
   /** canned answers for the next create calls, e.g. a business error inside an HTTP 200 */
   nextStart: Answer[]
+  /** the origin finished videos' links name (a CDN elsewhere); this fake's own when unset */
+  videoOrigin?: string
 }
 
 export interface FakeVideoOptions {
@@ -148,7 +150,7 @@ export async function startFakeVideoServer(vendor: VendorFake, opts: FakeVideoOp
       task.polls++
       return { step, task }
     },
-    videoUrl: (task) => `${url}/files/${encodeURIComponent(task.id)}.mp4`,
+    videoUrl: (task) => `${switches.videoOrigin ?? url}/files/${encodeURIComponent(task.id)}.mp4`,
   }
 
   const server = http.createServer(async (req, res) => {
