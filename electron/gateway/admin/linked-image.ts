@@ -26,12 +26,20 @@ export async function fetchLinkedImage(ctx: RequestContext, services: Services):
   const { url } = await readBody(ctx)
   const link = parseLink(url)
   const timeoutMs = Math.min(LINKED_IMAGE_TIMEOUT_MS, services.http.timeouts.firstByteMs)
-  const signal = AbortSignal.any([ctx.abort.signal, AbortSignal.timeout(timeoutMs)])
+  // A timer of our own, not AbortSignal.timeout() inside AbortSignal.any(): Node may collect that one before it fires.
+  const stop = new AbortController()
+  const timer = setTimeout(() => stop.abort(new DOMException(`no image within ${timeoutMs} ms`, 'TimeoutError')), timeoutMs)
+  const clientGone = () => stop.abort(new DOMException('the client left', 'AbortError'))
+  ctx.abort.once('abort', clientGone)
+  if (ctx.abort.aborted) clientGone()
   let image: { bytes: Buffer; mimeType: string }
   try {
-    image = await services.http.download(link.href, MAX_LINKED_IMAGE_BYTES, signal)
+    image = await services.http.download(link.href, MAX_LINKED_IMAGE_BYTES, stop.signal)
   } catch (err) {
     throw downloadFailure(err, link, timeoutMs)
+  } finally {
+    clearTimeout(timer)
+    ctx.abort.off('abort', clientGone)
   }
   // A small file claiming a huge size would make the page decode gigabytes.
   checkImageHeader(image.bytes, 'url')

@@ -2,6 +2,8 @@
 // it (the page's CSP loads no remote image). Signed-in only, through the link guard, bounded in size and time, and
 // answered only when the bytes are a raster image.
 import http from 'node:http'
+import { setFlagsFromString } from 'node:v8'
+import { runInNewContext } from 'node:vm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { makePng } from '../../fakes/images/image-bytes.js'
 import { listenLocal } from '../../fakes/listen-local.js'
@@ -9,6 +11,10 @@ import { chatConfig, startTestGateway, type TestGateway } from '../../helpers/ga
 import { fetchConforming } from '../../helpers/openapi-conformance.js'
 import { MAX_LINKED_IMAGE_BYTES } from '../../../electron/gateway/admin/linked-image.js'
 import { apiError, browserSignIn, UNAUTHORIZED } from './admin-helpers.js'
+
+// A full garbage collection on demand (the gateway runs in this process).
+setFlagsFromString('--expose-gc')
+const gc = runInNewContext('gc') as () => void
 
 const PNG = makePng(12, 8)
 const SVG = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>')
@@ -85,8 +91,8 @@ afterAll(async () => {
 const PATH = '/admin/v1/linked-image'
 
 /** The route as the desktop window calls it: the admin token as Bearer (or `headers` instead). */
-const load = (on: TestGateway, body: unknown, headers: Record<string, string> = { authorization: `Bearer ${on.adminToken}` }) =>
-  fetchConforming(`${on.url}${PATH}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) })
+const load = (on: TestGateway, body: unknown, headers: Record<string, string> = { authorization: `Bearer ${on.adminToken}` }, signal?: AbortSignal) =>
+  fetchConforming(`${on.url}${PATH}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body), signal })
 
 const errorOf = async (res: Response) => [res.status, await res.json()]
 const unusable = (url: string, detail: string) => apiError('invalid_request', `The image at ${url} ${detail}.`, 'url')
@@ -144,8 +150,17 @@ describe('POST /admin/v1/linked-image', () => {
 
   it('gives up on an image that keeps trickling past the deadline (504), and on a host that does not answer (502)', async () => {
     const started = Date.now()
-    expect(await errorOf(await load(gw, { url: `${host.origin}/trickle.png` })))
-      .toEqual([504, apiError('upstream_timeout', `The image at ${host.origin}/trickle.png did not arrive within 0.4 seconds.`, null, 'timeout_error')])
+    // The deadline must hold through garbage collection (Node may collect an AbortSignal.timeout() held only by AbortSignal.any()).
+    const collect = setInterval(gc, 50)
+    const late = new AbortController()
+    const giveUp = setTimeout(() => late.abort(), 5_000)
+    try {
+      expect(await errorOf(await load(gw, { url: `${host.origin}/trickle.png` }, undefined, late.signal)))
+        .toEqual([504, apiError('upstream_timeout', `The image at ${host.origin}/trickle.png did not arrive within 0.4 seconds.`, null, 'timeout_error')])
+    } finally {
+      clearInterval(collect)
+      clearTimeout(giveUp)
+    }
     expect(Date.now() - started).toBeLessThan(5_000)
     const closed = http.createServer()
     const { origin, close } = await listenLocal(closed)
