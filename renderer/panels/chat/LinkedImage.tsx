@@ -41,11 +41,15 @@ export function LinkedImage({ src, alt }: { src: string; alt?: string }) {
     event.stopPropagation()
     const controller = new AbortController()
     abort.current = controller
+    const deadline = new AbortController()
+    const timer = setTimeout(() => deadline.abort(new DOMException('no answer in time', 'TimeoutError')), LOAD_TIMEOUT_MS)
     setLoaded({ state: 'loading' })
-    admin.linkedImage(src, language, AbortSignal.any([controller.signal, AbortSignal.timeout(LOAD_TIMEOUT_MS)])).then(
-      (blob) => !controller.signal.aborted && setLoaded({ state: 'ready', url: URL.createObjectURL(blob) }),
-      (err: unknown) => !controller.signal.aborted && setLoaded({ state: 'failed', message: failureText(err, t) }),
-    )
+    admin.linkedImage(src, language, AbortSignal.any([controller.signal, deadline.signal]))
+      .then(
+        (blob) => !controller.signal.aborted && setLoaded({ state: 'ready', url: URL.createObjectURL(blob) }),
+        (err: unknown) => !controller.signal.aborted && setLoaded({ state: 'failed', message: failureText(err, t) }),
+      )
+      .finally(() => clearTimeout(timer))
   }
 
   if (loaded.state === 'ready') return <img src={loaded.url} alt={alt ?? ''} title={src} data-testid="chat-linked-image" />
