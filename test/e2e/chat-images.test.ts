@@ -15,6 +15,7 @@ async function startImageHost() {
   const requests: string[] = []
   const server = http.createServer((req, res) => {
     requests.push(req.url ?? '')
+    if (req.url === '/page.html') return void res.writeHead(200, { 'content-type': 'text/html' }).end('<p>not an image</p>')
     res.writeHead(200, { 'content-type': 'image/png', 'content-length': PNG.length }).end(PNG)
   })
   return { requests, ...(await listenLocal(server)) }
@@ -67,5 +68,22 @@ describe.skipIf(browserMissing)('images in chat answers', () => {
     expect(await image.getAttribute('alt')).toBe('chart')
     expect(host.requests).toEqual(['/log.png?q=secret%20chat'])
     await app.screenshot('chat-image-after-click')
+  })
+
+  it('says why an image did not load, and offers its link to open outside the app', async () => {
+    const { page } = app
+    const url = `${host.origin}/page.html`
+    fake.setScenario({ kind: 'ok', text: `![not a picture](${url})` })
+    await page.getByTestId('chat-input').fill('Another one')
+    await page.getByTestId('chat-send').click()
+    const answer = page.getByTestId('chat-message-assistant').last()
+    await expect.poll(() => answer.getAttribute('data-state')).toBe('done')
+    await answer.getByTestId('chat-load-image').click()
+    const error = answer.getByTestId('chat-load-image-error')
+    await error.waitFor({ timeout: 10_000 })
+    expect(await error.textContent()).toBe(`The image at ${url} is not an image (content type "text/html").`)
+    expect(await answer.getByRole('link', { name: 'Open in browser' }).getAttribute('href')).toBe(url)
+    expect(await answer.locator('img').count()).toBe(0)
+    expect(host.requests.at(-1)).toBe('/page.html')
   })
 })
