@@ -1,55 +1,42 @@
 import type { RequestLogEntry, RequestLogPage } from '../../../shared/admin.js'
 import type { RequestContext } from '../context.js'
-import { gatewayError } from '../errors.js'
 import { nanoToUsd } from '../money.js'
 import { sendJson } from '../respond.js'
 import type { Services } from '../services.js'
 import type { LedgerEntry } from '../store/ledger.js'
 import type { RequestLogFilter } from '../store/request-log.js'
 import { queryOf } from './admin-io.js'
+import { badQuery, housekeepingParam, integerParam, MAX_TIME_MS, textParam, timeParam } from './query-params.js'
 
 const MAX_LIMIT = 500
 
-export const badQuery = (name: string, problem: string) => gatewayError('invalid_request', 'invalid_query', { name, problem }, { param: name })
-
-/** A time as ms since the epoch: a number (ms) or an ISO 8601 date. */
-function timeParam(q: URLSearchParams, name: string): number | undefined {
-  const raw = q.get(name)
-  if (raw === null || raw === '') return undefined
-  const ms = /^\d+$/.test(raw) ? Number(raw) : Date.parse(raw)
-  if (!Number.isFinite(ms)) throw badQuery(name, 'must be milliseconds since 1970 or an ISO 8601 date')
-  return ms
+/** `ok`, `error`, or one status code (RFC 9110 §15: 100 to 599). */
+function statusParam(q: URLSearchParams): RequestLogFilter['status'] {
+  const raw = textParam(q, 'status')
+  if (raw === undefined || raw === 'ok' || raw === 'error') return raw
+  if (!/^\d{3}$/.test(raw)) throw badQuery('status', 'must be ok, error or an HTTP status code')
+  const status = Number(raw)
+  if (status < 100 || status > 599) throw badQuery('status', { en: 'must be an HTTP status code from 100 to 599', zh: '必须是 100 到 599 之间的 HTTP 状态码' })
+  return status
 }
 
-/** `housekeeping=true|false` (default true): false leaves out the app's housekeeping calls (shared/admin.ts). */
-export function housekeepingParam(q: URLSearchParams): boolean {
-  const raw = q.get('housekeeping')
-  if (raw === null || raw === '' || raw === 'true') return true
-  if (raw === 'false') return false
-  throw badQuery('housekeeping', 'must be true or false')
+/** The `next` of a previous page: `created_at:id`, its time within MAX_TIME_MS. */
+function cursorParam(q: URLSearchParams): RequestLogFilter['before'] {
+  const raw = textParam(q, 'before')
+  if (raw === undefined) return undefined
+  const cursor = /^(\d+):(.+)$/.exec(raw)
+  if (!cursor || Number(cursor[1]) > MAX_TIME_MS) throw badQuery('before', 'must be the `next` value of a previous page')
+  return { createdAt: Number(cursor[1]), id: cursor[2] }
 }
 
-/** The query string as a log filter; 400 naming the parameter for anything malformed. */
+/** The query string as a log filter; 400 naming the parameter for anything malformed or out of range. */
 export function parseLogQuery(q: URLSearchParams): RequestLogFilter {
-  const text = (name: string) => q.get(name) || undefined
-  const limitRaw = q.get('limit')
-  const limit = limitRaw === null ? 100 : Number(limitRaw)
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) throw badQuery('limit', `must be an integer from 1 to ${MAX_LIMIT}`)
-  const statusRaw = text('status')
-  let status: RequestLogFilter['status']
-  if (statusRaw === 'ok' || statusRaw === 'error') status = statusRaw
-  else if (statusRaw !== undefined) {
-    if (!/^\d{3}$/.test(statusRaw)) throw badQuery('status', 'must be ok, error or an HTTP status code')
-    status = Number(statusRaw)
-  }
-  const beforeRaw = text('before')
-  const cursor = beforeRaw === undefined ? undefined : /^(\d+):(.+)$/.exec(beforeRaw)
-  if (beforeRaw !== undefined && !cursor) throw badQuery('before', 'must be the `next` value of a previous page')
   return {
-    id: text('id'), group: text('group'), key: text('key'), model: text('model'), endpoint: text('endpoint'), status,
+    id: textParam(q, 'id'), group: textParam(q, 'group'), key: textParam(q, 'key'), model: textParam(q, 'model'), endpoint: textParam(q, 'endpoint'),
+    status: statusParam(q),
     since: timeParam(q, 'since'), until: timeParam(q, 'until'),
-    before: cursor ? { createdAt: Number(cursor[1]), id: cursor[2] } : undefined,
-    limit,
+    before: cursorParam(q),
+    limit: integerParam(q, 'limit', 1, MAX_LIMIT, 100),
     housekeeping: housekeepingParam(q),
   }
 }

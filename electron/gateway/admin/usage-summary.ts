@@ -5,11 +5,14 @@ import { sendJson } from '../respond.js'
 import type { Services } from '../services.js'
 import { nearestRank } from '../store/usage-summary.js'
 import { queryOf } from './admin-io.js'
-import { badQuery, housekeepingParam } from './requests.js'
+import { badQuery, housekeepingParam } from './query-params.js'
 import { addDays, daysBetween, isTimeZone, localDays, parseDate, todayIn } from './local-days.js'
 
 /** Without since/until: the last 30 days, today included. */
 const DEFAULT_DAYS = 30
+/** No request is older than 1970; four-digit years end with 9999. */
+const FIRST_DATE = '1970-01-01'
+const LAST_DATE = '9999-12-31'
 
 export interface SummaryQuery {
   since: string
@@ -26,6 +29,8 @@ export function parseSummaryQuery(q: URLSearchParams, now: number): SummaryQuery
   const date = (name: string): string | undefined => {
     const raw = q.get(name)
     if (raw === null || raw === '') return undefined
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(raw)) throw badQuery(name, 'must be a date, YYYY-MM-DD')
+    if (raw < FIRST_DATE || raw > LAST_DATE) throw badQuery(name, { en: `must be a date from ${FIRST_DATE} to ${LAST_DATE}`, zh: `必须是 ${FIRST_DATE} 到 ${LAST_DATE} 之间的日期` })
     if (parseDate(raw) === undefined) throw badQuery(name, 'must be a date, YYYY-MM-DD')
     return raw
   }
