@@ -299,8 +299,17 @@ export const MESSAGES = {
     zh: '任务 {id} 没有已保存的视频 {index}：视频在任务成功且下载完成后才会保存。',
   },
   admin_unauthorized: {
-    en: 'Not signed in to the admin API: open the login address the gateway printed at start, or use the desktop app.',
-    zh: '未登录管理接口：请打开网关启动时打印的登录地址，或使用桌面应用。',
+    en: 'Not signed in to the admin API: open a sign-in address (`npm run gateway -- --login` prints one), or use the desktop app.',
+    zh: '未登录管理接口：请打开登录地址（运行 `npm run gateway -- --login` 获取），或使用桌面应用。',
+  },
+  // The page GET /admin/login answers when the address's code cannot sign in.
+  login_link_used: {
+    en: 'This sign-in address was already used or is not valid. Each address works once: get a new one with `npm run gateway -- --login`.',
+    zh: '此登录地址已被使用或无效。每个地址只能使用一次：请运行 `npm run gateway -- --login` 获取新地址。',
+  },
+  login_link_expired: {
+    en: 'This sign-in address has expired. Get a new one with `npm run gateway -- --login`.',
+    zh: '此登录地址已过期。请运行 `npm run gateway -- --login` 获取新地址。',
   },
   admin_not_found: { en: 'No {what} "{id}"', zh: '没有{what}“{id}”' },
   config_problem: { en: '{field}: {problem}', zh: '{field}：{problem}' },

@@ -21,10 +21,7 @@ export interface AdminAuth {
   readonly token: string
   /** the live sessions */
   readonly sessions: { readonly size: number }
-  /** A new one-time login code. */
-  newLoginCode(): string
-  /** Spends a login code; a new session when it was valid. */
-  redeem(code: string): AdminSessionEntry | undefined
+  /** A new session (for the admin token's holder, or a sign-in code just spent: admin/login-codes.ts). */
   openSession(): AdminSessionEntry
   /** The request carries the admin token. */
   hasToken(req: IncomingMessage): boolean

@@ -1,7 +1,9 @@
 import { parseArgs } from 'node:util'
 import { ConfigError, loadConfig } from './config/load-config.js'
-import { startGateway } from './gateway.js'
+import { startGateway, type RunningGateway } from './gateway.js'
+import { LoginCommandError, newSignInAddress } from './login-command.js'
 import { redactPatterns } from './redact.js'
+import { forgetRunning, recordRunning } from './running-record.js'
 import { databaseUrlSecrets, redactDatabaseUrl, withoutSecrets } from './store/database-url.js'
 import { DATABASE_URL_ENV, teamDatabase } from './team/database-source.js'
 import { SECRET_KEY_ENV, TeamStartError } from './team/secret-key.js'
@@ -9,6 +11,10 @@ import { defaultDataDir } from './paths.js'
 import { readSettings } from './settings.js'
 
 const USAGE = `usage: npm run gateway -- [--config FILE] [--port N] [--data-dir DIR] [--host H] [--database-url postgres://USER@HOST:PORT/DB] [--database-password-file FILE] [--secret-key-file FILE]
+       npm run gateway -- --login [--data-dir DIR] [--database-url URL] [--database-password-file FILE]
+
+--login prints a new one-time sign-in address of the gateway running on the data dir (on stdout) and exits; it
+starts no server. A team replica needs its database named as the replica has it.
 
 Team mode: with --database-url (or GATEHOUSE_DATABASE_URL; the flag wins) the store is that PostgreSQL database,
 shared by every replica started on it; without it, the embedded SQLite store in the data dir. Its password: in
@@ -20,6 +26,7 @@ secret key: ${SECRET_KEY_ENV} (base64 of 32 bytes) or --secret-key-file FILE. Th
 /**
  * Headless run. Contract: exactly one stdout line, `gateway listening on http://HOST:PORT`, once it accepts
  * connections; everything else goes to stderr. SIGTERM/SIGINT drain in-flight requests and close the store.
+ * `--login`: one stdout line, a new sign-in address of the gateway running on the data dir; no server starts.
  */
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -31,6 +38,7 @@ async function main(): Promise<void> {
       'database-url': { type: 'string' },
       'database-password-file': { type: 'string' },
       'secret-key-file': { type: 'string' },
+      login: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   })
@@ -38,24 +46,34 @@ async function main(): Promise<void> {
     process.stderr.write(`${USAGE}\n`)
     return
   }
-  // The port: --port, else the one saved in the app's settings (default 8787).
-  const port = values.port === undefined ? readSettings(values['data-dir']!).port : Number(values.port)
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError('--port', `"${values.port}" is not a port number`)
-  const config = values.config ? loadConfig(values.config) : undefined
+  const dataDir = values['data-dir']!
   const database = teamDatabase({ flagUrl: values['database-url'], flagPasswordFile: values['database-password-file'], env: process.env })
   databaseSecrets = database?.secrets ?? []
   if (database?.warning) process.stderr.write(`${database.warning}\n`)
   const databaseUrl = database?.url
-  const start = { dataDir: values['data-dir']!, config, host: values.host, port, databaseUrl, secretKeyFile: values['secret-key-file'] }
+  const log = (line: string) => process.stderr.write(`${withoutSecrets(redactPatterns(line), databaseSecrets)}\n`)
+  if (values.login) {
+    failure = 'no sign-in address'
+    const { address, minutes } = await newSignInAddress(dataDir, databaseUrl, log)
+    process.stdout.write(`${address}\n`)
+    process.stderr.write(`This sign-in address works once, within ${minutes} minutes.\n`)
+    return
+  }
+  // The port: --port, else the one saved in the app's settings (default 8787).
+  const port = values.port === undefined ? readSettings(dataDir).port : Number(values.port)
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError('--port', `"${values.port}" is not a port number`)
+  const config = values.config ? loadConfig(values.config) : undefined
+  const start = { dataDir, config, host: values.host, port, databaseUrl, secretKeyFile: values['secret-key-file'] }
   const gateway = await startGateway(start).catch((err: NodeJS.ErrnoException) => {
     if (err.code === 'EADDRINUSE') throw new Error(`port ${port} is already in use; pick another with --port N (or --port 0 for any free port)`)
     throw err
   })
+  // Noted before the line below, so that `--login` finds the gateway as soon as it is seen to listen.
+  recordRunning(dataDir, { url: gateway.url, pid: process.pid, team: databaseUrl !== undefined, loginCodeMinutes: gateway.loginCodeMinutes })
   process.stdout.write(`gateway listening on ${gateway.url}\n`)
   const storeInfo = databaseUrl === undefined ? '' : ` · team mode on ${redactDatabaseUrl(databaseUrl)}`
-  process.stderr.write(`OpenAI SDKs: base URL ${gateway.url}/v1 · Anthropic SDKs: base URL ${gateway.url} · data dir ${values['data-dir']}${storeInfo}\n`)
-  const app = gateway.services.app.rendererDir ? `Open the app in a browser (this sign-in address works once): ${gateway.loginUrl()}` : 'The app is not built (npm run build:renderer); the API is served.'
-  process.stderr.write(`${app}\n`)
+  process.stderr.write(`OpenAI SDKs: base URL ${gateway.url}/v1 · Anthropic SDKs: base URL ${gateway.url} · data dir ${dataDir}${storeInfo}\n`)
+  process.stderr.write(`${await signInHelp(gateway, dataDir, databaseUrl !== undefined)}\n`)
   if (gateway.firstKey) {
     process.stderr.write(`First start: created a key for the "default" group. It is shown only this once:\n  ${gateway.firstKey}\n`)
   }
@@ -64,6 +82,7 @@ async function main(): Promise<void> {
     if (stopping) return
     stopping = true
     process.stderr.write(`${signal}: finishing in-flight requests…\n`)
+    forgetRunning(dataDir)
     gateway.close(10_000).then(
       () => process.exit(0),
       (err) => {
@@ -75,6 +94,20 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => stop('SIGTERM'))
   process.on('SIGINT', () => stop('SIGINT'))
 }
+
+/**
+ * How to open the app in a browser. One machine: a sign-in address now (its service log is the operator's own), and
+ * how to get the next. A team replica prints none at start, where every restart would leave one in its service log.
+ */
+async function signInHelp(gateway: RunningGateway, dataDir: string, team: boolean): Promise<string> {
+  if (!gateway.services.app.rendererDir) return 'The app is not built (npm run build:renderer); the API is served.'
+  const next = `npm run gateway -- --login --data-dir ${dataDir}`
+  if (team) return `For a one-time address that signs a browser in to the app: ${next} (with this replica's database settings)`
+  return `Open the app in a browser (this sign-in address works once, within ${gateway.loginCodeMinutes} minutes): ${await gateway.loginUrl()}\nFor a new one: ${next}`
+}
+
+/** What a failure message starts with (an error of the gateway's own says what failed itself). */
+let failure = 'gateway failed to start'
 
 /** The database's secrets once known (a password file's too), for removing from the failure message. */
 let databaseSecrets: string[] = []
@@ -101,7 +134,8 @@ process.on('uncaughtException', keepServing('uncaught exception'))
 process.on('unhandledRejection', keepServing('unhandled rejection'))
 
 main().catch((err: unknown) => {
-  const message = err instanceof ConfigError || err instanceof TeamStartError ? err.message : `gateway failed to start: ${(err as Error).message}`
+  const own = err instanceof ConfigError || err instanceof TeamStartError || err instanceof LoginCommandError
+  const message = own ? err.message : `${failure}: ${(err as Error).message}`
   // Node's JSON errors quote the text around the fault, which may be a key of the config file; the database's
   // passwords are removed wherever a driver's message quotes them.
   const secrets = [...databaseSecrets, ...databaseUrlSecrets(databaseUrlGiven() ?? '')].sort((a, b) => b.length - a.length)

@@ -1,6 +1,7 @@
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createAdminAuth } from './admin/admin-auth.js'
+import { issueLoginCode, loginCodeMinutes } from './admin/login-codes.js'
 import { DEFAULT_SESSION_LIMITS, type SessionLimits } from './admin/session-table.js'
 import { defaultRendererDir } from './admin/static-files.js'
 import { clientTimeoutsOf } from './client-timeouts.js'
@@ -69,8 +70,10 @@ export interface RunningGateway {
   server: Server
   /** the admin API's token for this run (the desktop window gets it from the preload) */
   adminToken: string
-  /** a new one-time address that signs a browser in to the app */
-  loginUrl(): string
+  /** a new one-time address that signs a browser in to the app, good for `loginCodeMinutes` */
+  loginUrl(): Promise<string>
+  /** how long a sign-in code works: GATEHOUSE_LOGIN_CODE_MINUTES, else config `admin.loginCodeMinutes`, else 10 */
+  loginCodeMinutes: number
   close(graceMs?: number): Promise<void>
 }
 
@@ -80,6 +83,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const redactor = createRedactor()
   const sink = options.log ?? ((line: string) => process.stderr.write(`${line}\n`))
   const team = options.databaseUrl !== undefined
+  const codeMinutes = loginCodeMinutes(options.config?.admin?.loginCodeMinutes)
   // The database URL's passwords never reach a log line, whatever quotes them.
   const databaseSecrets = team ? databaseUrlSecrets(options.databaseUrl!) : []
   const log = (line: string) => sink(withoutSecrets(redactor.redact(line), databaseSecrets))
@@ -138,7 +142,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       services,
       server: gateway.server,
       adminToken: admin.token,
-      loginUrl: () => `${url}/admin/login?code=${admin.newLoginCode()}`,
+      loginUrl: async () => `${url}/admin/login?code=${await issueLoginCode(store, codeMinutes * 60_000)}`,
+      loginCodeMinutes: codeMinutes,
       async close(graceMs = 10_000) {
         await gateway.close(graceMs)
         await videoPoller.stop()

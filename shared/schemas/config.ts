@@ -151,5 +151,19 @@ export const gatewayConfig = {
         },
       },
     },
+    admin: {
+      type: 'object',
+      additionalProperties: false,
+      description: 'signing in to the app from a browser',
+      properties: {
+        loginCodeMinutes: {
+          type: 'integer',
+          minimum: 1,
+          maximum: 1440,
+          default: 10,
+          description: 'a one-time sign-in address works this long (GATEHOUSE_LOGIN_CODE_MINUTES wins over it); `npm run gateway -- --login` prints a new one',
+        },
+      },
+    },
   },
 } as const

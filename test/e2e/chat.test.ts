@@ -64,7 +64,7 @@ describe.skipIf(browserMissing)('chat panel', () => {
   it('keeps conversations across a restart of the page, and switches to Chinese from Settings', async () => {
     const { page } = app
     await page.waitForTimeout(600) // the saved state is written after a short debounce
-    await page.goto(app.gateway.loginUrl())
+    await page.goto(await app.gateway.loginUrl())
     await page.getByTestId('panel-chat').waitFor()
     await expect.poll(() => page.getByTestId('chat-message-assistant').count()).toBe(2)
     expect(await page.getByTestId('chat-message-assistant').first().textContent()).toContain('Hello bold world from the fake')
@@ -73,7 +73,7 @@ describe.skipIf(browserMissing)('chat panel', () => {
     await page.getByTestId('nav-settings').click()
     await page.getByTestId('settings-language').selectOption('zh')
     await expect.poll(() => page.getByTestId('nav-chat').textContent()).toBe('对话')
-    await page.goto(app.gateway.loginUrl())
+    await page.goto(await app.gateway.loginUrl())
     await expect.poll(() => page.getByTestId('nav-chat').textContent()).toBe('对话')
     await app.screenshot('settings-chinese')
   })

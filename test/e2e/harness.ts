@@ -50,7 +50,7 @@ export async function openApp(config: GatewayConfig, opts: { group?: string; vid
   const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, acceptDownloads: true })
   const page = await context.newPage()
   page.on('pageerror', (err) => console.error(`[page error] ${err.message}`))
-  await page.goto(gateway.loginUrl())
+  await page.goto(await gateway.loginUrl())
   // Chat, or the guided start when the gateway has no upstream account yet.
   await page.waitForSelector('[data-testid="panel-chat"], [data-testid="panel-welcome"]')
   // A new data dir lists its own groups first; the test's group is picked as a user would.

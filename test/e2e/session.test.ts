@@ -46,7 +46,7 @@ describe.skipIf(browserMissing !== undefined)('browser: the admin session', () =
   })
 
   it('signs out from Settings: the cookie and the token are gone', async () => {
-    await app.page.goto(app.gateway.loginUrl())
+    await app.page.goto(await app.gateway.loginUrl())
     await app.page.getByTestId('nav-settings').click()
     await app.page.getByTestId('settings-sign-out').click()
     await app.page.getByTestId('sign-in').waitFor()

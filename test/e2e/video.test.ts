@@ -56,7 +56,7 @@ describe.skipIf(browserMissing)('video panel', () => {
     expect(readFileSync(await saved.path())).toEqual(FAKE_MP4)
 
     // The list comes back from the gateway's store after the page (or the app) restarts.
-    await page.goto(app.gateway.loginUrl())
+    await page.goto(await app.gateway.loginUrl())
     await page.getByTestId('nav-video').click()
     await expect.poll(() => page.getByTestId('video-task').first().getAttribute('data-status'), { timeout: 10_000 }).toBe('succeeded')
   })

@@ -63,7 +63,7 @@ describe('admin sessions: the cookie alone is not enough', () => {
   })
 
   it('the login address answers 303 to the page with the token in the fragment', async () => {
-    const res = await fetch(gw.loginUrl(), { redirect: 'manual' })
+    const res = await fetch(await gw.loginUrl(), { redirect: 'manual' })
     expect(res.status).toBe(303)
     expect(res.headers.get('location')).toMatch(/^\/#session=[\w-]{43}$/)
     expect(res.headers.get('set-cookie')).toMatch(/^gatehouse_admin=[\w-]{43}; Path=\/; HttpOnly; SameSite=Strict$/)

@@ -1,9 +1,10 @@
-import { existsSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import Database from 'better-sqlite3'
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js'
 import { chatConfig, tempDataDir, TEST_KEY } from '../helpers/gateway.js'
+import { finished } from '../helpers/gateway-process.js'
 import { runGateway } from '../helpers/spawn-gateway.js'
 
 let fake: FakeOpenAI
@@ -145,6 +146,71 @@ describe('headless run contract', () => {
       expect(db.prepare('SELECT COUNT(*) AS n FROM upstreams').get()).toEqual({ n: 0 })
       db.close()
     }
+    dir.remove()
+  })
+})
+
+/** `npm run gateway -- --login …` to its end. */
+const login = (args: string[]) => finished(runGateway(['--login', ...args]))
+
+describe('headless run: sign-in addresses', () => {
+  it('prints one at start; `--login` in another process prints a new one that works once on the running gateway', async () => {
+    const dir = tempDataDir()
+    const data = join(dir.dir, 'data')
+    const run = runGateway(['--port', '0', '--data-dir', data])
+    const url = await run.url
+    const first = await login(['--data-dir', data])
+    expect(first.code).toBe(0)
+    expect(first.stdout).toHaveLength(1)
+    expect(first.stdout[0]).toMatch(new RegExp(`^${url.replaceAll('.', '\\.')}/admin/login\\?code=[\\w-]{43}$`))
+    expect(first.stderr).toBe('This sign-in address works once, within 10 minutes.\n')
+    const signIn = await fetch(first.stdout[0], { redirect: 'manual' })
+    expect(signIn.status).toBe(303)
+    expect(signIn.headers.get('location')).toMatch(/^\/#session=[\w-]{43}$/)
+    const again = await fetch(first.stdout[0], { redirect: 'manual' })
+    expect(again.status).toBe(401)
+    expect(await again.text()).toContain('already used or is not valid')
+    // Each `--login` is a new code; the one printed at start works too.
+    const second = await login(['--data-dir', data])
+    expect(second.stdout[0]).not.toBe(first.stdout[0])
+    const atStart = /^Open the app in a browser \(this sign-in address works once, within 10 minutes\): (\S+)$/m.exec(run.stderr())![1]
+    expect(run.stderr()).toContain(`\nFor a new one: npm run gateway -- --login --data-dir ${data}\n`)
+    expect((await fetch(atStart, { redirect: 'manual' })).status).toBe(303)
+    expect((await fetch(second.stdout[0], { redirect: 'manual' })).status).toBe(303)
+    // The gateway's stdout stays its one line; its note for `--login` is private, and goes at a clean stop.
+    run.child.kill('SIGTERM')
+    expect(await run.exited).toBe(0)
+    expect(run.stdout).toEqual([`gateway listening on ${url}`])
+    expect(existsSync(join(data, 'running.json'))).toBe(false)
+    const stopped = await login(['--data-dir', data])
+    expect(stopped).toEqual({
+      code: 1,
+      stdout: [],
+      stderr: `no gateway is running on the data dir ${data}: start it first (npm run gateway -- --data-dir ${data}), or name its data dir with --data-dir\n`,
+    })
+    dir.remove()
+  })
+
+  it('`--login` refuses a gateway that was killed, and a database URL the gateway does not use', async () => {
+    const dir = tempDataDir()
+    const data = join(dir.dir, 'data')
+    const run = runGateway(['--port', '0', '--data-dir', data])
+    await run.url
+    const note = JSON.parse(readFileSync(join(data, 'running.json'), 'utf8')) as { pid: number; team: boolean }
+    expect(note).toEqual({ url: await run.url, pid: run.child.pid, team: false, loginCodeMinutes: 10 })
+    const wrongStore = await login(['--data-dir', data, '--database-url', 'postgres://gate@127.0.0.1:1/none'])
+    expect(wrongStore).toEqual({
+      code: 1,
+      stdout: [],
+      stderr: `the gateway on the data dir ${data} runs on the data dir's own store: run --login without a database URL\n`,
+    })
+    run.child.kill('SIGKILL')
+    await run.exited
+    // Its note stays behind, but names a process that is gone.
+    expect(existsSync(join(data, 'running.json'))).toBe(true)
+    const dead = await login(['--data-dir', data])
+    expect(dead.code).toBe(1)
+    expect(dead.stderr).toBe(`no gateway is running on the data dir ${data}: start it first (npm run gateway -- --data-dir ${data}), or name its data dir with --data-dir\n`)
     dir.remove()
   })
 })

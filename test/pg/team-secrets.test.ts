@@ -1,16 +1,14 @@
 // The database password never shows: not in a replica's output, not in its command line (what `ps` shows every local
 // user) when given a safe way; given on the command line it still works, with a warning, and is printed nowhere.
-import { readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PASSWORD_ON_COMMAND_LINE } from '../../electron/gateway/team/database-source.js'
 import { tempDataDir } from '../helpers/gateway.js'
 import { freshDatabase } from '../helpers/pg-database.js'
-import { runGateway, type GatewayProcess } from '../helpers/spawn-gateway.js'
+import { listening, runGatewayWith } from '../helpers/gateway-process.js'
+import type { GatewayProcess } from '../helpers/spawn-gateway.js'
 import { newSecretKey } from '../helpers/team.js'
-
-/** What the test's own environment must not lend a replica: each test gives exactly the ways it means. */
-const TEAM_ENV = ['GATEHOUSE_DATABASE_URL', 'GATEHOUSE_DATABASE_PASSWORD_FILE', 'GATEHOUSE_SECRET_KEY', 'PGPASSFILE', 'PGPASSWORD'] as const
 
 let withPassword: string
 let withoutPassword: string
@@ -37,26 +35,8 @@ function privateFile(name: string, content: string): string {
   return path
 }
 
-/** A replica process with these arguments and exactly these team variables in its environment. */
-function runReplica(args: string[], env: Record<string, string>): GatewayProcess {
-  const saved = TEAM_ENV.map((name) => [name, process.env[name]] as const)
-  for (const name of TEAM_ENV) delete process.env[name]
-  try {
-    return runGateway(['--port', '0', '--data-dir', dataDir(), ...args], [], { GATEHOUSE_SECRET_KEY: secretKey, ...env })
-  } finally {
-    for (const [name, value] of saved) if (value !== undefined) process.env[name] = value
-  }
-}
-
-/** Its URL once it listens; a replica that exits first, or takes longer than 15 s, fails the test with its stderr. */
-function listening(run: GatewayProcess): Promise<string> {
-  let timer: NodeJS.Timeout | undefined
-  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`not listening within 15 s: ${run.stderr()}`)), 15_000)))
-  const exited = run.exited.then((code): never => {
-    throw new Error(`exited with ${code}: ${run.stderr()}`)
-  })
-  return Promise.race([run.url, late, exited]).finally(() => clearTimeout(timer))
-}
+/** A replica process on a data dir of its own, with these arguments and exactly these team variables. */
+const runReplica = (args: string[], env: Record<string, string>) => runGatewayWith(['--port', '0', '--data-dir', dataDir(), ...args], { GATEHOUSE_SECRET_KEY: secretKey, ...env })
 
 /**
  * Runs the replica until it serves, reads its command line while it runs, stops it (SIGTERM, exit 0), and answers
@@ -77,7 +57,7 @@ function expectNowhere(seen: { cmdline: string; stdout: string; stderr: string }
     expect(text).not.toContain(password)
     expect(text).not.toContain(encodeURIComponent(password))
   }
-  expect(seen.stderr).not.toContain('warning:')
+  expect(seen.stderr).not.toContain(PASSWORD_ON_COMMAND_LINE)
 }
 
 describe('team mode: the database password, given a safe way, is never printed nor on the command line', () => {
@@ -97,6 +77,25 @@ describe('team mode: the database password, given a safe way, is never printed n
   it('in GATEHOUSE_DATABASE_PASSWORD_FILE, the URL in GATEHOUSE_DATABASE_URL', async () => {
     const file = privateFile('db-password-env', `${password}\n`)
     expectNowhere(await serveAndStop(runReplica([], { GATEHOUSE_DATABASE_URL: withoutPassword, GATEHOUSE_DATABASE_PASSWORD_FILE: file })))
+  })
+
+  it("in libpq's PGPASSFILE, which node-postgres reads when no password is given", async () => {
+    const { hostname, port, pathname } = new URL(withoutPassword)
+    const file = privateFile('pgpass', `${hostname}:${port}:${pathname.slice(1)}:gatehouse:${password}\n`)
+    const seen = await serveAndStop(runReplica(['--database-url', withoutPassword], { PGPASSFILE: file }))
+    expectNowhere(seen)
+    // Nor does the start print a sign-in address, which a service log would keep (team-login.test.ts: how to get one).
+    expect(seen.stderr).not.toContain('/admin/login')
+  })
+
+  it('in ~/.pgpass', async () => {
+    const home = join(dir.dir, 'home')
+    const { hostname, port } = new URL(withoutPassword)
+    mkdirSync(home, { mode: 0o700 })
+    writeFileSync(join(home, '.pgpass'), `${hostname}:${port}:*:gatehouse:${password}\n`, { mode: 0o600 })
+    const seen = await serveAndStop(runReplica(['--database-url', withoutPassword], { HOME: home }))
+    expectNowhere(seen)
+    expect(seen.stderr).not.toContain('/admin/login')
   })
 })
 

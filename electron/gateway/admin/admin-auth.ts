@@ -26,14 +26,13 @@ const mediaTokenOf = (req: IncomingMessage) => new URLSearchParams((req.url ?? '
 /**
  * Who may use the admin API. Secrets live in memory only and change at every start:
  * - the admin token, handed to the desktop window by the preload (sent as `Authorization: Bearer`);
- * - one-time login codes, printed by the headless gateway as a URL and spent on first use;
- * - sessions: an HttpOnly SameSite=Strict cookie plus a token the page sends in `x-gatehouse-session`.
+ * - sessions: an HttpOnly SameSite=Strict cookie plus a token the page sends in `x-gatehouse-session`, opened for
+ *   the admin token or a spent sign-in code (codes live in the store, so another process can issue one: login-codes.ts).
  * Cookies are not port-scoped, so any other local service the browser visits receives the cookie: the cookie
  * alone opens nothing, and the session token is never sent to anyone who holds only the cookie.
  */
 export function createAdminAuth(limits: SessionLimits = DEFAULT_SESSION_LIMITS, now?: () => number): AdminAuth {
   const token = newSecret()
-  const codes = new Set<string>()
   const sessions = createSessionTable(limits, now)
   const bearerOf = (req: IncomingMessage) => /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1]
   const sessionOf = (req: IncomingMessage) => {
@@ -45,22 +44,6 @@ export function createAdminAuth(limits: SessionLimits = DEFAULT_SESSION_LIMITS, 
   return {
     token,
     sessions,
-    /** A new one-time login code. */
-    newLoginCode(): string {
-      const code = newSecret()
-      codes.add(code)
-      return code
-    },
-    /** Spends a login code; a new session when it was valid. */
-    redeem(code: string): AdminSessionEntry | undefined {
-      for (const known of codes) {
-        if (sameSecret(known, code)) {
-          codes.delete(known)
-          return sessions.open()
-        }
-      }
-      return undefined
-    },
     openSession: (): AdminSessionEntry => sessions.open(),
     hasToken(req: IncomingMessage): boolean {
       const bearer = bearerOf(req)

@@ -1,27 +1,33 @@
 import { SESSION_FRAGMENT, type AdminSession, type OpenedAdminSession } from '../../../shared/admin.js'
+import { formatMessage, type Lang } from '../../../shared/messages.js'
 import type { RequestContext } from '../context.js'
 import { gatewayError } from '../errors.js'
 import { sendJson } from '../respond.js'
 import type { Services } from '../services.js'
 import { queryOf } from './admin-io.js'
 import type { AdminSessionEntry } from '../admin-access.js'
+import { spendLoginCode, type LoginCodeOutcome } from './login-codes.js'
 
 const sessionOf = ({ app, dataDir }: Services, session: AdminSessionEntry | undefined): AdminSession =>
   ({ mode: app.mode, version: app.version, baseUrl: app.baseUrl, dataDir, mediaToken: session?.mediaToken ?? null })
 
-const USED_LINK = `<!doctype html><meta charset="utf-8"><title>Gatehouse</title>
-<p>This login address was already used or is not valid. Each address works once: restart the gateway for a new one.</p>`
+/** The page a sign-in address that cannot sign in gets, in the reader's language. */
+const refusedLink = (outcome: Exclude<LoginCodeOutcome, 'valid'>, lang: Lang) => `<!doctype html><meta charset="utf-8"><title>Gatehouse</title>
+<p>${formatMessage(outcome === 'expired' ? 'login_link_expired' : 'login_link_used', lang)}</p>`
 
 /**
- * GET /admin/login?code=: the one-time address the headless gateway prints; sets the session cookie and hands the
- * session token to the page in the URL fragment, which the browser keeps to itself (it is never sent to a server).
+ * GET /admin/login?code=: the one-time address the headless gateway (or `npm run gateway -- --login`) prints; sets
+ * the session cookie and hands the session token to the page in the URL fragment, which the browser keeps to itself
+ * (it is never sent to a server). The code is spent whatever the outcome, in the store every replica shares.
  */
 export async function login(ctx: RequestContext, services: Services): Promise<void> {
-  const session = services.admin.redeem(queryOf(ctx).get('code') ?? '')
-  if (!session) {
-    ctx.res.writeHead(401, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(USED_LINK) }).end(USED_LINK)
+  const outcome = await spendLoginCode(services.store, queryOf(ctx).get('code') ?? '')
+  if (outcome !== 'valid') {
+    const page = refusedLink(outcome, ctx.lang)
+    ctx.res.writeHead(401, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(page) }).end(page)
     return
   }
+  const session = services.admin.openSession()
   // Redirect, so the code leaves the address bar and the history's current entry.
   ctx.res.writeHead(303, { location: `/#${SESSION_FRAGMENT}=${session.token}`, 'set-cookie': services.admin.cookie(session), 'cache-control': 'no-store' }).end()
 }

@@ -15,6 +15,7 @@ export interface GatewayConfig {
   allowedHosts?: string[]
   network?: { allowPrivateAddresses?: boolean }
   team?: { leaseSeconds?: number; poolSize?: number }
+  admin?: { loginCodeMinutes?: number }
 }
 
 /** A config problem, naming the field at fault. */

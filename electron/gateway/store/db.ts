@@ -167,6 +167,10 @@ export const MIGRATIONS: readonly string[] = [
   // another replica settles or fails only the work of one that stopped being seen. NULL: a row from before.
   `ALTER TABLE pending_requests ADD COLUMN replica TEXT;
    ALTER TABLE tasks ADD COLUMN replica TEXT;`,
+  // Sign-in codes (admin/login-codes.ts): each one's SHA-256 until it is spent or expires (ms since the epoch). In the
+  // store, so that another process (`npm run gateway -- --login`) can issue one, and any team replica can take it.
+  `CREATE TABLE login_codes (hash TEXT PRIMARY KEY, expires_at INTEGER NOT NULL);
+   CREATE INDEX login_codes_expires ON login_codes (expires_at);`,
 ]
 
 /** Opens (creating if needed) the gateway's SQLite store in the data dir and brings its schema up to date. */

@@ -7,6 +7,7 @@ import { startCheckpointer } from './checkpointer.js'
 import { openDb, type Db } from './db.js'
 import { groupsRepo } from './groups.js'
 import { ledgerRepo } from './ledger.js'
+import { loginCodesRepo } from './login-codes.js'
 import { modelOverridesRepo } from './model-overrides.js'
 import { requestLogRepo } from './request-log.js'
 import type { Sql } from './sql.js'
@@ -39,6 +40,7 @@ function tables(sql: Sql, replica: string) {
     appState: appStateRepo(sql),
     meta: metaRepo(sql),
     changes: changesRepo(sql),
+    loginCodes: loginCodesRepo(sql),
   }
 }
 

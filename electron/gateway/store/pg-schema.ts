@@ -189,6 +189,9 @@ export const PG_MIGRATIONS: readonly string[] = [
   // SQLite migration 12: the replica that owns a stream under way or an image task being made (team/sweeper.ts).
   `ALTER TABLE pending_requests ADD COLUMN replica TEXT;
    ALTER TABLE tasks ADD COLUMN replica TEXT;`,
+  // SQLite migration 13: sign-in codes, hashed, until spent or expired; any replica takes a code any other issued.
+  `CREATE TABLE login_codes (hash TEXT PRIMARY KEY, expires_at BIGINT NOT NULL);
+   CREATE INDEX login_codes_expires ON login_codes (expires_at);`,
 ]
 
 /**

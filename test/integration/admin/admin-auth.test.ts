@@ -19,7 +19,7 @@ describe('admin API sign-in', () => {
   })
 
   it('a one-time login address sets an HttpOnly SameSite=Strict cookie once and hands the session token in the fragment, then refuses', async () => {
-    const url = gw.loginUrl()
+    const url = await gw.loginUrl()
     const first = await fetch(url, { redirect: 'manual' })
     expect(first.status).toBe(303)
     const token = /^\/#session=([\w-]{40,})$/.exec(first.headers.get('location')!)![1]

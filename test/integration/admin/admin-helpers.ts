@@ -28,7 +28,7 @@ export const apiError = (code: string, message: string, param: string | null = n
 /** The answer of every admin route to a caller that is not signed in. */
 export const UNAUTHORIZED = apiError(
   'admin_unauthorized',
-  'Not signed in to the admin API: open the login address the gateway printed at start, or use the desktop app.',
+  'Not signed in to the admin API: open a sign-in address (`npm run gateway -- --login` prints one), or use the desktop app.',
   null,
   'authentication_error',
 )
@@ -43,8 +43,8 @@ export interface BrowserSession {
 }
 
 /** Signs in as a browser does: follows the login address by hand, takes the token from the fragment, asks for the media token. */
-export async function browserSignIn(gw: { url: string; loginUrl(): string }): Promise<BrowserSession> {
-  const res = await fetch(gw.loginUrl(), { redirect: 'manual' })
+export async function browserSignIn(gw: { url: string; loginUrl(): Promise<string> }): Promise<BrowserSession> {
+  const res = await fetch(await gw.loginUrl(), { redirect: 'manual' })
   if (res.status !== 303) throw new Error(`login answered ${res.status}`)
   const cookie = res.headers.get('set-cookie')!.split(';')[0]
   const token = /^\/#session=([\w-]+)$/.exec(res.headers.get('location') ?? '')![1]
