@@ -10,6 +10,8 @@ export const ERROR_CODES = {
   missing_api_key: { status: 401, type: 'authentication_error' },
   invalid_api_key: { status: 401, type: 'authentication_error' },
   api_key_expired: { status: 401, type: 'authentication_error' },
+  // The key was deleted or disabled while the request ran: the request ends with it (a stream's error event).
+  api_key_revoked: { status: 401, type: 'authentication_error' },
   insufficient_quota: { status: 402, type: 'insufficient_quota' },
   // The Host header is missing, repeated, or not `uri-host [":" port]` (RFC 9112 §3.2).
   invalid_host_header: { status: 400, type: 'invalid_request_error' },

@@ -53,6 +53,9 @@ export const MESSAGES = {
     en: 'The {header} header is sent more than once; send one API key, in one header.',
     zh: '{header} 请求头出现了不止一次；请只发送一个 API 密钥，放在一个请求头中。',
   },
+  api_key_revoked_during: { en: 'This API key was revoked while the request was running.', zh: '此 API 密钥在请求进行期间被撤销。' },
+  api_key_disabled_during: { en: 'This API key was disabled while the request was running.', zh: '此 API 密钥在请求进行期间被停用。' },
+  api_key_expired_during: { en: 'This API key expired while the request was running.', zh: '此 API 密钥在请求进行期间过期。' },
   insufficient_balance: {
     en: 'The account balance cannot cover this request; top up to continue.',
     zh: '账户余额不足以支付此请求，请充值后继续。',

@@ -1,6 +1,8 @@
 import type { IncomingMessage } from 'node:http'
+import type { RequestContext } from './context.js'
 import { gatewayError } from './errors.js'
 import type { ApiKey, Registry } from './registry.js'
+import type { Services } from './services.js'
 
 const BEARER = /^Bearer(?:\s+(\S+))?\s*$/i
 
@@ -40,6 +42,14 @@ export function presentedKey(req: IncomingMessage, bearerOnly: boolean): string 
     return match[1]
   }
   return bearerOnly ? undefined : apiKey
+}
+
+/** Authenticates a keyed request (`ctx.key`) and tracks it, so that its key's revocation, disabling or expiry ends it. */
+export function authenticateRequest(ctx: RequestContext, services: Services, bearerOnly: boolean): ApiKey {
+  const key = authenticate(ctx.req, services.registry, { bearerOnly })
+  ctx.key = key
+  services.keyRequests.track(ctx)
+  return key
 }
 
 /** Finds the key and checks it is usable; throws 401 otherwise. */

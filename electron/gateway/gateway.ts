@@ -10,6 +10,7 @@ import { createFirstKey, seedDefaultGroups } from './config/defaults.js'
 import { upgradeSealedKeys } from './key-hashing.js'
 import type { GatewayConfig } from './config/load-config.js'
 import { createHttp, DEFAULT_TIMEOUTS } from './http.js'
+import { KeyRequests } from './key-requests.js'
 import { createConcurrencyLimiter } from './limits.js'
 import type { ResolveHost } from './link-guard.js'
 import { mediaFilesFor } from './media-files.js'
@@ -108,11 +109,14 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     await registry.reload()
 
     const http = createHttp({ ...DEFAULT_TIMEOUTS, ...options.config?.timeouts }, { allowPrivateAddresses: options.config?.network?.allowPrivateAddresses, resolveLinkHost: options.resolveLinkHost })
+    // A key withdrawn (here or, in team mode, by another replica: a change notice reloads) ends its requests.
+    const keyRequests = new KeyRequests(registry)
+    registry.afterReload = () => keyRequests.reloaded()
     const admin = createAdminAuth({ ...DEFAULT_SESSION_LIMITS, ...options.adminSessions })
     const app = { mode: options.mode ?? 'headless', version: GATEHOUSE_VERSION, baseUrl: '', rendererDir: options.rendererDir === null ? undefined : (options.rendererDir ?? defaultRendererDir()) } as const
     const ttlMs = (options.config?.team?.leaseSeconds ?? DEFAULT_LEASE_SECONDS) * 1000
     const leases = pool ? createLeaseLimiter({ sql: store.sql, replica: store.replica, registry, ttlMs, log }) : undefined
-    const services: Services = { store, registry, http, limiter: leases ?? createConcurrencyLimiter(registry), dataDir: options.dataDir, media: mediaFilesFor(store.sql, options.dataDir), secrets, admin, app: { ...app }, log }
+    const services: Services = { store, registry, http, limiter: leases ?? createConcurrencyLimiter(registry), dataDir: options.dataDir, media: mediaFilesFor(store.sql, options.dataDir), secrets, admin, keyRequests, app: { ...app }, log }
     // One process: what the last run left is failed now. Team mode: only what stopped replicas left, now and every few seconds.
     if (pool && leases) teamMode = await startTeamMode(services, { pool, limiter: leases, ttlMs })
     else await failInterruptedImageTasks(services)

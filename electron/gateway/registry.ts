@@ -103,6 +103,9 @@ export class Registry {
   /** The end of the last reload asked for (never rejects). */
   private reloading: Promise<void> = Promise.resolve()
 
+  /** Called after each reload, with the new maps in place (gateway.ts: requests of keys withdrawn end). */
+  afterReload: () => void = () => {}
+
   /**
    * Rebuilds everything from the store; the maps are swapped in at the end, so requests never see half of it.
    * Reloads run one at a time, in the order asked (an admin change's and a change notice's), so an older read
@@ -157,6 +160,7 @@ export class Registry {
       this.keysById.set(k.id, key)
     }
     this.account = { budgetNano: account.budget_nano, balanceNano: account.balance_nano, reservedNano: account.reserved_nano, concurrency: account.concurrency }
+    this.afterReload()
   }
 
   /**

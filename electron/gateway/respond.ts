@@ -22,6 +22,8 @@ export function sseErrorFrame(ctx: RequestContext, err: GatewayError): string {
 
 /** The one error renderer: a JSON error in the caller's protocol, or an error frame if a stream is under way. */
 export function renderError(ctx: RequestContext, err: GatewayError): void {
+  // A request the gateway ended (its key revoked) answers why, whatever its handler threw on the way out.
+  if (ctx.abort.endedBy !== undefined) err = ctx.abort.endedBy
   const { res } = ctx
   ctx.outcome.errorCode ??= err.code
   if (res.headersSent) {

@@ -38,6 +38,8 @@ export const sendFile = (ctx: RequestContext, path: string, size: number, header
 /** Streams kept bytes (a file, or media in the database) as they are read, with Range support so players can seek. */
 export async function sendStored(ctx: RequestContext, file: StoredFile, headers: Record<string, string>): Promise<void> {
   const { req, res } = ctx
+  // Ended by the gateway before a byte went (its key revoked, its session signed out): the client hears why.
+  if (ctx.abort.endedBy !== undefined) throw ctx.abort.endedBy
   const { size } = file
   const range = byteRange(req.headers.range, size)
   if (range === 'unsatisfiable') {
@@ -56,6 +58,8 @@ export async function sendStored(ctx: RequestContext, file: StoredFile, headers:
   try {
     // By hand rather than pipeline(): a client that stops reading is cut after clientIdleMs (`drained`).
     for await (const chunk of file.stream(start, end)) {
+      // Ended by the gateway or the client: not a byte more (a download cut short says it, having no error frame).
+      if (ctx.abort.aborted) return void res.destroy()
       if (!res.write(chunk)) await drained(ctx)
       if (res.destroyed) return
     }

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
-import { authenticate } from './auth.js'
+import { authenticateRequest } from './auth.js'
 import { recordRequest } from './billing.js'
 import { discardUpload, readBody } from './body.js'
 import { DEFAULT_CLIENT_TIMEOUTS, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, type ClientTimeouts } from './client-timeouts.js'
@@ -84,7 +84,7 @@ export function createGatewayServer(services: Services, routes: Route[], opts: S
   }
 
   function authorize(ctx: RequestContext, r: Route, path: string): void {
-    ctx.key = authenticate(ctx.req, services.registry, { bearerOnly: r.auth === 'bearer' })
+    ctx.key = authenticateRequest(ctx, services, r.auth === 'bearer')
     ctx.group = services.registry.groups.get(ctx.key.groupId)
     // Spec §5 rule 4: a key works only on its group's protocol paths.
     if (!ctx.group || (r.groupProtocol !== undefined && ctx.group.protocol !== r.groupProtocol)) {

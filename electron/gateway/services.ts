@@ -1,5 +1,6 @@
 import type { AdminAuth } from './admin-access.js'
 import type { Http } from './http.js'
+import type { KeyRequests } from './key-requests.js'
 import type { ConcurrencyLimiter } from './limits.js'
 import type { MediaFiles } from './media-files.js'
 import type { Registry } from './registry.js'
@@ -28,6 +29,8 @@ export interface Services {
   media: MediaFiles
   secrets: SecretBox
   admin: AdminAuth
+  /** each key's requests in flight, ended when the key is deleted, disabled or expires */
+  keyRequests: KeyRequests
   app: AppInfo
   /** writes one log line, with every secret the gateway knows of removed */
   log(line: string): void

@@ -89,7 +89,7 @@ async function relayJson(ctx: RequestContext, response: UpstreamResponse, adapte
   } catch (err) {
     if (err instanceof AnswerTooLarge) return { done: false, failure: { kind: 'malformed' } }
     const reason = transportFailure(err)
-    return reason === 'aborted' ? DONE : { done: false, failure: { kind: 'transport', reason } }
+    return reason === 'aborted' ? stopped(ctx) : { done: false, failure: { kind: 'transport', reason } }
   }
   // Nesting no answer needs is an upstream fault, refused before anything walks it (or the client gets it).
   if (exceedsJsonDepth(bytes)) return { done: false, failure: { kind: 'malformed' } }
@@ -159,9 +159,12 @@ async function relayStream(ctx: RequestContext, services: Services, response: Up
     }
   }
   if (ctx.abort.aborted) {
-    // Billed for the output already produced (spec §1): nothing, when the client left before the first byte.
+    // The gateway ended it (its key revoked): the client hears why in the protocol's error event, and no chunk more.
+    const ended = ctx.abort.endedBy
+    if (ended !== undefined && started && !res.destroyed) res.end(errorEvent(ctx, translator, ended))
+    // Billed for the output already produced (spec §1): nothing, when it ended before the first byte.
     if (started) await billStream(ctx, plan, translator)
-    return DONE
+    return started ? DONE : stopped(ctx)
   }
   if (!started) {
     const sent = translator.upstreamError?.()
@@ -183,6 +186,12 @@ async function relayStream(ctx: RequestContext, services: Services, response: Up
 
 /** Frames held before the first content: far more than any real stream sends before its first word. */
 const MAX_HELD_CHARS = 1_000_000
+
+/** An attempt that stopped because the request was aborted: done when the client left; the gateway's error when it ended it. */
+function stopped(ctx: RequestContext): Attempt<void> {
+  if (ctx.abort.endedBy !== undefined) throw ctx.abort.endedBy
+  return DONE
+}
 
 /** Gives up on an answer still arriving, as a failed attempt. */
 function abandon(response: UpstreamResponse, failure: UpstreamFailure): Attempt<void> {
@@ -232,7 +241,9 @@ async function relayBinary(ctx: RequestContext, response: UpstreamResponse, plan
       res.destroy()
     }
   }
-  if (!started) return ctx.abort.aborted ? DONE : { done: false, failure: { kind: 'empty' } }
+  if (!started) return ctx.abort.aborted ? stopped(ctx) : { done: false, failure: { kind: 'empty' } }
+  // Ended by the gateway (its key revoked): audio has no error frame, the cut connection says it.
+  if (ctx.abort.endedBy !== undefined) res.destroy()
   // The vendor bills the whole input once it started speaking.
   await bill(ctx, plan, plan.binaryUsage, () => '')
   if (!res.destroyed) res.end()
