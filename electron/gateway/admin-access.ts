@@ -31,6 +31,8 @@ export interface AdminAuth {
   allows(req: IncomingMessage, media?: boolean): boolean
   /** Forgets the request's session (logout). */
   close(req: IncomingMessage): void
+  /** When the session expires unless used again (ms since the epoch); undefined: it has ended. */
+  sessionEndsAt(id: string): number | undefined
   /** The Set-Cookie value for a session. */
   cookie(session: AdminSessionEntry): string
   /** The Set-Cookie value that makes the browser drop the cookie. */

@@ -1,6 +1,7 @@
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createAdminAuth } from './admin/admin-auth.js'
+import { SessionDownloads } from './admin/session-downloads.js'
 import { issueLoginCode, loginCodeMinutes } from './admin/login-codes.js'
 import { DEFAULT_SESSION_LIMITS, type SessionLimits } from './admin/session-table.js'
 import { defaultRendererDir } from './admin/static-files.js'
@@ -112,11 +113,12 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     // A key withdrawn (here or, in team mode, by another replica: a change notice reloads) ends its requests.
     const keyRequests = new KeyRequests(registry)
     registry.afterReload = () => keyRequests.reloaded()
-    const admin = createAdminAuth({ ...DEFAULT_SESSION_LIMITS, ...options.adminSessions })
+    const sessionDownloads = new SessionDownloads()
+    const admin = createAdminAuth({ ...DEFAULT_SESSION_LIMITS, ...options.adminSessions }, undefined, (id) => sessionDownloads.ended(id))
     const app = { mode: options.mode ?? 'headless', version: GATEHOUSE_VERSION, baseUrl: '', rendererDir: options.rendererDir === null ? undefined : (options.rendererDir ?? defaultRendererDir()) } as const
     const ttlMs = (options.config?.team?.leaseSeconds ?? DEFAULT_LEASE_SECONDS) * 1000
     const leases = pool ? createLeaseLimiter({ sql: store.sql, replica: store.replica, registry, ttlMs, log }) : undefined
-    const services: Services = { store, registry, http, limiter: leases ?? createConcurrencyLimiter(registry), dataDir: options.dataDir, media: mediaFilesFor(store.sql, options.dataDir), secrets, admin, keyRequests, app: { ...app }, log }
+    const services: Services = { store, registry, http, limiter: leases ?? createConcurrencyLimiter(registry), dataDir: options.dataDir, media: mediaFilesFor(store.sql, options.dataDir), secrets, admin, keyRequests, sessionDownloads, app: { ...app }, log }
     // One process: what the last run left is failed now. Team mode: only what stopped replicas left, now and every few seconds.
     if (pool && leases) teamMode = await startTeamMode(services, { pool, limiter: leases, ttlMs })
     else await failInterruptedImageTasks(services)

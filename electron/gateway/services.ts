@@ -1,4 +1,5 @@
 import type { AdminAuth } from './admin-access.js'
+import type { SessionDownloads } from './admin/session-downloads.js'
 import type { Http } from './http.js'
 import type { KeyRequests } from './key-requests.js'
 import type { ConcurrencyLimiter } from './limits.js'
@@ -31,6 +32,8 @@ export interface Services {
   admin: AdminAuth
   /** each key's requests in flight, ended when the key is deleted, disabled or expires */
   keyRequests: KeyRequests
+  /** each admin session's kept-media downloads in flight, ended when the session ends */
+  sessionDownloads: SessionDownloads
   app: AppInfo
   /** writes one log line, with every secret the gateway knows of removed */
   log(line: string): void

@@ -31,9 +31,10 @@ const mediaTokenOf = (req: IncomingMessage) => new URLSearchParams((req.url ?? '
  * Cookies are not port-scoped, so any other local service the browser visits receives the cookie: the cookie
  * alone opens nothing, and the session token is never sent to anyone who holds only the cookie.
  */
-export function createAdminAuth(limits: SessionLimits = DEFAULT_SESSION_LIMITS, now?: () => number): AdminAuth {
+export function createAdminAuth(limits: SessionLimits = DEFAULT_SESSION_LIMITS, now?: () => number, sessionEnded?: (id: string) => void): AdminAuth {
   const token = newSecret()
-  const sessions = createSessionTable(limits, now)
+  // `sessionEnded` hears of every session that ends (signed out, expired, evicted): its downloads end with it.
+  const sessions = createSessionTable(limits, now, sessionEnded)
   const bearerOf = (req: IncomingMessage) => /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1]
   const sessionOf = (req: IncomingMessage) => {
     const id = cookieOf(req, ADMIN_COOKIE)
@@ -70,6 +71,8 @@ export function createAdminAuth(limits: SessionLimits = DEFAULT_SESSION_LIMITS, 
       const id = cookieOf(req, ADMIN_COOKIE)
       if (id !== undefined) sessions.close(id)
     },
+    /** When the session expires unless used again (ms since the epoch); undefined: it has ended. */
+    sessionEndsAt: (id: string): number | undefined => sessions.endsAt(id),
     /** The Set-Cookie value for a session (no Max-Age: it ends with the browser session, the gateway, or its own expiry). */
     cookie: (session: AdminSessionEntry) => `${ADMIN_COOKIE}=${session.id}; Path=/; HttpOnly; SameSite=Strict`,
     /** The Set-Cookie value that makes the browser drop the cookie. */

@@ -19,13 +19,19 @@ export const DEFAULT_SESSION_LIMITS: SessionLimits = { idleMs: SESSION_IDLE_MS, 
 /** A random secret of 256 bits, URL-safe. */
 export const newSecret = () => randomBytes(32).toString('base64url')
 
-/** The live sessions, in opening order, forgetting the expired ones as it meets them. `now` is injectable for tests. */
-export function createSessionTable(limits: SessionLimits, now: () => number = Date.now) {
+/**
+ * The live sessions, in opening order, forgetting the expired ones as it meets them. `now` is injectable for tests.
+ * `forgotten` hears of every session that ends (signed out, expired, evicted), so what it still runs can end too.
+ */
+export function createSessionTable(limits: SessionLimits, now: () => number = Date.now, forgotten: (id: string) => void = () => {}) {
   const sessions = new Map<string, AdminSessionEntry>()
   const expired = (s: AdminSessionEntry, t: number) => t - s.lastUsedAt >= limits.idleMs || t - s.createdAt >= limits.lifetimeMs
+  const forget = (id: string) => {
+    if (sessions.delete(id)) forgotten(id)
+  }
 
   function sweep(t: number): void {
-    for (const [id, s] of sessions) if (expired(s, t)) sessions.delete(id)
+    for (const [id, s] of sessions) if (expired(s, t)) forget(id)
   }
 
   return {
@@ -34,7 +40,7 @@ export function createSessionTable(limits: SessionLimits, now: () => number = Da
       const t = now()
       sweep(t)
       // A Map iterates in insertion order: the first entry is the oldest session.
-      while (sessions.size >= limits.max) sessions.delete(sessions.keys().next().value!)
+      while (sessions.size >= limits.max) forget(sessions.keys().next().value!)
       const session = { id: newSecret(), token: newSecret(), mediaToken: newSecret(), createdAt: t, lastUsedAt: t }
       sessions.set(session.id, session)
       return session
@@ -43,17 +49,23 @@ export function createSessionTable(limits: SessionLimits, now: () => number = Da
     find(id: string): AdminSessionEntry | undefined {
       const session = sessions.get(id)
       if (session && expired(session, now())) {
-        sessions.delete(id)
+        forget(id)
         return undefined
       }
       return session
+    },
+    /** When the live session with this id expires unless used again (ms); undefined: it has ended. */
+    endsAt(id: string): number | undefined {
+      const session = sessions.get(id)
+      if (session === undefined || expired(session, now())) return void forget(id)
+      return Math.min(session.lastUsedAt + limits.idleMs, session.createdAt + limits.lifetimeMs)
     },
     /** Records a use: the idle timeout starts again. */
     touch(session: AdminSessionEntry): void {
       session.lastUsedAt = now()
     },
     close(id: string): void {
-      sessions.delete(id)
+      forget(id)
     },
     get size(): number {
       return sessions.size
