@@ -205,6 +205,7 @@ export async function startGatehouse(fakes: FakeOrigins, placement: Placement, k
  */
 export function startReplica(name: string, configFile: string, databaseUrl: string, secretKey: string, placement: Placement, core: string): Promise<Child> {
   const dir = mkdtempSync(join(tmpdir(), 'gatehouse-bench-replica-'))
-  const args = ['--config', configFile, '--port', '0', '--data-dir', dir, '--host', '127.0.0.1', '--database-url', databaseUrl]
-  return startChild(name, 'scripts/gateway.mjs', args, placement, () => rmSync(dir, { recursive: true, force: true }), { core, env: { GATEHOUSE_SECRET_KEY: secretKey } })
+  const args = ['--config', configFile, '--port', '0', '--data-dir', dir, '--host', '127.0.0.1']
+  // The database URL carries the cluster's password: in the environment, not the command line every local user sees.
+  return startChild(name, 'scripts/gateway.mjs', args, placement, () => rmSync(dir, { recursive: true, force: true }), { core, env: { GATEHOUSE_SECRET_KEY: secretKey, GATEHOUSE_DATABASE_URL: databaseUrl } })
 }
