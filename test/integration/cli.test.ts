@@ -1,11 +1,11 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import Database from 'better-sqlite3'
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js'
 import { chatConfig, tempDataDir, TEST_KEY } from '../helpers/gateway.js'
 import { finished } from '../helpers/gateway-process.js'
-import { runGateway } from '../helpers/spawn-gateway.js'
+import { runGateway, type GatewayProcess } from '../helpers/spawn-gateway.js'
 
 let fake: FakeOpenAI
 beforeAll(async () => {
@@ -154,10 +154,21 @@ describe('headless run contract', () => {
 const login = (args: string[]) => finished(runGateway(['--login', ...args]))
 
 describe('headless run: sign-in addresses', () => {
+  // A gateway a failed assertion left running is killed, so no process outlives the test.
+  const started: GatewayProcess[] = []
+  afterEach(() => {
+    for (const run of started.splice(0)) if (run.child.exitCode === null && run.child.signalCode === null) run.child.kill('SIGKILL')
+  })
+  const start = (args: string[]) => {
+    const run = runGateway(args)
+    started.push(run)
+    return run
+  }
+
   it('prints one at start; `--login` in another process prints a new one that works once on the running gateway', async () => {
     const dir = tempDataDir()
     const data = join(dir.dir, 'data')
-    const run = runGateway(['--port', '0', '--data-dir', data])
+    const run = start(['--port', '0', '--data-dir', data])
     const url = await run.url
     const first = await login(['--data-dir', data])
     expect(first.code).toBe(0)
@@ -194,7 +205,7 @@ describe('headless run: sign-in addresses', () => {
   it('`--login` refuses a gateway that was killed, and a database URL the gateway does not use', async () => {
     const dir = tempDataDir()
     const data = join(dir.dir, 'data')
-    const run = runGateway(['--port', '0', '--data-dir', data])
+    const run = start(['--port', '0', '--data-dir', data])
     await run.url
     const note = JSON.parse(readFileSync(join(data, 'running.json'), 'utf8')) as { pid: number; team: boolean }
     expect(note).toEqual({ url: await run.url, pid: run.child.pid, team: false, loginCodeMinutes: 10 })

@@ -43,12 +43,17 @@ const runReplica = (args: string[], env: Record<string, string>) => runGatewayWi
  * everything it printed.
  */
 async function serveAndStop(run: GatewayProcess): Promise<{ cmdline: string; stdout: string; stderr: string }> {
-  const url = await listening(run)
-  const cmdline = readFileSync(`/proc/${run.child.pid}/cmdline`, 'utf8')
-  expect((await fetch(`${url}/v1/models`, { signal: AbortSignal.timeout(5_000) })).status).toBe(401)
-  run.child.kill('SIGTERM')
-  expect(await run.exited).toBe(0)
-  return { cmdline, stdout: run.stdout.join('\n'), stderr: run.stderr() }
+  try {
+    const url = await listening(run)
+    const cmdline = readFileSync(`/proc/${run.child.pid}/cmdline`, 'utf8')
+    expect((await fetch(`${url}/v1/models`, { signal: AbortSignal.timeout(5_000) })).status).toBe(401)
+    run.child.kill('SIGTERM')
+    expect(await run.exited).toBe(0)
+    return { cmdline, stdout: run.stdout.join('\n'), stderr: run.stderr() }
+  } finally {
+    // A failed step leaves no replica running.
+    if (run.child.exitCode === null && run.child.signalCode === null) run.child.kill('SIGKILL')
+  }
 }
 
 /** The whole output and the command line hold no spelling of the password, and no warning was needed. */
