@@ -1,5 +1,6 @@
 // A key deleted, disabled or expired while its stream runs ends that stream within a second: the protocol's error
 // event and no chunk after it, the upstream call aborted, the ledger billing what was delivered. Runs on both stores.
+import { get, type IncomingMessage } from 'node:http'
 import { createParser, type EventSourceMessage } from 'eventsource-parser'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { messagesPromptText } from '../../electron/gateway/routes/messages.js'
@@ -250,5 +251,67 @@ describe('an expiry set while the stream runs', () => {
       code: 'api_key_expired', message: 'This API key expired while the request was running.',
       refusal: { code: 'api_key_expired', message: /^This API key has expired: sk-/ },
     })
+  })
+})
+
+describe('a key revoked before its answer started', () => {
+  it.each<Protocol>(['chat', 'messages'])('%s: the waiting request gets 401 api_key_revoked in its protocol shape at once, billed nothing', async (protocol) => {
+    const p = PROTOCOLS[protocol]
+    const { key, id } = await newKey(p.group)
+    trickle.reset()
+    // Not streamed: the gateway waits for the whole upstream answer (10 s here) before it answers.
+    const pending = fetch(`${gw.url}${p.path}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ ...p.body, stream: false }) })
+    await until('the upstream is answering', 3_000, () => (trickle.calls[0]?.deltas ?? 0) >= 3)
+    const revokedAt = Date.now()
+    expect((await admin.del(`/admin/v1/keys/${id}`)).status).toBe(204)
+    const res = await within(1_000, 'the answer', pending)
+    expect(Date.now() - revokedAt).toBeLessThan(1_000)
+    const message = 'This API key was revoked while the request was running.'
+    expect([res.status, await res.json()]).toEqual([401, protocol === 'messages'
+      ? { type: 'error', error: { type: 'authentication_error', message } }
+      : { error: { message, type: 'authentication_error', param: null, code: 'api_key_revoked' } }])
+    const cutAt = await until('the upstream connection is closed', 1_000, () => trickle.calls[0].cutAt)
+    expect(cutAt - revokedAt).toBeLessThan(1_000)
+    await gw.services.store.ledger.flush()
+    expect(await gw.services.store.ledger.get(res.headers.get('x-request-id')!)).toMatchObject({ status: 401, error_code: 'api_key_revoked', cost_nano: 0 })
+  })
+})
+
+describe("a key revoked while its video downloads", () => {
+  it('GET /v1/video/tasks/{id}/content is cut within a second, even with the reader stalled', async () => {
+    const { key, id } = await newKey('chat')
+    // A finished video task of the key, with its saved copy: far more than the socket buffers of both ends hold.
+    const size = 24 * 1024 * 1024
+    const taskId = `vid_revoke_${id}`
+    const now = Date.now()
+    await gw.services.store.tasks.insert({
+      id: taskId, kind: 'video', key_id: id, group_id: 'chat', model: 'test-gpt', endpoint: 'video.generate', upstream_id: null, vendor_task_id: null,
+      status: 'succeeded', progress: 100, request: null, result: null, error: null, reserved_nano: 0, cost_nano: 0, settled: 1, idempotency_key: null,
+      created_at: now, updated_at: now,
+    })
+    const path = await gw.services.media.write(`media/video/${taskId}.mp4`, Buffer.alloc(size, 1), size)
+    await gw.services.store.media.insert({ id: `${taskId}-0`, request_id: taskId, kind: 'video', source_url: null, path, mime_type: 'video/mp4', created_at: now })
+
+    // Its own connection, one chunk read, then nothing: the gateway's writes wait on the reader.
+    const res = await new Promise<IncomingMessage>((resolve, reject) => {
+      get(`${gw.url}/v1/video/tasks/${taskId}/content`, { headers: { authorization: `Bearer ${key}` }, agent: false }, resolve).on('error', reject)
+    })
+    expect([res.statusCode, res.headers['content-length']]).toEqual([200, String(size)])
+    res.on('error', () => {}) // cut short: `close` says it
+    let received = await new Promise<number>((resolve) => res.once('data', (chunk: Buffer) => {
+      res.pause()
+      resolve(chunk.length)
+    }))
+    await until('the download is under way', 2_000, () => gw.services.keyRequests.count(id) === 1)
+
+    const revokedAt = Date.now()
+    expect((await admin.del(`/admin/v1/keys/${id}`)).status).toBe(204)
+    const cut = await within(1_000, 'the download is cut', new Promise<boolean>((resolve) => {
+      res.on('data', (chunk: Buffer) => (received += chunk.length))
+      res.once('close', () => resolve(!res.complete))
+      res.resume()
+    }))
+    expect([cut, received < size, Date.now() - revokedAt < 1_000]).toEqual([true, true, true])
+    expect(gw.services.keyRequests.count(id)).toBe(0)
   })
 })
