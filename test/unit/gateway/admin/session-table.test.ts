@@ -66,4 +66,29 @@ describe('session table', () => {
     table.close(s.id)
     expect(table.find(s.id)).toBeUndefined()
   })
+
+  it('reports every session it forgets, once (signed out, expired when found or swept, evicted), and when a live one expires', () => {
+    const c = clock()
+    const forgotten: string[] = []
+    const table = createSessionTable({ idleMs: 100, lifetimeMs: 250, max: 2 }, c.now, (id) => forgotten.push(id))
+    const [a, b] = [table.open(), table.open()]
+    expect([table.endsAt(a.id), table.endsAt(b.id)]).toEqual([1_000_100, 1_000_100])
+    c.advance(60)
+    table.touch(b)
+    // idle: 100 ms after the last use; the lifetime caps it
+    expect(table.endsAt(b.id)).toBe(1_000_160)
+    const d = table.open() // evicts a, the oldest
+    expect(forgotten).toEqual([a.id])
+    table.close(b.id)
+    table.close(b.id)
+    expect(forgotten).toEqual([a.id, b.id])
+    c.advance(100)
+    expect(table.endsAt(d.id)).toBeUndefined() // idle for 100 ms: it has ended, and is forgotten now
+    const e = table.open()
+    c.advance(100)
+    table.open() // sweeps e, expired
+    expect(forgotten).toEqual([a.id, b.id, d.id, e.id])
+    expect(table.endsAt('no-such-session')).toBeUndefined()
+    expect(forgotten).toHaveLength(4)
+  })
 })
