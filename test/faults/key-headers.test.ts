@@ -160,6 +160,8 @@ describe("every rule of a key holds whichever header carries it; a valid key in 
       expect((await (await held).text()).endsWith('data: [DONE]\n\n')).toBe(true)
       await until('the slot is given back', 3_000, () => gw.services.limiter.inFlight() === 0)
     }
+    // Every request finished is forgotten by the requests-in-flight table too.
+    expect(gw.services.keyRequests.count(gw.services.registry.findKey(CAPPED_KEY)!.id)).toBe(0)
   })
 
   it('GET /v1/usage is Bearer only: x-api-key alone is refused for any key, and a different key in x-api-key beside the Bearer one too', async () => {
