@@ -26,11 +26,15 @@ export const ERROR_CODES = {
   request_too_large: { status: 413, type: 'request_too_large' },
   user_concurrency_limit: { status: 429, type: 'rate_limit_error' },
   apikey_concurrency_limit: { status: 429, type: 'rate_limit_error' },
+  // A key's request bodies in flight past its byte budget (its concurrency cap × 60 MB), refused before reading.
+  apikey_body_limit: { status: 429, type: 'rate_limit_error' },
   client_closed_request: { status: 499, type: 'client_closed_request' },
   internal_error: { status: 500, type: 'api_error' },
   upstream_error: { status: 502, type: 'upstream_error' },
   stream_interrupted: { status: 502, type: 'upstream_error' },
   upstream_unavailable: { status: 503, type: 'overloaded_error' },
+  // The gateway already holds `limits.bodyBytes` of request bodies: a new one is refused before it is read.
+  gateway_body_limit: { status: 503, type: 'overloaded_error' },
   upstream_timeout: { status: 504, type: 'timeout_error' },
   // An Idempotency-Key sent again with a different body (IETF idempotency-key draft: 422, never retry unchanged).
   idempotency_key_reused: { status: 422, type: 'invalid_request_error' },

@@ -127,6 +127,14 @@ export const MESSAGES = {
     en: 'Too many requests in flight for this API key (limit {limit}); retry after the current ones finish.',
     zh: '此 API 密钥并发请求数已达上限（{limit}），请在当前请求完成后重试。',
   },
+  apikey_body_limit: {
+    en: 'The request bodies in flight for this API key would exceed its budget of {limit} bytes; retry after the current ones finish.',
+    zh: '此 API 密钥处理中的请求体将超过其 {limit} 字节的额度，请在当前请求完成后重试。',
+  },
+  gateway_body_limit: {
+    en: 'The gateway already holds its limit of {limit} bytes of request bodies; retry in a moment.',
+    zh: '网关暂存的请求体已达 {limit} 字节的上限，请稍后重试。',
+  },
   internal_error: {
     en: 'The gateway hit an internal error; the request id is {requestId}.',
     zh: '网关内部错误，请求 ID：{requestId}。',

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http'
+import type { BodyHold } from './body-budget.js'
 import type { ClientTimeouts } from './client-timeouts.js'
 import type { RequestContext } from './context.js'
 import { gatewayError, type GatewayError } from './errors.js'
@@ -29,6 +30,10 @@ export function checkDeclaredLength(req: IncomingMessage): void {
   if (declared !== undefined && Number(declared) > MAX_BODY_BYTES) throw tooLarge()
 }
 
+/** Answers given before the upload was read to its end (`discardUpload` drops the rest first). */
+export const refusesUpload = (error: GatewayError): boolean =>
+  error.kind === 'request_too_large' || error.kind === 'apikey_body_limit' || error.kind === 'gateway_body_limit'
+
 /**
  * Bounds an upload in time: `fail` gets a 408 `request_timeout` when no data came for `bodyIdleMs`, or when
  * the whole body has not arrived within `bodyMs`. Returns what stops the timers (call it once the body ended).
@@ -51,11 +56,17 @@ export function watchUpload(req: IncomingMessage, timeouts: ClientTimeouts, fail
 }
 
 /**
- * Reads the whole body into one buffer, bounded in size (60 MB, declared or counted) and in time
- * (`watchUpload`). A client that leaves mid-upload rejects it with `client_closed_request`.
+ * Reads the whole body into one buffer, bounded in size (60 MB, declared or counted), in time (`watchUpload`)
+ * and in memory: `hold` takes the declared length before a byte is read, or, without one (chunked), each chunk
+ * as it arrives; past the key's or the gateway's budget it throws their 429/503. The caller releases `hold`
+ * once the request is done with the bytes. A client that leaves mid-upload rejects it with `client_closed_request`.
  */
-export function readBody(req: IncomingMessage, timeouts: ClientTimeouts): Promise<Buffer> {
+export function readBody(req: IncomingMessage, timeouts: ClientTimeouts, hold: BodyHold): Promise<Buffer> {
   checkDeclaredLength(req)
+  const declared = req.headers['content-length']
+  // Node's parser never delivers more than a declared length: taken whole here, the chunks need no counting.
+  const counted = declared === undefined
+  if (!counted) hold.grow(Number(declared))
   // Stream events, not an async iterator: this runs on every request and the iterator costs more.
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
@@ -73,8 +84,15 @@ export function readBody(req: IncomingMessage, timeouts: ClientTimeouts): Promis
     }
     const onData = (chunk: Buffer) => {
       size += chunk.length
-      if (size > MAX_BODY_BYTES) finish(tooLarge())
-      else chunks.push(chunk)
+      if (size > MAX_BODY_BYTES) return finish(tooLarge())
+      if (counted) {
+        try {
+          hold.grow(chunk.length)
+        } catch (err) {
+          return finish(err as GatewayError)
+        }
+      }
+      chunks.push(chunk)
     }
     const onEnd = () => finish()
     const onClose = () => finish(clientGone())
@@ -90,22 +108,30 @@ export function readBody(req: IncomingMessage, timeouts: ClientTimeouts): Promis
 /**
  * Reads and drops what is left of an upload, for at most DISCARD_MAX_BYTES and DISCARD_MAX_MS, so the
  * client finishes sending and reads the answer. Resolves when the body ended, the client left, or a bound
- * was reached.
+ * was reached. One chunk per turn of the event loop: a flood of refused uploads drained at once never holds
+ * up the answers to other clients.
  */
 export function discardUpload(req: IncomingMessage): Promise<void> {
   if (req.complete || req.destroyed) return Promise.resolve()
   return new Promise((resolve) => {
     let dropped = 0
+    let settled = false
     const done = () => {
+      settled = true
       clearTimeout(timer)
       req.off('data', onData)
       req.off('end', done)
       req.off('close', done)
       resolve()
     }
+    const next = () => {
+      if (!settled) req.resume()
+    }
     const onData = (chunk: Buffer) => {
       dropped += chunk.length
-      if (dropped > DISCARD_MAX_BYTES) done()
+      if (dropped > DISCARD_MAX_BYTES) return done()
+      req.pause()
+      setImmediate(next)
     }
     const timer = setTimeout(done, DISCARD_MAX_MS)
     req.on('data', onData)
@@ -122,6 +148,7 @@ export function discardUpload(req: IncomingMessage): Promise<void> {
  * as a form, and the body decides.
  */
 export function readJson(ctx: RequestContext): Record<string, unknown> {
+  if (ctx.json !== undefined) return ctx.json
   const raw = ctx.body
   // Before JSON.parse: a deeply nested body would overflow the stack of whatever walks it next.
   if (exceedsJsonDepth(raw)) throw gatewayError('invalid_request', 'json_too_deep', { limit: MAX_JSON_DEPTH })

@@ -127,6 +127,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       timeouts: clientTimeoutsOf(options.config?.timeouts),
       maxConnections: options.config?.limits?.maxConnections,
       maxConnectionsPerAddress: options.config?.limits?.maxConnectionsPerAddress,
+      bodyBytes: options.config?.limits?.bodyBytes,
     })
     const host = options.host ?? '127.0.0.1'
     await new Promise<void>((resolve, reject) => {

@@ -6,6 +6,12 @@ const RETRY_HEADERS = { 'retry-after': '1', 'retry-after-ms': '1000' }
 /** Gives a slot back; safe to call more than once. */
 export type Release = () => void
 
+/** One release for two holds (a request's body bytes and its slot), each given back once. */
+export const releasingBoth = (first: Release, second: Release): Release => () => {
+  first()
+  second()
+}
+
 /**
  * Spec §8: in-flight caps for the account and for each key; over either, an immediate 429, nothing queued.
  * One process (SQLite) counts in memory and answers at once; team mode's limiter (team/lease-limiter.ts) takes a

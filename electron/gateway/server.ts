@@ -2,12 +2,14 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Socket } from 'node:net'
 import { authenticateRequest } from './auth.js'
 import { recordRequest } from './billing.js'
-import { discardUpload, readBody } from './body.js'
+import { createBodyBudget, DEFAULT_BODY_BYTES, keyBodyBytes } from './body-budget.js'
+import { discardUpload, MAX_BODY_BYTES, readBody, refusesUpload } from './body.js'
 import { DEFAULT_CLIENT_TIMEOUTS, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, type ClientTimeouts } from './client-timeouts.js'
 import { createConnectionTable } from './connection-table.js'
 import { createContext, newRequestId, type RequestContext } from './context.js'
 import { asGatewayError, errorBody, gatewayError } from './errors.js'
 import { createHostGuard } from './host-guard.js'
+import { releasingBoth } from './limits.js'
 import { createRouter, type Route } from './router.js'
 import { renderError } from './respond.js'
 import type { Services } from './services.js'
@@ -28,18 +30,22 @@ export interface ServerOptions {
   maxConnections?: number
   /** open connections from one non-loopback address (config `limits.maxConnectionsPerAddress`) */
   maxConnectionsPerAddress?: number
+  /** request body bytes held at once, gateway-wide (config `limits.bodyBytes`) */
+  bodyBytes?: number
 }
 
 /**
  * The gateway's HTTP server: one pipeline (host, route, auth, group, body, limits, handler, ledger) and one
  * error renderer. The body is read whole (bounded in size and time) before a concurrency slot is taken, so a
- * client trickling its upload never holds a slot.
+ * client trickling its upload never holds a slot; its bytes count against the key's and the gateway's byte
+ * budgets (body-budget.ts) from before the first is read until the request is done.
  */
 export function createGatewayServer(services: Services, routes: Route[], opts: ServerOptions) {
   const route = createRouter(routes)
   const guardHost = createHostGuard(opts.allowedHosts)
   const { log } = services
   const timeouts = opts.timeouts ?? DEFAULT_CLIENT_TIMEOUTS
+  const bodies = createBodyBudget(opts.bodyBytes ?? DEFAULT_BODY_BYTES, (key) => keyBodyBytes(key, services.registry.account.concurrency, MAX_BODY_BYTES))
   let inFlight = 0
   let idle: (() => void) | undefined
 
@@ -64,18 +70,29 @@ export function createGatewayServer(services: Services, routes: Route[], opts: S
       if (r.auth === 'admin') {
         if (!services.admin.allows(req, r.mediaToken === true)) throw gatewayError('admin_unauthorized', 'admin_unauthorized')
       } else if (r.auth !== 'none') authorize(ctx, r, path)
-      if (readsBody(r, req.method ?? 'GET')) ctx.body = await readBody(req, timeouts)
+      if (readsBody(r, req.method ?? 'GET')) {
+        // Held until the request is done: `ctx.release` gives the bytes back (with the slot, below), also when a
+        // background task takes it over along with the body.
+        const hold = bodies.hold(ctx.key)
+        ctx.release = hold.release
+        ctx.body = await readBody(req, timeouts, hold)
+      }
       if (r.concurrency) {
         // Awaited only in team mode (a lease in the shared database): one process answers at once.
         const slot = services.limiter.acquire(ctx.key!, ctx.id)
-        ctx.release = slot instanceof Promise ? await slot : slot
+        const release = slot instanceof Promise ? await slot : slot
+        ctx.release = ctx.release === undefined ? release : releasingBoth(ctx.release, release)
       }
       await r.handle(ctx, services, match.params)
     } catch (err) {
       const error = asGatewayError(err, ctx.id)
       if (error.kind === 'internal_error') log(`[gatehouse] ${ctx.id} internal error: ${(err as Error)?.stack ?? String(err)}`)
-      // Spec §8: a 413 the client can read — it is still sending, and closing now would be a broken pipe to it.
-      if (error.kind === 'request_too_large') await discardUpload(req)
+      // Spec §8: a 413 (or a full byte budget's 429/503) the client can read — it is still sending, and closing
+      // now would be a broken pipe to it. What was read of it is given back first: none of it is kept.
+      if (refusesUpload(error)) {
+        ctx.release?.()
+        await discardUpload(req)
+      }
       renderError(ctx, error)
     } finally {
       ctx.release?.()

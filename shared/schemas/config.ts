@@ -115,6 +115,7 @@ export const gatewayConfig = {
       properties: {
         maxConnections: { type: 'integer', minimum: 1, default: 1024, description: 'open client connections kept at once; at the cap a new one replaces the oldest not being served; every local client shares 127.0.0.1, so keep it far above local use' },
         maxConnectionsPerAddress: { type: 'integer', minimum: 1, default: 256, description: 'open client connections from one address other than loopback (an IPv6 /64 counts as one address); loopback clients share 127.0.0.1 and only maxConnections applies to them' },
+        bodyBytes: { type: 'integer', minimum: 60_000_000, default: 335_544_320, description: 'request body bytes held in memory at once, gateway-wide (at least one body of the 60 MB limit); a body past it is refused before it is read: 503 gateway_body_limit with Retry-After' },
       },
     },
     network: {

@@ -11,7 +11,7 @@ export interface GatewayConfig {
   models?: Array<{ id: string; family: Family; vendor?: Exclude<Vendor, 'gateway'>; pricing: Pricing; [field: string]: unknown }>
   keys?: Array<{ key: string; group: string; name?: string; concurrency?: number; quota?: number; expiresAt?: string | number; disabled?: boolean }>
   timeouts?: { connectMs?: number; firstByteMs?: number; idleMs?: number } & Partial<ClientTimeouts>
-  limits?: { maxConnections?: number; maxConnectionsPerAddress?: number }
+  limits?: { maxConnections?: number; maxConnectionsPerAddress?: number; bodyBytes?: number }
   allowedHosts?: string[]
   network?: { allowPrivateAddresses?: boolean }
   team?: { leaseSeconds?: number; poolSize?: number }

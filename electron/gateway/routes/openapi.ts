@@ -14,10 +14,10 @@ const ERROR_STATUSES: Record<string, string> = {
   '404': 'Model not in the key\'s group (`model_not_found`), or path not in the group (`route_not_found`)',
   '408': 'The request body stalled or took too long to arrive (`request_timeout`; config timeouts.bodyIdleMs, timeouts.bodyMs)',
   '413': 'Body over 60 MB (`request_too_large`)',
-  '429': 'Account or key concurrency cap (`user_concurrency_limit`, `apikey_concurrency_limit`); honour Retry-After',
+  '429': 'Account or key concurrency cap (`user_concurrency_limit`, `apikey_concurrency_limit`), or the key\'s request bodies in flight over its byte budget (`apikey_body_limit`); honour Retry-After',
   '500': 'Internal error (`internal_error`); no stack trace is shown',
   '502': 'Model unavailable after failover',
-  '503': 'Model overloaded on every account (`upstream_unavailable`), or, in team mode, the shared database unreachable when the concurrency slot was taken (`shared_store_unavailable`)',
+  '503': 'Model overloaded on every account (`upstream_unavailable`), or, in team mode, the shared database unreachable when the concurrency slot was taken (`shared_store_unavailable`), or the gateway already holding limits.bodyBytes of request bodies (`gateway_body_limit`, with Retry-After)',
   '504': 'Upstream timed out',
 }
 
@@ -30,9 +30,12 @@ const ADMIN_STATUSES: Record<string, string> = {
   '408': 'The request body stalled or took too long to arrive (`request_timeout`; config timeouts.bodyIdleMs, timeouts.bodyMs)',
   '413': 'Body over 60 MB (`request_too_large`)',
   '500': 'Internal error (`internal_error`); no stack trace is shown',
+  '503': 'The gateway already holds limits.bodyBytes of request bodies (`gateway_body_limit`); honour Retry-After',
 }
 
 const BODY_STATUSES = new Set(['408', '413'])
+/** Admin requests with a body also count against the gateway's byte budget for bodies. */
+const ADMIN_BODY_STATUSES = new Set([...BODY_STATUSES, '503'])
 /** Every request passes the Host guard first: any operation may answer these (`invalid_host_header`, `host_not_allowed`, `origin_not_allowed`). */
 const HOST_STATUSES = new Set(['400', '403'])
 
@@ -54,7 +57,7 @@ function operation(route: Route) {
     Object.entries(statuses)
       .filter(([status]) => HOST_STATUSES.has(status) || (doc.errors ? doc.errors.includes(status) : route.auth !== 'none' || status === '500'))
       // Only a request with a body can be too large or too slow to arrive.
-      .filter(([status]) => doc.request !== undefined || !BODY_STATUSES.has(status))
+      .filter(([status]) => doc.request !== undefined || !(route.auth === 'admin' ? ADMIN_BODY_STATUSES : BODY_STATUSES).has(status))
       .concat(Object.entries(doc.moreErrors ?? {}))
       .map(([status, description]) => [status, { description, content: { 'application/json': { schema: errorSchema } } }]),
   )

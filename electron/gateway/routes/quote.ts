@@ -17,6 +17,7 @@ import { SPEECH_QUOTE } from './speech.js'
 import { VIDEO_QUOTES } from './video.js'
 
 const validateQuote = compileValidator(quoteRequest)
+const EMPTY = Buffer.alloc(0)
 
 /** Each billable path's own admission and pricing. */
 const QUOTABLE: Record<QuotablePath, Quotable<unknown>> = {
@@ -44,8 +45,9 @@ export async function quote(ctx: RequestContext, services: Services, routes: rea
   const target = routes.find((r) => r.method === 'POST' && r.path === path)
   if (target?.groupProtocol !== undefined && ctx.group!.protocol !== target.groupProtocol) throw gatewayError('route_not_found', 'route_not_in_group', { path })
   const quotable = QUOTABLE[path]
-  // The inner request is read as if it had been sent to its own path.
-  const inner: RequestContext = { ...ctx, path, body: Buffer.from(JSON.stringify(body.request)) }
+  // The inner request is read as if it had been sent to its own path; it is already parsed: copying it out again
+  // (serialised, then parsed) would triple the memory a large quote takes.
+  const inner: RequestContext = { ...ctx, path, body: EMPTY, json: body.request as Record<string, unknown> }
   const { request, model } = await admit(inner, services, { ...quotable.admission, funds: free })
   ctx.model = model
   const price = await quotable.price(request, model, inner)
