@@ -5,6 +5,8 @@ import { issueLoginCode, loginCodeMinutes } from './admin/login-codes.js'
 import { SessionDownloads } from './admin/session-downloads.js'
 import { DEFAULT_SESSION_LIMITS, type SessionLimits } from './admin/session-table.js'
 import { defaultRendererDir } from './admin/static-files.js'
+import { createBodyBudget, DEFAULT_BODY_BYTES, keyBodyBytes } from './body-budget.js'
+import { MAX_BODY_BYTES } from './body.js'
 import { clientTimeoutsOf } from './client-timeouts.js'
 import { applyConfig } from './config/apply-config.js'
 import { createFirstKey, seedDefaultGroups } from './config/defaults.js'
@@ -118,7 +120,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     const app = { mode: options.mode ?? 'headless', version: GATEHOUSE_VERSION, baseUrl: '', rendererDir: options.rendererDir === null ? undefined : (options.rendererDir ?? defaultRendererDir()) } as const
     const ttlMs = (options.config?.team?.leaseSeconds ?? DEFAULT_LEASE_SECONDS) * 1000
     const leases = pool ? createLeaseLimiter({ sql: store.sql, replica: store.replica, registry, ttlMs, log }) : undefined
-    const services: Services = { store, registry, http, limiter: leases ?? createConcurrencyLimiter(registry), dataDir: options.dataDir, media: mediaFilesFor(store.sql, options.dataDir), secrets, admin, keyRequests, sessionDownloads, app: { ...app }, log }
+    const bodies = createBodyBudget(options.config?.limits?.bodyBytes ?? DEFAULT_BODY_BYTES, (key) => keyBodyBytes(key, registry.account.concurrency, MAX_BODY_BYTES))
+    const services: Services = { store, registry, http, limiter: leases ?? createConcurrencyLimiter(registry), bodies, dataDir: options.dataDir, media: mediaFilesFor(store.sql, options.dataDir), secrets, admin, keyRequests, sessionDownloads, app: { ...app }, log }
     // One process: what the last run left is failed now. Team mode: only what stopped replicas left, now and every few seconds.
     if (pool && leases) teamMode = await startTeamMode(services, { pool, limiter: leases, ttlMs })
     else await failInterruptedImageTasks(services)
@@ -127,7 +130,6 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       timeouts: clientTimeoutsOf(options.config?.timeouts),
       maxConnections: options.config?.limits?.maxConnections,
       maxConnectionsPerAddress: options.config?.limits?.maxConnectionsPerAddress,
-      bodyBytes: options.config?.limits?.bodyBytes,
     })
     const host = options.host ?? '127.0.0.1'
     await new Promise<void>((resolve, reject) => {

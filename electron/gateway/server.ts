@@ -2,8 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Socket } from 'node:net'
 import { authenticateRequest } from './auth.js'
 import { recordRequest } from './billing.js'
-import { createBodyBudget, DEFAULT_BODY_BYTES, keyBodyBytes } from './body-budget.js'
-import { discardUpload, MAX_BODY_BYTES, readBody, refusesUpload } from './body.js'
+import { discardUpload, readBody, refusesUpload } from './body.js'
 import { DEFAULT_CLIENT_TIMEOUTS, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, type ClientTimeouts } from './client-timeouts.js'
 import { createConnectionTable } from './connection-table.js'
 import { createContext, newRequestId, type RequestContext } from './context.js'
@@ -30,8 +29,6 @@ export interface ServerOptions {
   maxConnections?: number
   /** open connections from one non-loopback address (config `limits.maxConnectionsPerAddress`) */
   maxConnectionsPerAddress?: number
-  /** request body bytes held at once, gateway-wide (config `limits.bodyBytes`) */
-  bodyBytes?: number
 }
 
 /**
@@ -45,7 +42,6 @@ export function createGatewayServer(services: Services, routes: Route[], opts: S
   const guardHost = createHostGuard(opts.allowedHosts)
   const { log } = services
   const timeouts = opts.timeouts ?? DEFAULT_CLIENT_TIMEOUTS
-  const bodies = createBodyBudget(opts.bodyBytes ?? DEFAULT_BODY_BYTES, (key) => keyBodyBytes(key, services.registry.account.concurrency, MAX_BODY_BYTES))
   let inFlight = 0
   let idle: (() => void) | undefined
 
@@ -73,7 +69,7 @@ export function createGatewayServer(services: Services, routes: Route[], opts: S
       if (readsBody(r, req.method ?? 'GET')) {
         // Held until the request is done: `ctx.release` gives the bytes back (with the slot, below), also when a
         // background task takes it over along with the body.
-        const hold = bodies.hold(ctx.key)
+        const hold = services.bodies.hold(ctx.key)
         ctx.release = hold.release
         ctx.body = await readBody(req, timeouts, hold)
       }

@@ -2,6 +2,7 @@ import type { AdminAuth } from './admin-access.js'
 import type { SessionDownloads } from './admin/session-downloads.js'
 import type { Http } from './http.js'
 import type { KeyRequests } from './key-requests.js'
+import type { BodyBudget } from './body-budget.js'
 import type { ConcurrencyLimiter } from './limits.js'
 import type { MediaFiles } from './media-files.js'
 import type { Registry } from './registry.js'
@@ -24,6 +25,8 @@ export interface Services {
   registry: Registry
   http: Http
   limiter: ConcurrencyLimiter
+  /** request bodies held in memory, per key and gateway-wide (config `limits.bodyBytes`) */
+  bodies: BodyBudget
   /** where the SQLite store and settings live */
   dataDir: string
   /** the bytes of kept images and videos (`store.media` rows name them): the data dir, or the PostgreSQL store */
