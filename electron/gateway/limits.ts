@@ -6,10 +6,15 @@ const RETRY_HEADERS = { 'retry-after': '1', 'retry-after-ms': '1000' }
 /** Gives a slot back; safe to call more than once. */
 export type Release = () => void
 
-/** One release for two holds (a request's body bytes and its slot), each given back once. */
-export const releasingBoth = (first: Release, second: Release): Release => () => {
-  first()
-  second()
+/** One release for two holds (a request's body bytes and its slot): the first call gives both back, later ones nothing. */
+export function releasingBoth(first: Release, second: Release): Release {
+  let released = false
+  return () => {
+    if (released) return
+    released = true
+    first()
+    second()
+  }
 }
 
 /**

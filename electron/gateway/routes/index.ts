@@ -199,9 +199,10 @@ export const ROUTES: Route[] = [
         + 'The request is checked by that endpoint\'s own admission — schema, model in the key\'s group and on the endpoint, family rules, an account that serves it, the key\'s group protocol — so an invalid one gets the same status, code and message as the real call. '
         + '**Prices**: per image, second or character, `min` = `max` = what the call is billed (`n` and size tier; video `duration` at the resolution\'s rate, or the model\'s shortest to longest clip when none is sent; characters of `input`). Per token: `min` = the prompt\'s tokens as the gateway counts them (o200k_base) × the input price; `max` = `min` + the output cap (`max_tokens`, `max_completion_tokens`, `max_output_tokens`, else the model\'s output limit) × the output price. '
         + '**Funds are not checked**: a key without balance or quota left still gets a price (the real call would answer 402). '
-        + 'A quote calls no upstream, reserves and bills nothing, holds no concurrency slot; its ledger row (endpoint `quote`) costs 0.',
+        + 'A quote calls no upstream, reserves and bills nothing, holds no concurrency slot; its ledger row (endpoint `quote`) costs 0. '
+        + 'Its body counts, like every body, against the key\'s byte budget (429 `apikey_body_limit`) and the gateway\'s (503 `gateway_body_limit`).',
       request: { schema: quoteRequest }, response: quoteObject,
-      errors: ['400', '401', '403', '404', '408', '413', '500'],
+      errors: ['400', '401', '403', '404', '408', '413', '429', '500', '503'],
     },
   },
   ...ADMIN_ROUTES,
