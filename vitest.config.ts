@@ -18,6 +18,7 @@ const SQLITE_ONLY = [
   // spawned gateways on the data dir's SQLite file, read back with better-sqlite3 (team mode's processes: test/pg/)
   'test/integration/cli.test.ts',
   'test/faults/crash.test.ts',
+  'test/faults/body-flood.test.ts',
 ]
 
 export default defineConfig({

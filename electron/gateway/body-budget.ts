@@ -21,6 +21,8 @@ export const gatewayBodyLimitError = (limit: number): GatewayError => gatewayErr
 export interface BodyHold {
   /** adds `bytes` to the hold; throws the key's 429 or the gateway's 503, holding nothing more, when they do not fit */
   grow(bytes: number): void
+  /** gives back all but `bytes` of the hold (a body taken at the most it could be, once its size is known) */
+  keep(bytes: number): void
   /** gives every byte back; safe to call more than once, and the first call is the one that counts */
   readonly release: () => void
 }
@@ -66,10 +68,16 @@ export function createBodyBudget(totalBytes: number, keyBytes: (key: ApiKey) => 
     constructor(private readonly key: ApiKey | undefined) {}
 
     grow(bytes: number): void {
-      // A request already done holds nothing more (a late chunk after its release).
+      // A request already done holds nothing more.
       if (this.released) return
       take(this.key, bytes)
       this.bytes += bytes
+    }
+
+    keep(bytes: number): void {
+      if (this.released || bytes >= this.bytes) return
+      give(this.key, this.bytes - bytes)
+      this.bytes = bytes
     }
 
     readonly release = (): void => {

@@ -46,6 +46,7 @@ afterAll(async () => {
 })
 afterEach(async () => {
   for (const socket of open.splice(0)) socket.destroy()
+  fake.reset()
   images.reset()
   await until('every held body given back', 5_000, () => gw.services.bodies.held() === 0)
 })
@@ -114,21 +115,20 @@ describe("a key's byte budget (its concurrency cap × 60 MB)", () => {
     await expectRefusal(res, 429, { error: { message: KEY_LIMIT_EN, type: 'rate_limit_error', param: null, code: 'apikey_body_limit' } })
   })
 
-  it('a chunked body is counted as it arrives: refused at the chunk that passes the budget, and what it had read is given back', async () => {
-    await holdUpload('/v1/chat/completions', CAPPED_KEY, 50_000_000, 50_000_000)
-    const piece = new Uint8Array(1_000_000).fill(0x20)
-    let sent = 0
-    // 12 MB with no length: the 11th megabyte passes the 10 MB left.
-    const body = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        if (sent++ < 12) controller.enqueue(piece)
-        else controller.close()
-      },
-    })
-    const res = await fetch(`${gw.url}/v1/chat/completions`, { method: 'POST', headers: { ...as(CAPPED_KEY), 'content-type': 'application/json' }, body, duplex: 'half' } as RequestInit)
-    await expectRefusal(res, 429, { error: { message: KEY_LIMIT_EN, type: 'rate_limit_error', param: null, code: 'apikey_body_limit' } })
-    expect(gw.services.bodies.held()).toBe(50_000_000)
+  it('a body without a length takes the 60 MB it may be until it has arrived (refused beside 50 MB held, however small), then only its size', async () => {
+    const held = await holdUpload('/v1/chat/completions', CAPPED_KEY, 50_000_000, 50_000_000)
+    const chat = new TextEncoder().encode(JSON.stringify({ model: 'test-gpt', messages: [{ role: 'user', content: 'hi' }] }))
+    const chunked = () => new ReadableStream<Uint8Array>({ start: (c) => (c.enqueue(chat), c.close()) })
+    const post = () => fetch(`${gw.url}/v1/chat/completions`, { method: 'POST', headers: { ...as(CAPPED_KEY), 'content-type': 'application/json' }, body: chunked(), duplex: 'half' } as RequestInit)
+    await expectRefusal(await post(), 429, { error: { message: KEY_LIMIT_EN, type: 'rate_limit_error', param: null, code: 'apikey_body_limit' } })
     expect(fake.calls).toHaveLength(0)
+    held.destroy()
+    await until('the held upload given back', 5_000, () => gw.services.bodies.held() === 0)
+    // Read, it holds its own size while the upstream answers.
+    fake.setScenario({ kind: 'slow', delayMs: 500 })
+    const answer = post()
+    await until('the body kept at its size', 3_000, () => gw.services.bodies.held() === chat.length)
+    expect((await answer).status).toBe(200)
   })
 })
 

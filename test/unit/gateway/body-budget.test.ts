@@ -56,18 +56,21 @@ describe('body budget', () => {
     expect(budget.held()).toBe(150)
   })
 
-  it('a body of unknown length grows chunk by chunk; the chunk that does not fit is refused and the chunks before stay held until the release', () => {
+  it('a body of unknown length, taken at the most it may be, keeps only its size once read; keeping more than it holds changes nothing', () => {
     const budget = budgetOf(1000, 100)
     const chunked = budget.hold(A)
-    for (let i = 0; i < 9; i++) chunked.grow(10)
-    expect(budget.held(A.id)).toBe(90)
-    expect(refusal(() => chunked.grow(11))).toMatchObject({ code: 'apikey_body_limit' })
-    expect(budget.held(A.id)).toBe(90)
+    chunked.grow(100)
+    expect(refusal(() => budget.hold(A).grow(1))).toMatchObject({ code: 'apikey_body_limit' })
+    chunked.keep(30)
+    expect([budget.held(A.id), budget.held()]).toEqual([30, 30])
+    chunked.keep(80)
+    expect(budget.held(A.id)).toBe(30)
+    budget.hold(A).grow(70)
     chunked.release()
-    expect([budget.held(A.id), budget.held()]).toEqual([0, 0])
+    expect([budget.held(A.id), budget.held()]).toEqual([70, 70])
   })
 
-  it('a hold is given back exactly once, however often it is released; a late chunk after the release holds nothing', () => {
+  it('a hold is given back exactly once, however often it is released; after the release it holds and gives back nothing', () => {
     const budget = budgetOf(1000, 100)
     const first = budget.hold(A)
     first.grow(70)
@@ -78,6 +81,7 @@ describe('body budget', () => {
     // Released twice, given back once: the other hold's 30 bytes are still counted.
     expect([budget.held(A.id), budget.held()]).toEqual([30, 30])
     first.grow(50)
+    first.keep(0)
     expect(budget.held(A.id)).toBe(30)
     second.release()
     expect([budget.held(A.id), budget.held()]).toEqual([0, 0])
