@@ -1,8 +1,13 @@
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { createBodyBudget, keyBodyBytes } from '../../../electron/gateway/body-budget.js'
+import { createBodyBudget, DEFAULT_BODY_BYTES, keyBodyBytes } from '../../../electron/gateway/body-budget.js'
+import { loadConfig } from '../../../electron/gateway/config/load-config.js'
 import type { GatewayError } from '../../../electron/gateway/errors.js'
 import { releasingBoth } from '../../../electron/gateway/limits.js'
 import type { ApiKey } from '../../../electron/gateway/registry.js'
+import { gatewayConfig } from '../../../shared/schemas/config.js'
+import { tempDataDir } from '../../helpers/gateway.js'
 
 const key = (id: string, concurrency: number | null = null): ApiKey => ({
   id, hint: 'sk-…', groupId: 'main', name: null, concurrency, quotaNano: null, usedNano: 0, expiresAt: null, disabled: false,
@@ -104,5 +109,22 @@ describe("a key's byte budget", () => {
     expect(keyBodyBytes(key('k', 1), 5, 60_000_000)).toBe(60_000_000)
     expect(keyBodyBytes(key('k', 9), 5, 60_000_000)).toBe(300_000_000)
     expect(keyBodyBytes(key('k', null), 3, 60_000_000)).toBe(180_000_000)
+  })
+})
+
+describe('limits.bodyBytes', () => {
+  it('defaults to 320 MiB, as published in the config schema; below one full-size body (60 MB) the config is refused naming it', () => {
+    expect(DEFAULT_BODY_BYTES).toBe(320 * 1024 * 1024)
+    expect(gatewayConfig.properties.limits.properties.bodyBytes.default).toBe(DEFAULT_BODY_BYTES)
+    const dir = tempDataDir()
+    try {
+      const path = join(dir.dir, 'config.json')
+      writeFileSync(path, JSON.stringify({ limits: { bodyBytes: 59_999_999 } }))
+      expect(() => loadConfig(path)).toThrow('invalid config: limits.bodyBytes: must be >= 60000000')
+      writeFileSync(path, JSON.stringify({ limits: { bodyBytes: 60_000_000 } }))
+      expect(loadConfig(path).limits).toEqual({ bodyBytes: 60_000_000 })
+    } finally {
+      dir.remove()
+    }
   })
 })
