@@ -8,7 +8,7 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns'
 import { isIP } from 'node:net'
 import { buildConnector } from 'undici'
-import { addressReach } from './special-addresses.js'
+import { addressReach, isLinkLocalOrMetadata } from './special-addresses.js'
 
 /**
  * True when a link may not reach `address`: always for link-local, metadata, reserved … addresses and anything
@@ -34,6 +34,18 @@ export function linkProblem(url: URL, allowPrivate: boolean): string | undefined
   const host = url.hostname.replace(/^\[|\]$/g, '')
   // IP literals never go through the lookup below, so they are judged here (and again once connected).
   if (isIP(host) !== 0 && isRefusedAddress(host, allowPrivate)) return new LinkRefusedError(host).message
+  return undefined
+}
+
+/**
+ * Why a base URL the user typed may not be called ("Test connection"), or undefined: like a configured upstream it
+ * may be this machine, the LAN or a CGNAT address of one's own network; only link-local and metadata addresses are
+ * refused, in every spelling.
+ */
+export function baseUrlProblem(url: URL): string | undefined {
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'is not an http(s) link'
+  const host = url.hostname.replace(/^\[|\]$/g, '')
+  if (isIP(host) !== 0 && isLinkLocalOrMetadata(host)) return new LinkRefusedError(host).message
   return undefined
 }
 

@@ -143,3 +143,22 @@ export function addressReach(address: string): AddressReach {
   const range = mostSpecific(IPV6_RANGES, 128, v6)!
   return (range.carries?.(v6) ?? []).reduce((reach, carried) => stricter(reach, ipv4Reach(BigInt(carried))), range.reach)
 }
+
+/**
+ * Link-local and cloud metadata addresses: the part of `refused` that no call of the gateway's may reach, not even
+ * one to an address the user typed ("Test connection" of an upstream base URL, which may well be a CGNAT or
+ * other non-public address of the user's own network).
+ */
+const METADATA_V4 = table(32, ipv4Value, [['169.254.0.0/16', 'refused'], ['100.100.100.200/32', 'refused']])
+const METADATA_V6 = table(128, ipv6Value, [['fe80::/10', 'refused'], ['fd00:ec2::254/128', 'refused'], ['fd20:ce::254/128', 'refused']])
+
+/** True for a link-local or metadata address in any spelling (IPv4 carried inside IPv6 included); anything else that is not an IP address too. */
+export function isLinkLocalOrMetadata(address: string): boolean {
+  const v4 = ipv4Value(address)
+  if (v4 !== undefined) return mostSpecific(METADATA_V4, 32, v4) !== undefined
+  const v6 = ipv6Value(address)
+  if (v6 === undefined) return true
+  if (mostSpecific(METADATA_V6, 128, v6) !== undefined) return true
+  const carried = mostSpecific(IPV6_RANGES, 128, v6)!.carries?.(v6) ?? []
+  return carried.some((v) => mostSpecific(METADATA_V4, 32, BigInt(v)) !== undefined)
+}

@@ -116,6 +116,11 @@ describe('POST /admin/v1/upstreams/test', () => {
     }
     const metadata = await test({ vendor: 'openai', baseUrl: 'http://169.254.169.254/v1', apiKey: OPENAI_KEY })
     expect(metadata.json).toEqual({ ok: false, status: null, reason: 'refused', message: 'The base URL points to a private or reserved address (169.254.169.254), which the gateway does not fetch.', detail: null })
+    // Every spelling of a metadata address is refused before any connection, IPv4 inside IPv6 included.
+    for (const [host, shown] of [['[::ffff:169.254.169.254]', '::ffff:a9fe:a9fe'], ['[64:ff9b::a9fe:a9fe]', '64:ff9b::a9fe:a9fe'], ['[2002:a9fe:a9fe::]', '2002:a9fe:a9fe::'], ['[fd00:ec2::254]', 'fd00:ec2::254']]) {
+      const spelled = await test({ vendor: 'openai', baseUrl: `http://${host}/v1`, apiKey: OPENAI_KEY })
+      expect(spelled.json).toEqual({ ok: false, status: null, reason: 'refused', message: `The base URL points to a private or reserved address (${shown}), which the gateway does not fetch.`, detail: null })
+    }
   })
 
   it('a vendor without a model list answers the catalog\'s models, unchecked', async () => {

@@ -6,7 +6,7 @@ import { isCallable } from '../catalog/catalog.js'
 import type { RequestContext } from '../context.js'
 import { readAnswer, readErrorText, transportFailure } from '../http.js'
 import { exceedsJsonDepth } from '../json-depth.js'
-import { linkProblem } from '../link-guard.js'
+import { baseUrlProblem } from '../link-guard.js'
 import { createRedactor } from '../redact.js'
 import { sendJson } from '../respond.js'
 import type { Services } from '../services.js'
@@ -62,8 +62,8 @@ async function runTest(ctx: RequestContext, services: Services, account: { vendo
   } catch {
     return failed(null, 'refused', 'upstream_test_refused', { problem: 'is not a valid URL' })
   }
-  // Loopback and LAN servers are fine (an OpenAI-compatible server of your own); link-local and metadata addresses never are.
-  const problem = linkProblem(target, true)
+  // Loopback, LAN and CGNAT servers are fine (an OpenAI-compatible server of your own); link-local and metadata never are.
+  const problem = baseUrlProblem(target)
   if (problem) return failed(null, 'refused', 'upstream_test_refused', { problem })
 
   const timeoutMs = Math.min(TEST_TIMEOUT_MS, services.http.timeouts.firstByteMs)

@@ -2,7 +2,7 @@ import http from 'node:http'
 import type { Socket } from 'node:net'
 import { buildConnector } from 'undici'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { guardedLookup, isRefusedAddress, LinkRefusedError, linkProblem, refuseConnectedAddress } from '../../../electron/gateway/link-guard.js'
+import { baseUrlProblem, guardedLookup, isRefusedAddress, LinkRefusedError, linkProblem, refuseConnectedAddress } from '../../../electron/gateway/link-guard.js'
 import { listenLocal } from '../../fakes/listen-local.js'
 import { fakeResolver } from '../../helpers/fake-resolver.js'
 
@@ -397,5 +397,32 @@ describe('refuseConnectedAddress: the address the socket connected to', () => {
     expect(err).toBeNull()
     expect([socket!.destroyed, socket!.remoteAddress]).toEqual([false, '127.0.0.1'])
     socket!.destroy()
+  })
+})
+
+describe('baseUrlProblem: the base URL a user tests may be any address of their own, never link-local or metadata', () => {
+  it.each([
+    'http://100.64.0.1/v1', // CGNAT: a tailnet address of one's own machines
+    'http://127.0.0.1:11434/v1',
+    'http://192.168.1.20/v1',
+    'http://[fd12::1]/v1',
+    'https://api.example.com/v1',
+  ])('%s is called', (url) => {
+    expect(baseUrlProblem(new URL(url))).toBeUndefined()
+  })
+  it.each([
+    ['http://169.254.169.254/latest', '169.254.169.254'],
+    ['http://100.100.100.200/', '100.100.100.200'],
+    ['http://[::ffff:169.254.169.254]/', '::ffff:a9fe:a9fe'],
+    ['http://[64:ff9b::a9fe:a9fe]/', '64:ff9b::a9fe:a9fe'],
+    ['http://[2002:a9fe:a9fe::]/', '2002:a9fe:a9fe::'],
+    ['http://[2001:0:4136:e378:8000:63bf:5601:5601]/', '2001:0:4136:e378:8000:63bf:5601:5601'], // Teredo: the client address, inverted, is 169.254.169.254
+    ['http://[fe80::1]/', 'fe80::1'],
+    ['http://[fd00:ec2::254]/', 'fd00:ec2::254'],
+  ])('%s is refused', (url, shown) => {
+    expect(baseUrlProblem(new URL(url))).toBe(new LinkRefusedError(shown).message)
+  })
+  it('refuses schemes other than http(s)', () => {
+    expect(baseUrlProblem(new URL('file:///etc/passwd'))).toBe('is not an http(s) link')
   })
 })
