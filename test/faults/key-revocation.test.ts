@@ -63,7 +63,7 @@ const PROTOCOLS: Record<Protocol, {
   prompt: string
   prices: { input: number; output: number }
   content(e: EventSourceMessage): string | undefined
-  /** the error event the protocol ends a stream with (spec §6.1) */
+  /** the error event the protocol ends a stream with (spec §6 rule 1) */
   expectError(e: EventSourceMessage, code: string, message: string): void
 }> = {
   chat: {

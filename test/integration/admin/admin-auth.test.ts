@@ -74,7 +74,7 @@ describe('admin API sign-in', () => {
   it('is described in /openapi.json with its statuses and path parameters', async () => {
     const doc = (await (await fetch(`${gw.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, any>> }
     const create = doc.paths['/admin/v1/keys'].post
-    expect(Object.keys(create.responses)).toEqual(['201', '400', '401', '403', '404', '408', '409', '413', '500'])
+    expect(Object.keys(create.responses)).toEqual(['201', '400', '401', '403', '404', '408', '409', '413', '500', '503'])
     expect(create.requestBody.content['application/json'].schema.required).toEqual(['group'])
     expect(doc.paths['/admin/v1/keys/{key}'].delete.parameters).toEqual([{ name: 'key', in: 'path', required: true, schema: { type: 'string' } }])
     expect(Object.keys(doc.paths['/admin/v1/keys/{key}'].delete.responses)[0]).toBe('204')
