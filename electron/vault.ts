@@ -1,4 +1,4 @@
-import { fileSecretBox, type SecretBox } from './gateway/secrets.js'
+import { fileSecretBox, type SecretBox } from './gateway/secrets/secrets.js'
 import type { IpcContract } from '../shared/ipc.js'
 
 /** The part of Electron's `safeStorage` the vault uses; injected so the logic runs (and is tested) without Electron. */

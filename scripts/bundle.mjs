@@ -19,7 +19,7 @@ const REQUIRE_BANNER = "import { createRequire as __gatehouseCreateRequire } fro
 const ASSET_URL = /new URL\(\s*['"]([^'"]+)['"]\s*,\s*import\.meta\.url\s*\)/g
 
 /** Worker threads' own entries, bundled beside the gateway's bundle (tokens.ts starts token-worker.js). */
-export const GATEWAY_WORKERS = ['electron/gateway/token-worker.ts']
+export const GATEWAY_WORKERS = ['electron/gateway/tokens/token-worker.ts']
 
 /**
  * Node flags the headless gateway runs with (`npm run gateway` spells them out; a test keeps the two equal). A request's

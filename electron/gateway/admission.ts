@@ -1,12 +1,12 @@
 import type { CatalogModel, Endpoint } from '../../shared/types.js'
-import { ensureFunds } from './billing.js'
-import { readJson } from './body.js'
+import { ensureFunds } from './money/billing.js'
+import { readJson } from './client/body.js'
 import type { RequestContext } from './context.js'
 import type { GatewayError } from './errors.js'
-import { resolveModel, upstreamsFor } from './model-access.js'
-import type { UpstreamAccount } from './registry.js'
+import { resolveModel, upstreamsFor } from './access/model-access.js'
+import type { UpstreamAccount } from './contract/accounts.js'
 import type { Services } from './services.js'
-import type { RelayCapability } from './upstreams/types.js'
+import type { RelayCapability } from './contract/upstream.js'
 
 type Body = Record<string, unknown>
 

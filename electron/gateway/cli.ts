@@ -1,14 +1,14 @@
 import { parseArgs } from 'node:util'
 import { ConfigError, loadConfig } from './config/load-config.js'
 import { startGateway, type RunningGateway } from './gateway.js'
-import { LoginCommandError, newSignInAddress } from './login-command.js'
-import { redactPatterns } from './redact.js'
-import { forgetRunning, recordRunning } from './running-record.js'
+import { LoginCommandError, newSignInAddress } from './admin/login-command.js'
+import { redactPatterns } from './secrets/redact.js'
+import { forgetRunning, recordRunning } from './data-dir/running-record.js'
 import { databaseUrlSecrets, redactDatabaseUrl, withoutSecrets } from './store/database-url.js'
 import { DATABASE_URL_ENV, teamDatabase } from './team/database-source.js'
 import { SECRET_KEY_ENV, TeamStartError } from './team/secret-key.js'
-import { defaultDataDir } from './paths.js'
-import { readSettings } from './settings.js'
+import { defaultDataDir } from './data-dir/paths.js'
+import { readSettings } from './data-dir/settings.js'
 
 const USAGE = `usage: npm run gateway -- [--config FILE] [--port N] [--data-dir DIR] [--host H] [--database-url postgres://USER@HOST:PORT/DB] [--database-password-file FILE] [--secret-key-file FILE]
        npm run gateway -- --login [--data-dir DIR] [--database-url URL] [--database-password-file FILE]

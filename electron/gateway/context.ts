@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { languageOf, type Lang } from '../../shared/messages.js'
 import type { CatalogModel } from '../../shared/types.js'
-import { ClientAbort } from './client-abort.js'
-import type { ClientTimeouts } from './client-timeouts.js'
+import { ClientAbort } from './client/client-abort.js'
+import type { ClientTimeouts } from './client/client-timeouts.js'
 import type { Protocol } from './errors.js'
-import type { ApiKey, Group } from './registry.js'
-import type { TokenUsage } from './upstreams/types.js'
+import type { ApiKey, Group } from './contract/accounts.js'
+import type { TokenUsage } from './contract/upstream.js'
 
 /** Everything one request carries through the pipeline, and what its ledger row will say. */
 export interface RequestContext {

@@ -1,5 +1,6 @@
 import { gatewayError, type GatewayError } from './errors.js'
-import type { ApiKey, Registry } from './registry.js'
+import type { ApiKey } from './contract/accounts.js'
+import type { Registry } from './registry.js'
 
 const RETRY_HEADERS = { 'retry-after': '1', 'retry-after-ms': '1000' }
 

@@ -1,56 +1,11 @@
 import type { CatalogModel, GroupProtocol, Vendor } from '../../shared/types.js'
 import { createCatalog, loadBuiltinModels, type Catalog } from './catalog/catalog.js'
-import { installKeyHasher } from './key-hashing.js'
-import { legacyKeyHash, type KeyHasher } from './keys.js'
-import { createRedactor, type Redactor } from './redact.js'
-import type { SecretBox } from './secrets.js'
-import type { GroupOptions } from './store/groups.js'
+import { installKeyHasher } from './secrets/key-hashing.js'
+import { legacyKeyHash, type KeyHasher } from './secrets/keys.js'
+import { createRedactor, type Redactor } from './secrets/redact.js'
+import type { SecretBox } from './secrets/secrets.js'
+import type { Account, ApiKey, Group, UpstreamAccount } from './contract/accounts.js'
 import type { Store } from './store/index.js'
-
-export interface UpstreamAccount {
-  id: string
-  vendor: Vendor
-  baseUrl: string
-  apiKey: string
-  /** undefined: every catalog model of the vendor (every model for a `gateway` upstream). */
-  models?: ReadonlySet<string>
-  priority: number
-  /** nano-USD: the account's spending cap; null or absent: none */
-  budgetNano?: number | null
-  /** nano-USD spent through it since the cap was set (mirrored as requests are charged) */
-  spentNano?: number
-}
-
-export interface Group {
-  id: string
-  name: string | null
-  protocol: GroupProtocol
-  models: readonly string[]
-  modelSet: ReadonlySet<string>
-  upstreams: readonly string[]
-  options: GroupOptions
-}
-
-export interface ApiKey {
-  id: string
-  hint: string
-  groupId: string
-  name: string | null
-  concurrency: number | null
-  quotaNano: number | null
-  usedNano: number
-  expiresAt: number | null
-  disabled: boolean
-}
-
-export interface Account {
-  /** null: no budget, no spending limit */
-  budgetNano: number | null
-  /** the budget less what was spent against it (store/account.ts) */
-  balanceNano: number
-  reservedNano: number
-  concurrency: number
-}
 
 /**
  * What the request path reads on every call, held in memory and rebuilt from the store

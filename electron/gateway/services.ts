@@ -1,12 +1,12 @@
-import type { AdminAuth } from './admin-access.js'
+import type { AdminAuth } from './access/admin-access.js'
 import type { SessionDownloads } from './admin/session-downloads.js'
-import type { Http } from './http.js'
-import type { KeyRequests } from './key-requests.js'
-import type { BodyBudget } from './body-budget.js'
+import type { Http } from './upstreams/http.js'
+import type { KeyRequests } from './access/key-requests.js'
+import type { BodyBudget } from './client/body-budget.js'
 import type { ConcurrencyLimiter } from './limits.js'
-import type { MediaFiles } from './media-files.js'
+import type { MediaFiles } from './media/media-files.js'
 import type { Registry } from './registry.js'
-import type { SecretBox } from './secrets.js'
+import type { SecretBox } from './secrets/secrets.js'
 import type { Store } from './store/index.js'
 
 /** What the admin API and the app pages need to know about this run. */

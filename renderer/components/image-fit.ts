@@ -4,7 +4,7 @@
  * downscale-image.ts.
  */
 
-/** The gateway's body limit (electron/gateway/body.ts MAX_BODY_BYTES). */
+/** The gateway's body limit (electron/gateway/client/body.ts MAX_BODY_BYTES). */
 export const GATEWAY_BODY_BYTES = 60_000_000
 /** Base64 (data URLs in JSON bodies) takes 4 characters for every 3 bytes. */
 const BASE64_RATIO = 4 / 3

@@ -3,8 +3,8 @@
 import Database from 'better-sqlite3'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { keyHint, keyId, legacyKeyHash } from '../../electron/gateway/keys.js'
-import { fileSecretBox } from '../../electron/gateway/secrets.js'
+import { keyHint, keyId, legacyKeyHash } from '../../electron/gateway/secrets/keys.js'
+import { fileSecretBox } from '../../electron/gateway/secrets/secrets.js'
 import { MIGRATIONS } from '../../electron/gateway/store/db.js'
 import { chatConfig, startTestGateway, TEST_KEY, tempDataDir, type TestGateway } from '../helpers/gateway.js'
 

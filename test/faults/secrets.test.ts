@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { formatMessage } from '../../shared/messages.js'
 import type { GatewayConfig } from '../../electron/gateway/config/load-config.js'
 import type { RunningGateway } from '../../electron/gateway/gateway.js'
-import { legacyKeyHash } from '../../electron/gateway/keys.js'
+import { legacyKeyHash } from '../../electron/gateway/secrets/keys.js'
 import { listenLocal } from '../fakes/listen-local.js'
 import { chatConfig, startGatewayOnTestStore, TEST_KEY, tempDataDir } from '../helpers/gateway.js'
 import { storeText } from '../helpers/store-text.js'

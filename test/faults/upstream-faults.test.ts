@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { messagesErrorType } from '../../shared/error-codes.js'
 import { messagesPromptText } from '../../electron/gateway/routes/messages.js'
-import { countTextTokens, promptText } from '../../electron/gateway/tokens.js'
+import { countTextTokens, promptText } from '../../electron/gateway/tokens/tokens.js'
 import { startFakeAnthropic, type FakeAnthropic } from '../fakes/anthropic.js'
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js'
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js'

@@ -1,5 +1,5 @@
 import { isIPv4 } from 'node:net'
-import type { ResolveHost } from '../../electron/gateway/link-guard.js'
+import type { ResolveHost } from '../../electron/gateway/guards/link-guard.js'
 
 /**
  * A resolver for the link guard that answers from `names` (name → addresses) without DNS; any other name is

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { GatewayConfig } from '../../electron/gateway/config/load-config.js'
 import { startGateway, type GatewayOptions, type RunningGateway } from '../../electron/gateway/gateway.js'
-import { fileSecretBox } from '../../electron/gateway/secrets.js'
+import { fileSecretBox } from '../../electron/gateway/secrets/secrets.js'
 import { fetchConforming } from './openapi-conformance.js'
 import { freshDatabase } from './pg-database.js'
 

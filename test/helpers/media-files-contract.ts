@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { Readable } from 'node:stream'
 import { describe, expect, it } from 'vitest'
-import { MEDIA_CHUNK_BYTES, type MediaFiles, type StoredFile } from '../../electron/gateway/media-files.js'
+import { MEDIA_CHUNK_BYTES, type MediaFiles, type StoredFile } from '../../electron/gateway/media/media-files.js'
 
 export interface MediaFilesUnderTest {
   media: MediaFiles

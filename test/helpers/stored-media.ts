@@ -4,7 +4,7 @@ import { walkDir } from './walk-dir.js'
 
 /**
  * Every path a gateway's kept media holds bytes at, a write's temporary part included, sorted: files under the
- * data dir's media/ on SQLite, `media_chunks` rows on PostgreSQL (electron/gateway/media-files.ts).
+ * data dir's media/ on SQLite, `media_chunks` rows on PostgreSQL (electron/gateway/media/media-files.ts).
  */
 export async function storedMediaPaths(gw: RunningGateway): Promise<string[]> {
   const { sql } = gw.services.store

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import type { GatewayConfig } from '../../electron/gateway/config/load-config.js'
 import type { GatewayOptions } from '../../electron/gateway/gateway.js'
-import { aesSecretBox } from '../../electron/gateway/secrets.js'
+import { aesSecretBox } from '../../electron/gateway/secrets/secrets.js'
 import { startTestGateway, tempDataDir, type TestGateway } from './gateway.js'
 
 /** A team's shared secret key (what GATEHOUSE_SECRET_KEY carries, base64). */

@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base'
 import type { GatewayConfig } from '../../electron/gateway/config/load-config.js'
 import { startGateway, type GatewayOptions, type RunningGateway } from '../../electron/gateway/gateway.js'
-import { aesSecretBox } from '../../electron/gateway/secrets.js'
+import { aesSecretBox } from '../../electron/gateway/secrets/secrets.js'
 import { createPgPool, pgSql } from '../../electron/gateway/store/pg-sql.js'
 import type { Sql } from '../../electron/gateway/store/sql.js'
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js'

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
 import { ADMIN_COOKIE, ADMIN_SESSION_HEADER, MEDIA_TOKEN_PARAM } from '../../../shared/admin.js'
-import type { AdminAuth, AdminSessionEntry } from '../admin-access.js'
+import type { AdminAuth, AdminSessionEntry } from '../access/admin-access.js'
 import { createSessionTable, DEFAULT_SESSION_LIMITS, newSecret, type SessionLimits } from './session-table.js'
 
 /** Equal secrets, compared in constant time (for equal lengths; a length says nothing about a random secret). */

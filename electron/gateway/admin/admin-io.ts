@@ -1,4 +1,4 @@
-import { readJson } from '../body.js'
+import { readJson } from '../client/body.js'
 import { ConfigError } from '../config/load-config.js'
 import type { RequestContext } from '../context.js'
 import { gatewayError } from '../errors.js'

@@ -1,9 +1,9 @@
 import { linkedImageRequest } from '../../../shared/schemas/admin.js'
 import type { RequestContext } from '../context.js'
 import { GatewayError, gatewayError } from '../errors.js'
-import { DownloadError, transportFailure } from '../http.js'
+import { DownloadError, transportFailure } from '../upstreams/http.js'
 import { checkImageHeader } from '../images/image-limits.js'
-import { mediaHeaders } from '../send-file.js'
+import { mediaHeaders } from '../media/send-file.js'
 import type { Services } from '../services.js'
 import { bodyReader } from './admin-io.js'
 

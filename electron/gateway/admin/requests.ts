@@ -1,6 +1,6 @@
 import type { RequestLogEntry, RequestLogPage } from '../../../shared/admin.js'
 import type { RequestContext } from '../context.js'
-import { nanoToUsd } from '../money.js'
+import { nanoToUsd } from '../money/money.js'
 import { sendJson } from '../respond.js'
 import type { Services } from '../services.js'
 import type { LedgerEntry } from '../store/ledger.js'

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import type { AdminSessionEntry } from '../admin-access.js'
+import type { AdminSessionEntry } from '../access/admin-access.js'
 
 /** A session ends after this long without an admin call. */
 export const SESSION_IDLE_MS = 30 * 60_000

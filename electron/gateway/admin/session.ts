@@ -5,7 +5,7 @@ import { gatewayError } from '../errors.js'
 import { sendJson } from '../respond.js'
 import type { Services } from '../services.js'
 import { queryOf } from './admin-io.js'
-import type { AdminSessionEntry } from '../admin-access.js'
+import type { AdminSessionEntry } from '../access/admin-access.js'
 import { spendLoginCode, type LoginCodeOutcome } from './login-codes.js'
 
 const sessionOf = ({ app, dataDir }: Services, session: AdminSessionEntry | undefined): AdminSession =>

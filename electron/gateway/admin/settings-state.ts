@@ -3,7 +3,7 @@ import { settingsBody, stateBody } from '../../../shared/schemas/admin.js'
 import type { RequestContext } from '../context.js'
 import { sendJson } from '../respond.js'
 import type { Services } from '../services.js'
-import { readSettings, writeSettings } from '../settings.js'
+import { readSettings, writeSettings } from '../data-dir/settings.js'
 import { bodyReader, noContent, notFound, segment } from './admin-io.js'
 
 const readSettingsBody = bodyReader<Settings>(settingsBody)

@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs'
 import { extname, join, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { RequestContext } from '../context.js'
-import { fileSize, sendFile } from '../send-file.js'
+import { fileSize } from '../media/media-files.js'
+import { sendFile } from '../media/send-file.js'
 import type { Services } from '../services.js'
 
 /**

@@ -1,6 +1,6 @@
 import { USAGE_BY, USAGE_MAX_DAYS, USAGE_MAX_KEYS, USAGE_MAX_SERIES, type UsageBy, type UsageSummary } from '../../../shared/admin.js'
 import type { RequestContext } from '../context.js'
-import { nanoToUsd } from '../money.js'
+import { nanoToUsd } from '../money/money.js'
 import { sendJson } from '../respond.js'
 import type { Services } from '../services.js'
 import { nearestRank } from '../store/usage-summary.js'

@@ -1,8 +1,8 @@
 import { FAMILY_TYPE } from '../../../shared/types.js'
 import type { CatalogModel } from '../../../shared/types.js'
-import { keyHint, keyId, legacyKeyHash, type KeyHasher } from '../keys.js'
-import { usdToNano } from '../money.js'
-import type { SecretBox } from '../secrets.js'
+import { keyHint, keyId, legacyKeyHash, type KeyHasher } from '../secrets/keys.js'
+import { usdToNano } from '../money/money.js'
+import type { SecretBox } from '../secrets/secrets.js'
 import type { Repos } from '../store/index.js'
 import { ConfigError, type GatewayConfig } from './load-config.js'
 

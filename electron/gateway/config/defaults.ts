@@ -1,6 +1,6 @@
 import type { CatalogModel } from '../../../shared/types.js'
 import { isCallable } from '../catalog/catalog.js'
-import { generateKey, keyHint, keyId, type KeyHasher } from '../keys.js'
+import { generateKey, keyHint, keyId, type KeyHasher } from '../secrets/keys.js'
 import type { Repos } from '../store/index.js'
 
 /** The groups a new data dir starts with: everything on the chat protocol, and Claude on the messages protocol. */

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { gatewayConfig } from '../../../shared/schemas/config.js'
 import type { Family, GroupProtocol, Pricing, Vendor } from '../../../shared/types.js'
-import type { ClientTimeouts } from '../client-timeouts.js'
+import type { ClientTimeouts } from '../client/client-timeouts.js'
 import { compileValidator } from '../validate.js'
 
 export interface GatewayConfig {

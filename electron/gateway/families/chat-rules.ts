@@ -1,12 +1,6 @@
-import type { AbortedFlag } from '../client-abort.js'
+import type { AbortedFlag, ChatRule } from '../contract/family.js'
 import type { CatalogModel } from '../../../shared/types.js'
 import { familyModule } from './index.js'
-
-/** A family's request rules: checks (throwing 400) and rewrites of the chat body before forwarding. */
-export type ChatRule = (body: Record<string, unknown>, model: CatalogModel) => Record<string, unknown>
-
-/** A rule that may need to wait (Qwen's input-length check loads and runs the tokenizer). */
-export type MaybeAsyncChatRule = (body: Record<string, unknown>, model: CatalogModel, signal?: AbortedFlag) => Record<string, unknown> | Promise<Record<string, unknown>>
 
 const KEPT_SERVICE_TIERS = new Set(['priority', 'flex'])
 

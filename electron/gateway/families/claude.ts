@@ -1,5 +1,5 @@
 /** The Claude family: the Messages protocol first, chat completions translated; fields forwarded. */
-import type { FamilyModule } from './family.js'
+import type { FamilyModule } from '../contract/family.js'
 
 export const claudeFamily: FamilyModule = {
   name: 'claude',

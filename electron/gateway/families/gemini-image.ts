@@ -12,11 +12,11 @@ import {
   type BodyProperties, type ImageBodySchema, type JsonSchema,
 } from '../../../shared/schemas/images.js'
 import type { CatalogModel } from '../../../shared/types.js'
-import type { ImageRule } from '../images/image-request.js'
-import { invalid, isAbsent, isObj, omit, readN, readPrompt, readStream, refuseMask, show, type Obj } from '../images/image-fields.js'
-import { readReferences } from '../images/image-references.js'
-import { mapSizeToRatioTier } from '../images/image-size.js'
-import type { FamilyModule } from './family.js'
+import type { ImageRule } from '../contract/image-request.js'
+import { invalid, isAbsent, isObj, omit, readN, readPrompt, readStream, refuseMask, show, type Obj } from './kit/image-fields.js'
+import { readReferences } from './kit/image-references.js'
+import { mapSizeToRatioTier } from './kit/image-size.js'
+import type { FamilyModule } from '../contract/family.js'
 
 /** The three equivalent homes of image_size / aspect_ratio, in precedence order (top level first). */
 const CONFIG_PATHS = [[], ['google', 'image_config'], ['extra_body', 'google', 'image_config']] as const

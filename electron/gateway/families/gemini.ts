@@ -3,7 +3,7 @@
  * translation to Gemini's native API and live in the adapter (upstreams/gemini-request.ts); the data
  * here is the family's content kinds and reasoning_effort values.
  */
-import type { FamilyModule } from './family.js'
+import type { FamilyModule } from '../contract/family.js'
 
 export const geminiFamily: FamilyModule = {
   name: 'gemini',

@@ -4,9 +4,9 @@
  * @see ../../../docs/vendors/zhipu-glm.md
  */
 import { gatewayError } from '../errors.js'
-import type { ChatRule } from './chat-rules.js'
-import type { FamilyModule } from './family.js'
-import { contentKindRule, maxTokensRule, reasoningEffortRule } from './rule-helpers.js'
+import type { ChatRule } from '../contract/family.js'
+import type { FamilyModule } from '../contract/family.js'
+import { contentKindRule, maxTokensRule, reasoningEffortRule } from './kit/rule-helpers.js'
 
 type Obj = Record<string, unknown>
 

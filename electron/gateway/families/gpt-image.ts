@@ -12,11 +12,11 @@ import {
   type BodyProperties, type ImageBodySchema, type JsonSchema,
 } from '../../../shared/schemas/images.js'
 import type { CatalogModel } from '../../../shared/types.js'
-import type { ImageCheckOptions, ImageEndpoint, ImageRule } from '../images/image-request.js'
-import { invalid, isAbsent, omit, readChoice, readN, readNumber, readPrompt, readStream, readString, type Obj } from '../images/image-fields.js'
-import { checkReference, readReferences } from '../images/image-references.js'
-import { readExplicitSize } from '../images/image-size.js'
-import type { FamilyModule } from './family.js'
+import type { ImageCheckOptions, ImageEndpoint, ImageRule } from '../contract/image-request.js'
+import { invalid, isAbsent, omit, readChoice, readN, readNumber, readPrompt, readStream, readString, type Obj } from './kit/image-fields.js'
+import { checkReference, readReferences } from './kit/image-references.js'
+import { readExplicitSize } from './kit/image-size.js'
+import type { FamilyModule } from '../contract/family.js'
 
 /** Fields the rules turn into normalized ones; `response_format` is always ignored (output is always b64_json). */
 const CONSUMED = ['model', 'prompt', 'n', 'size', 'quality', 'background', 'output_format', 'output_compression', 'stream', 'response_format']

@@ -1,5 +1,5 @@
 /** The GPT-style chat family (spec §4.1 "Code/general GPT-style group"): fields as sent, forwarded. */
-import type { FamilyModule } from './family.js'
+import type { FamilyModule } from '../contract/family.js'
 
 export const gptFamily: FamilyModule = {
   name: 'gpt',

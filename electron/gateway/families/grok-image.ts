@@ -13,12 +13,12 @@
  */
 import { catalogStrings, enumOrNull, GROK_IMAGE, nonEmptyPrompt, preferredReferences, type ImageBodySchema } from '../../../shared/schemas/images.js'
 import type { CatalogModel } from '../../../shared/types.js'
-import type { ImageEndpoint, ImageRule } from '../images/image-request.js'
-import { omit, readChoice, readN, readPrompt, readStream, readString, refuseMask } from '../images/image-fields.js'
-import { readReferences } from '../images/image-references.js'
-import { readRatioResolution } from '../images/image-resolution.js'
-import type { FamilyModule } from './family.js'
-import { ratioResolutionSchema } from './ratio-resolution-schema.js'
+import type { ImageEndpoint, ImageRule } from '../contract/image-request.js'
+import { omit, readChoice, readN, readPrompt, readStream, readString, refuseMask } from './kit/image-fields.js'
+import { readReferences } from './kit/image-references.js'
+import { readRatioResolution } from './kit/image-resolution.js'
+import type { FamilyModule } from '../contract/family.js'
+import { ratioResolutionSchema } from './kit/ratio-resolution-schema.js'
 
 const CONSUMED = ['model', 'prompt', 'n', 'size', 'aspect_ratio', 'resolution', 'image', 'image[]', 'images', 'output_format', 'quality', 'stream']
 

@@ -3,7 +3,7 @@
  * (tasks/video-request.ts checkOrder) read the model's lists; a list the family leaves unset is left to
  * the vendor.
  */
-import type { FamilyModule } from './family.js'
+import type { FamilyModule } from '../contract/family.js'
 
 export const grokVideoFamily: FamilyModule = {
   name: 'grok-video',

@@ -6,7 +6,7 @@
  */
 import { catalogStrings } from '../../../shared/schemas/images.js'
 import type { CatalogModel } from '../../../shared/types.js'
-import type { ImageEndpoint } from '../images/image-request.js'
+import type { ImageEndpoint } from '../contract/image-request.js'
 import { familyModule } from './index.js'
 
 /** The request-body schema of one image model on one endpoint, built from its catalog entry. */

@@ -6,7 +6,7 @@
  */
 import type { CatalogModel, Family } from '../../../shared/types.js'
 import { claudeFamily } from './claude.js'
-import type { FamilyModule } from './family.js'
+import type { FamilyModule } from '../contract/family.js'
 import { geminiImageFamily } from './gemini-image.js'
 import { geminiInteractionsFamily } from './gemini-interactions.js'
 import { geminiFamily } from './gemini.js'
@@ -19,7 +19,7 @@ import { grokVideoFamily } from './grok-video.js'
 import { hailuoFamily } from './hailuo.js'
 import { klingImageFamily } from './kling-image.js'
 import { klingVideoFamily } from './kling-video.js'
-import { mergeDefaults } from './merge-defaults.js'
+import { mergeDefaults } from './kit/merge-defaults.js'
 import { qwenFamily } from './qwen.js'
 import { seedanceFamily } from './seedance.js'
 import { seedreamFamily } from './seedream.js'
@@ -60,4 +60,4 @@ export function effectiveModel(row: CatalogModel): CatalogModel {
   return mergeDefaults({ ...family.defaults, type: family.type }, row)
 }
 
-export type { Delivery, FamilyDefaults, FamilyModule } from './family.js'
+export type { Delivery, FamilyDefaults, FamilyModule } from '../contract/family.js'

@@ -11,12 +11,12 @@
  */
 import { enumOrNull, KLING_IMAGE, nonEmptyPrompt, type ImageBodySchema } from '../../../shared/schemas/images.js'
 import type { CatalogModel } from '../../../shared/types.js'
-import type { ImageEndpoint, ImageRule } from '../images/image-request.js'
-import { checkLength, omit, readChoice, readN, readNumber, readPrompt, readStream, readString, refuseMask } from '../images/image-fields.js'
-import { readReferences } from '../images/image-references.js'
-import { readRatioResolution } from '../images/image-resolution.js'
-import type { FamilyModule } from './family.js'
-import { ratioResolutionSchema } from './ratio-resolution-schema.js'
+import type { ImageEndpoint, ImageRule } from '../contract/image-request.js'
+import { checkLength, omit, readChoice, readN, readNumber, readPrompt, readStream, readString, refuseMask } from './kit/image-fields.js'
+import { readReferences } from './kit/image-references.js'
+import { readRatioResolution } from './kit/image-resolution.js'
+import type { FamilyModule } from '../contract/family.js'
+import { ratioResolutionSchema } from './kit/ratio-resolution-schema.js'
 
 /** The Kling adapter builds its body from the normalized fields; `size` is never sent (Kling has none). */
 const CONSUMED = ['model', 'prompt', 'n', 'size', 'aspect_ratio', 'resolution', 'image', 'image[]', 'stream']

@@ -2,7 +2,7 @@
  * The Kling video family: one submission endpoint, answered with a task. Its request checks (tasks/video-
  * request.ts checkOrder) read the model's lists; a list the family leaves unset is left to the vendor.
  */
-import type { FamilyModule } from './family.js'
+import type { FamilyModule } from '../contract/family.js'
 
 export const klingVideoFamily: FamilyModule = {
   name: 'kling-video',

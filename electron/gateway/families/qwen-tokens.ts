@@ -19,8 +19,8 @@
  * prose, with about ±1 token per cut only inside a run with no break (e.g. Chinese without punctuation).
  */
 
-import type { AbortedFlag } from '../client-abort.js'
-import { countInSlices } from '../token-slices.js'
+import type { AbortedFlag } from '../contract/family.js'
+import { countInSlices } from '../tokens/token-slices.js'
 
 type Obj = Record<string, unknown>
 

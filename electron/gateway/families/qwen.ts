@@ -4,13 +4,12 @@
  * @see ../../../docs/vendors/dashscope.md §2
  */
 import { gatewayError } from '../errors.js'
-import type { ChatRule, MaybeAsyncChatRule } from './chat-rules.js'
-import type { FamilyModule } from './family.js'
+import type { ChatRule, MaybeAsyncChatRule } from '../contract/family.js'
+import type { FamilyModule } from '../contract/family.js'
 import { dataUrlImageSize } from '../images/image-dimensions.js'
 import { countQwenTokens, qwenPromptSegments, utf8Bound } from './qwen-tokens.js'
-import { contentKindRule, contentParts, maxTokensRule } from './rule-helpers.js'
+import { contentKindRule, contentParts, maxTokensRule } from './kit/rule-helpers.js'
 
-export type { MaybeAsyncChatRule } from './chat-rules.js'
 
 type Obj = Record<string, unknown>
 

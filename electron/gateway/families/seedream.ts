@@ -13,11 +13,11 @@ import {
   type BodyProperties, type ImageBodySchema,
 } from '../../../shared/schemas/images.js'
 import type { CatalogModel } from '../../../shared/types.js'
-import type { ImageEndpoint, ImageRule } from '../images/image-request.js'
-import { badField, invalid, isObj, maskSent, omit, readChoice, readN, readPrompt, readStream, type Obj } from '../images/image-fields.js'
-import { readReferences } from '../images/image-references.js'
-import { readExplicitSize } from '../images/image-size.js'
-import type { FamilyModule } from './family.js'
+import type { ImageEndpoint, ImageRule } from '../contract/image-request.js'
+import { badField, invalid, isObj, maskSent, omit, readChoice, readN, readPrompt, readStream, type Obj } from './kit/image-fields.js'
+import { readReferences } from './kit/image-references.js'
+import { readExplicitSize } from './kit/image-size.js'
+import type { FamilyModule } from '../contract/family.js'
 
 /** `watermark` is the always-false flag: the gateway sends false itself, so the client's value is dropped. */
 const CONSUMED = ['model', 'prompt', 'n', 'size', 'output_format', 'response_format', 'image', 'image[]', 'stream', 'watermark']

@@ -2,7 +2,7 @@
  * The text-to-speech family (OpenAI's audio.speech): routes/speech.ts checks the input length and
  * response_format against these lists.
  */
-import type { FamilyModule } from './family.js'
+import type { FamilyModule } from '../contract/family.js'
 
 export const ttsFamily: FamilyModule = {
   name: 'tts',

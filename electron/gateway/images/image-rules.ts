@@ -7,10 +7,10 @@ import { imageEditRequest, imageGenerationRequest } from '../../../shared/schema
 import type { CatalogModel } from '../../../shared/types.js'
 import { compileValidator } from '../validate.js'
 import { familyModule } from '../families/index.js'
-import { coerceFormFields } from './image-fields.js'
-import type { ImageCheckOptions, NormalizedImageRequest } from './image-request.js'
+import { coerceFormFields } from '../families/kit/image-fields.js'
+import type { ImageCheckOptions, NormalizedImageRequest } from '../contract/image-request.js'
 
-export type { ImageCheckOptions, NormalizedImageRequest } from './image-request.js'
+export type { ImageCheckOptions, NormalizedImageRequest } from '../contract/image-request.js'
 
 const validateGenerations = compileValidator(imageGenerationRequest)
 const validateEdits = compileValidator(imageEditRequest)

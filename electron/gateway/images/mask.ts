@@ -1,6 +1,6 @@
 import { readImageSize } from './image-dimensions.js'
 import { gatewayError } from '../errors.js'
-import { wholeImage, type ImageBytes } from '../upstreams/images/types.js'
+import { wholeImage, type ImageBytes } from '../contract/image-upstream.js'
 import { checkImageHeader, checkPixels, imageHead, SHARP_INPUT } from './image-limits.js'
 
 // libvips is loaded on the first mask, not at start: ~18 MB of memory a gateway that never edits images would hold.

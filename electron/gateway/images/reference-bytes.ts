@@ -1,9 +1,9 @@
-import { dataUrlBytes, parseDataUrl } from '../data-url.js'
+import { dataUrlBytes, parseDataUrl } from '../media/data-url.js'
 import { GatewayError, gatewayError } from '../errors.js'
-import { DownloadError, type Http } from '../http.js'
+import { DownloadError, type Http } from '../upstreams/http.js'
 import { checkImageHeader } from './image-limits.js'
 import type { UploadedFile } from './multipart.js'
-import type { ImageBytes } from '../upstreams/images/types.js'
+import type { ImageBytes } from '../contract/image-upstream.js'
 
 /** Spec §4.2: a remote reference image is at most 26,214,400 bytes. */
 export const MAX_REMOTE_IMAGE_BYTES = 26_214_400

@@ -1,8 +1,8 @@
 import type { CatalogModel } from '../../../shared/types.js'
-import { billableQuantity, billableUsage } from '../billed-usage.js'
-import { sniffRaster } from '../media-sniff.js'
-import type { ImageOutcome, NormalizedImageRequest } from '../upstreams/images/types.js'
-import type { TokenUsage } from '../upstreams/types.js'
+import { billableQuantity, billableUsage } from '../money/billed-usage.js'
+import { sniffRaster } from '../media/media-sniff.js'
+import type { ImageOutcome, NormalizedImageRequest } from '../contract/image-upstream.js'
+import type { TokenUsage } from '../contract/upstream.js'
 
 // 24 base64 characters are 18 bytes: enough for every magic number sniffRaster reads.
 const B64_HEAD_CHARS = 24

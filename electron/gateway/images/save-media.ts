@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import type { Services } from '../services.js'
-import type { GeneratedImage } from '../upstreams/images/types.js'
+import type { GeneratedImage } from '../contract/image-upstream.js'
 
 const EXT: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp', 'image/gif': 'gif' }
 

@@ -1,9 +1,9 @@
-import { costNano } from '../billing.js'
+import { costNano } from '../money/billing.js'
 import type { RequestContext } from '../context.js'
 import type { Services } from '../services.js'
-import { countTextTokens } from '../tokens.js'
-import type { ChatStreamTranslator, TokenUsage } from '../upstreams/types.js'
-import type { RelayPlan } from './relay.js'
+import { countTextTokens } from '../tokens/tokens.js'
+import type { ChatStreamTranslator, TokenUsage } from '../contract/upstream.js'
+import type { RelayPlan } from './relay-plan.js'
 
 /**
  * Billing checkpoints of a stream under way, so that a gateway killed mid-stream still bills what it served

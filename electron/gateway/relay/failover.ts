@@ -1,6 +1,6 @@
-import { clientGone } from '../body.js'
-import type { AbortedFlag } from '../client-abort.js'
-import type { UpstreamAccount } from '../registry.js'
+import { clientGone } from '../client/body.js'
+import type { AbortedFlag } from '../contract/family.js'
+import type { UpstreamAccount } from '../contract/accounts.js'
 import { exhausted, type UpstreamFailure } from './upstream-failure.js'
 
 /** One account's try: its answer, or why the next account should be tried. A client's own error is thrown instead. */

@@ -1,38 +1,20 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser'
 import type { CatalogModel } from '../../../shared/types.js'
-import { billableUsage } from '../billed-usage.js'
-import { costNano } from '../billing.js'
+import { billableUsage } from '../money/billed-usage.js'
+import { costNano } from '../money/billing.js'
 import type { RequestContext } from '../context.js'
 import { GatewayError } from '../errors.js'
-import { abandonBody, AnswerTooLarge, readAnswer, readErrorText, transportFailure, type UpstreamResponse } from '../http.js'
-import { exceedsJsonDepth } from '../json-depth.js'
-import type { UpstreamAccount } from '../registry.js'
+import { abandonBody, AnswerTooLarge, readAnswer, readErrorText, transportFailure, type UpstreamResponse } from '../upstreams/http.js'
+import { exceedsJsonDepth } from '../guards/json-depth.js'
+import type { UpstreamAccount } from '../contract/accounts.js'
 import { drained, sendJson, SSE_HEADERS, sseErrorFrame } from '../respond.js'
 import type { Services } from '../services.js'
 import { adapterFor } from '../upstreams/index.js'
-import type { ChatStreamTranslator, RelayAdapter, RelayCapability, TokenUsage, UpstreamCtx } from '../upstreams/types.js'
+import type { ChatStreamTranslator, RelayAdapter, RelayCapability, TokenUsage, UpstreamCtx } from '../contract/upstream.js'
 import { startCheckpoints, type StreamCheckpoints } from './checkpoint.js'
+import type { RelayPlan } from './relay-plan.js'
 import { failover, type Attempt } from './failover.js'
 import { interrupted, isFailoverStatus, type UpstreamFailure } from './upstream-failure.js'
-
-export interface RelayPlan {
-  capability: RelayCapability
-  model: CatalogModel
-  /** the body as the upstream should get it */
-  body: Record<string, unknown>
-  candidates: UpstreamAccount[]
-  stream: boolean
-  /** chat: the client asked for the usage-only chunk */
-  includeUsage?: boolean
-  /** false for calls that cost nothing (count_tokens) */
-  billable: boolean
-  /** the prompt's text, counted when a broken stream never reported usage */
-  promptText(): string
-  /** binary answers (audio) are piped as they arrive and billed with this usage once any byte was sent */
-  binaryUsage?: TokenUsage
-  /** the client's bytes, when `body` is exactly what they parse to */
-  rawBody?: Buffer
-}
 
 const DONE: Attempt<void> = { done: true, value: undefined }
 

@@ -1,5 +1,5 @@
 import { gatewayError, type GatewayError } from '../errors.js'
-import type { TransportFailure } from '../http.js'
+import type { TransportFailure } from '../upstreams/http.js'
 
 /** Why one upstream attempt did not produce an answer, so that the next account is tried. */
 export type UpstreamFailure =

@@ -2,10 +2,10 @@ import { chatCompletionRequest } from '../../../shared/schemas/chat.js'
 import { admit, jsonAdmission } from '../admission.js'
 import type { RequestContext } from '../context.js'
 import { applyChatRules } from '../families/chat-rules.js'
-import { outputCap, tokenQuote, type Quotable } from '../quote-price.js'
+import { outputCap, tokenQuote, type Quotable } from '../money/quote-price.js'
 import { relay } from '../relay/relay.js'
 import type { Services } from '../services.js'
-import { promptText } from '../tokens.js'
+import { promptText } from '../tokens/tokens.js'
 import { compileValidator } from '../validate.js'
 
 const ADMISSION = jsonAdmission({

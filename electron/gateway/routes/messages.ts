@@ -1,10 +1,10 @@
 import { countTokensRequest, messagesRequest } from '../../../shared/schemas/messages.js'
 import { admit, free, jsonAdmission } from '../admission.js'
 import type { RequestContext } from '../context.js'
-import { outputCap, tokenQuote, type Quotable } from '../quote-price.js'
+import { outputCap, tokenQuote, type Quotable } from '../money/quote-price.js'
 import { relay } from '../relay/relay.js'
 import type { Services } from '../services.js'
-import { promptText } from '../tokens.js'
+import { promptText } from '../tokens/tokens.js'
 import { compileValidator } from '../validate.js'
 
 const MESSAGES = jsonAdmission({ validate: compileValidator(messagesRequest), endpoint: 'messages', capability: 'messages' })

@@ -1,8 +1,8 @@
 import type { CatalogModel } from '../../../shared/types.js'
 import type { RequestContext } from '../context.js'
 import { gatewayError } from '../errors.js'
-import { callableModels } from '../model-access.js'
-import { decodeSegment } from '../path-segment.js'
+import { callableModels } from '../access/model-access.js'
+import { decodeSegment } from '../guards/path-segment.js'
 import { sendJson } from '../respond.js'
 import type { Services } from '../services.js'
 

@@ -3,10 +3,10 @@ import type { CatalogModel } from '../../../shared/types.js'
 import { admit, jsonAdmission } from '../admission.js'
 import type { RequestContext } from '../context.js'
 import { gatewayError } from '../errors.js'
-import { usageQuote, type Quotable } from '../quote-price.js'
+import { usageQuote, type Quotable } from '../money/quote-price.js'
 import { relay } from '../relay/relay.js'
 import type { Services } from '../services.js'
-import type { TokenUsage } from '../upstreams/types.js'
+import type { TokenUsage } from '../contract/upstream.js'
 import { compileValidator } from '../validate.js'
 
 

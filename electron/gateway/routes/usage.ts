@@ -1,6 +1,6 @@
-import { budgetFigures } from '../budget.js'
+import { budgetFigures } from '../money/budget.js'
 import type { RequestContext } from '../context.js'
-import { nanoToUsd } from '../money.js'
+import { nanoToUsd } from '../money/money.js'
 import { sendJson } from '../respond.js'
 import type { Services } from '../services.js'
 

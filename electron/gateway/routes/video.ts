@@ -2,9 +2,9 @@ import { nativeVideoRequest, videoGenerateRequest } from '../../../shared/schema
 import { admit, jsonAdmission } from '../admission.js'
 import type { RequestContext } from '../context.js'
 import { gatewayError } from '../errors.js'
-import { decodeSegment } from '../path-segment.js'
+import { decodeSegment } from '../guards/path-segment.js'
 import { sendJson } from '../respond.js'
-import { mediaHeaders, sendStored } from '../send-file.js'
+import { mediaHeaders, sendStored } from '../media/send-file.js'
 import type { Services } from '../services.js'
 import type { VideoTaskRow } from '../store/tasks.js'
 import { checkOrder, generateOrder, nativeOrder, type VideoOrder } from '../tasks/video-request.js'
@@ -12,7 +12,7 @@ import { holdVideo, refusedShape, submitVideo, type VideoHold } from '../tasks/v
 import { nativeCreated, nativeTaskView, videoTaskView } from '../tasks/video-view.js'
 import { compileValidator } from '../validate.js'
 import { videoQuote } from '../tasks/video-pricing.js'
-import type { Quotable } from '../quote-price.js'
+import type { Quotable } from '../money/quote-price.js'
 
 const REPLAYED = { 'idempotent-replayed': 'true' }
 

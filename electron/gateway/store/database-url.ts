@@ -1,4 +1,4 @@
-import { REDACTED } from '../redact.js'
+import { REDACTED } from '../secrets/redact.js'
 
 /**
  * The secrets a PostgreSQL URL may carry, and the URL as it may be printed. libpq and node-postgres read a password

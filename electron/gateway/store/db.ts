@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3'
 import { join } from 'node:path'
-import { tightenDataDir, touchPrivateFile } from '../private-files.js'
+import { tightenDataDir, touchPrivateFile } from '../data-dir/private-files.js'
 
 export type Db = Database.Database
 

@@ -1,13 +1,6 @@
 import type { GroupProtocol } from '../../../shared/types.js'
+import type { GroupOptions } from '../contract/accounts.js'
 import type { Sql } from './sql.js'
-
-/** What a group allows beyond its model list (spec §4.2's group-specific image limits). */
-export interface GroupOptions {
-  /** the group generates one image per request: n > 1 answers 400 */
-  singleImage?: boolean
-  /** the Gemini official-direct group: no edits endpoint, reference images at most 20 MiB decoded */
-  officialDirect?: boolean
-}
 
 export interface GroupRecord {
   id: string

@@ -1,4 +1,4 @@
-import { chargeNano } from '../money.js'
+import { chargeNano } from '../money/money.js'
 import { ownerGone } from './pg-leases.js'
 import type { Sql } from './sql.js'
 

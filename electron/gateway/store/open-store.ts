@@ -2,7 +2,7 @@ import type pg from 'pg'
 import { createStore, storeOver, type Store } from './index.js'
 import { migratePg } from './pg-schema.js'
 import { createPgPool, pgSql } from './pg-sql.js'
-import { tightenDataDir } from '../private-files.js'
+import { tightenDataDir } from '../data-dir/private-files.js'
 
 /** The store of a run, and in team mode the pool it runs on (change notices listen with the pool's settings). */
 export interface OpenedStore {

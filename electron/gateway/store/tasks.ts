@@ -1,4 +1,4 @@
-import { accountBudget, fundsVerdict } from '../budget.js'
+import { accountBudget, fundsVerdict } from '../money/budget.js'
 import type { AccountRow } from './account.js'
 import { ownerGone } from './pg-leases.js'
 import { INSERT_LEDGER_ROW, ledgerRowValues, type LedgerEntry } from './ledger.js'

@@ -1,4 +1,4 @@
-import { nanoToUsd } from '../money.js'
+import { nanoToUsd } from '../money/money.js'
 import type { MediaRow } from '../store/media.js'
 import type { VideoTaskRow } from '../store/tasks.js'
 import { shownTaskError } from './task-error.js'

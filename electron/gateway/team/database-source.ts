@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs'
-import { readFileStart } from '../file-start.js'
+import { readFileStart } from '../data-dir/file-start.js'
 import { databaseUrlSecrets, withPassword } from '../store/database-url.js'
 import { TeamStartError } from './secret-key.js'
 

@@ -1,5 +1,5 @@
 import { closeSync, openSync, readSync } from 'node:fs'
-import { aesSecretBox, type SecretBox } from '../secrets.js'
+import { aesSecretBox, type SecretBox } from '../secrets/secrets.js'
 import type { Repos } from '../store/index.js'
 
 /** A key file holds 44 base64 characters and a line end; reading stops after this many bytes (a wrong path may be a device or a large file). */

@@ -1,9 +1,9 @@
 import { GatewayError } from '../errors.js'
-import type { HttpSpec } from '../http.js'
+import type { HttpSpec } from '../contract/http-spec.js'
 import { messagesAnswerText } from './answer-text.js'
 import { parseJson } from './openai-compatible.js'
 import { streamErrorStatus } from './stream-error-status.js'
-import type { RelayAdapter, SseEvent, TokenUsage, UpstreamCtx } from './types.js'
+import type { RelayAdapter, SseEvent, TokenUsage, UpstreamCtx } from '../contract/upstream.js'
 
 export const DEFAULT_VERSION = '2023-06-01'
 

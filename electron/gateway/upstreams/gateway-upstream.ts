@@ -1,9 +1,9 @@
 import { GatewayError } from '../errors.js'
-import type { HttpSpec } from '../http.js'
-import type { UpstreamAccount } from '../registry.js'
+import type { HttpSpec } from '../contract/http-spec.js'
+import type { UpstreamAccount } from '../contract/accounts.js'
 import { geminiInteractions } from './gemini-interactions.js'
 import { fromOpenAIError, parseJson } from './openai-compatible.js'
-import type { OriginalRequest, RelayAdapter } from './types.js'
+import type { OriginalRequest, RelayAdapter } from '../contract/upstream.js'
 
 /**
  * Helpers for an upstream of vendor `gateway`: another gateway of this same interface, reached at its root URL with

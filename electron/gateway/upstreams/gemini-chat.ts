@@ -3,7 +3,7 @@ import { toGeminiRequest } from './gemini-request.js'
 import { fromGeminiResponse, geminiError, type GeminiResponse } from './gemini-response.js'
 import { geminiStreamTranslator } from './gemini-stream.js'
 import { parseJson } from './openai-compatible.js'
-import type { ChatAdapter } from './types.js'
+import type { ChatAdapter } from '../contract/upstream.js'
 
 /**
  * Chat completions translated to Gemini's native API: `POST {baseUrl}/v1beta/models/{model}:generateContent`

@@ -4,7 +4,7 @@ import { fromGeminiError } from './gemini-chat.js'
 import { geminiError } from './gemini-response.js'
 import { parseJson } from './openai-compatible.js'
 import { streamErrorStatus } from './stream-error-status.js'
-import type { RelayAdapter, SseEvent, TokenUsage } from './types.js'
+import type { RelayAdapter, SseEvent, TokenUsage } from '../contract/upstream.js'
 
 interface InteractionsUsage {
   total_input_tokens?: number

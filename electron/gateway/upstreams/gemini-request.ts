@@ -1,10 +1,10 @@
-import { dataUrlBytes, parseDataUrl } from '../data-url.js'
+import { dataUrlBytes, parseDataUrl } from '../media/data-url.js'
 import { gatewayError } from '../errors.js'
-import type { HttpSpec } from '../http.js'
-import { exceedsJsonDepth } from '../json-depth.js'
+import type { HttpSpec } from '../contract/http-spec.js'
+import { exceedsJsonDepth } from '../guards/json-depth.js'
 import { functionCallingConfig, functionDeclarations, generationConfig } from './gemini-config.js'
 import { decodeToolCallId } from './gemini-tool-ids.js'
-import type { UpstreamCtx } from './types.js'
+import type { UpstreamCtx } from '../contract/upstream.js'
 import { upstreamModel } from './model-id.js'
 
 /**

@@ -4,7 +4,7 @@ import { chatAnswerText } from './answer-text.js'
 import type { GeminiPart } from './gemini-request.js'
 import { encodeToolCallId } from './gemini-tool-ids.js'
 import { parseJson } from './openai-compatible.js'
-import type { ChatResult, TokenUsage, UpstreamCtx } from './types.js'
+import type { ChatResult, TokenUsage, UpstreamCtx } from '../contract/upstream.js'
 
 /** Gemini `GenerateContentResponse`, as much of it as the translation reads. */
 export interface GeminiResponse {

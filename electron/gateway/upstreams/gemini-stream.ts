@@ -1,6 +1,6 @@
 import { completionId, finishReason, fromGeminiUsage, geminiError, openAIUsage, promptBlocked, translateParts, type GeminiResponse, type GeminiUsage } from './gemini-response.js'
 import { parseJson } from './openai-compatible.js'
-import type { ChatStreamTranslator, SseEvent, UpstreamCtx } from './types.js'
+import type { ChatStreamTranslator, SseEvent, UpstreamCtx } from '../contract/upstream.js'
 
 interface CandidateState {
   started: boolean

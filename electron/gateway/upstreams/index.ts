@@ -6,7 +6,7 @@ import { geminiInteractions } from './gemini-interactions.js'
 import { openAICompatibleChat } from './openai-compatible.js'
 import { openAIResponses } from './openai-responses.js'
 import { openAISpeech } from './openai-speech.js'
-import type { VendorAdapter } from './types.js'
+import type { VendorAdapter } from '../contract/upstream.js'
 
 /**
  * One adapter per vendor. The path after the account's base URL follows the vendor's

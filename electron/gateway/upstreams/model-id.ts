@@ -1,4 +1,4 @@
-import type { UpstreamCtx } from './types.js'
+import type { UpstreamCtx } from '../contract/upstream.js'
 
 /** The model id the vendor knows (catalog `upstreamModel`, else the catalog id). */
 export const upstreamModel = (ctx: Pick<UpstreamCtx, 'model'>): string =>

@@ -1,5 +1,5 @@
 import type { Vendor } from '../../../shared/types.js'
-import type { HttpSpec } from '../http.js'
+import type { HttpSpec } from '../contract/http-spec.js'
 import { DEFAULT_VERSION as ANTHROPIC_VERSION } from './anthropic.js'
 
 /** How to ask a vendor which models an account can call, and how to read its answer (docs/vendors/*.md). */

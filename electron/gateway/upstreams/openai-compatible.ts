@@ -1,9 +1,9 @@
 import { GatewayError } from '../errors.js'
-import type { HttpSpec } from '../http.js'
-import type { UpstreamAccount } from '../registry.js'
+import type { HttpSpec } from '../contract/http-spec.js'
+import type { UpstreamAccount } from '../contract/accounts.js'
 import { chatAnswerText } from './answer-text.js'
 import { streamErrorStatus } from './stream-error-status.js'
-import type { ChatAdapter, ChatStreamTranslator, SseEvent, TokenUsage } from './types.js'
+import type { ChatAdapter, ChatStreamTranslator, SseEvent, TokenUsage } from '../contract/upstream.js'
 
 /**
  * OpenAI's chat-completions wire protocol, spoken by OpenAI and by the OpenAI-compatible

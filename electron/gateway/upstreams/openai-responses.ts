@@ -2,7 +2,7 @@ import type { GatewayError } from '../errors.js'
 import { responsesAnswerText } from './answer-text.js'
 import { fromOpenAIError, jsonPost, parseJson } from './openai-compatible.js'
 import { streamErrorStatus } from './stream-error-status.js'
-import type { RelayAdapter, SseEvent, TokenUsage } from './types.js'
+import type { RelayAdapter, SseEvent, TokenUsage } from '../contract/upstream.js'
 
 interface ResponsesUsage {
   input_tokens?: number

@@ -1,5 +1,5 @@
 import { fromOpenAIError, jsonPost } from './openai-compatible.js'
-import type { RelayAdapter } from './types.js'
+import type { RelayAdapter } from '../contract/upstream.js'
 
 /**
  * OpenAI's speech endpoint: JSON in, audio bytes out (the relay pipes them; the JSON hooks are unused).

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { fileSecretBox } from '../../../electron/gateway/secrets.js'
+import { fileSecretBox } from '../../../electron/gateway/secrets/secrets.js'
 import { createVault, keychainStatus, safeStorageSecretBox, type SafeStorageLike } from '../../../electron/vault.js'
 
 /** A stand-in for Electron's safeStorage: XOR with a fixed byte, so sealed text never equals the plain text. */

@@ -1,11 +1,11 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { createBodyBudget, DEFAULT_BODY_BYTES, keyBodyBytes } from '../../../electron/gateway/body-budget.js'
+import { createBodyBudget, DEFAULT_BODY_BYTES, keyBodyBytes } from '../../../electron/gateway/client/body-budget.js'
 import { loadConfig } from '../../../electron/gateway/config/load-config.js'
 import type { GatewayError } from '../../../electron/gateway/errors.js'
 import { releasingBoth } from '../../../electron/gateway/limits.js'
-import type { ApiKey } from '../../../electron/gateway/registry.js'
+import type { ApiKey } from '../../../electron/gateway/contract/accounts.js'
 import { gatewayConfig } from '../../../shared/schemas/config.js'
 import { tempDataDir } from '../../helpers/gateway.js'
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { accountBudget, budgetFigures, fundsVerdict, upstreamCapReached, type Budget } from '../../../electron/gateway/budget.js'
+import { accountBudget, budgetFigures, fundsVerdict, upstreamCapReached, type Budget } from '../../../electron/gateway/money/budget.js'
 
 const none: Budget = { budgetNano: null, spentNano: 0, reservedNano: 0 }
 const budget = (budgetNano: number | null, spentNano: number, reservedNano = 0): Budget => ({ budgetNano, spentNano, reservedNano })

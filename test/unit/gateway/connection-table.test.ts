@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events'
 import type { Socket } from 'node:net'
 import { describe, expect, it } from 'vitest'
-import { addressKey, createConnectionTable } from '../../../electron/gateway/connection-table.js'
+import { addressKey, createConnectionTable } from '../../../electron/gateway/client/connection-table.js'
 
 /** What the table uses of a socket: its peer's address, destroy(), and 'close' (which destroy emits, as a socket's does). */
 class FakeSocket extends EventEmitter {

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http'
 import { describe, expect, it } from 'vitest'
 import { GatewayError } from '../../../electron/gateway/errors.js'
-import { createHostGuard, parseHost } from '../../../electron/gateway/host-guard.js'
+import { createHostGuard, parseHost } from '../../../electron/gateway/guards/host-guard.js'
 
 describe('parseHost (RFC 9112 §3.2: uri-host [":" port])', () => {
   it.each([

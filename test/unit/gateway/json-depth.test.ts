@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../../../electron/gateway/json-depth.js'
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../../../electron/gateway/guards/json-depth.js'
 
 /** The nesting depth of a parsed value, by recursion (fine for the small values generated here). */
 function depthOf(value: unknown): number {

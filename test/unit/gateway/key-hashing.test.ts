@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto'
 import { afterEach, describe, expect, it } from 'vitest'
-import { installKeyHasher, upgradeSealedKeys } from '../../../electron/gateway/key-hashing.js'
-import { keyHint, keyId, legacyKeyHash } from '../../../electron/gateway/keys.js'
-import { fileSecretBox } from '../../../electron/gateway/secrets.js'
+import { installKeyHasher, upgradeSealedKeys } from '../../../electron/gateway/secrets/key-hashing.js'
+import { keyHint, keyId, legacyKeyHash } from '../../../electron/gateway/secrets/keys.js'
+import { fileSecretBox } from '../../../electron/gateway/secrets/secrets.js'
 import { createStore, type SqliteStore } from '../../../electron/gateway/store/index.js'
 import { tempDataDir } from '../../helpers/gateway.js'
 

@@ -2,7 +2,7 @@ import http from 'node:http'
 import type { Socket } from 'node:net'
 import { buildConnector } from 'undici'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { baseUrlProblem, guardedLookup, isRefusedAddress, LinkRefusedError, linkProblem, refuseConnectedAddress } from '../../../electron/gateway/link-guard.js'
+import { baseUrlProblem, guardedLookup, isRefusedAddress, LinkRefusedError, linkProblem, refuseConnectedAddress } from '../../../electron/gateway/guards/link-guard.js'
 import { listenLocal } from '../../fakes/listen-local.js'
 import { fakeResolver } from '../../helpers/fake-resolver.js'
 

@@ -1,9 +1,9 @@
 import { EventEmitter } from 'node:events'
 import { afterEach, describe, expect, it } from 'vitest'
-import { ClientAbort } from '../../../electron/gateway/client-abort.js'
+import { ClientAbort } from '../../../electron/gateway/client/client-abort.js'
 import type { RequestContext } from '../../../electron/gateway/context.js'
 import { gatewayError } from '../../../electron/gateway/errors.js'
-import { END_GRACE_MS, LiveRequests } from '../../../electron/gateway/live-requests.js'
+import { END_GRACE_MS, LiveRequests } from '../../../electron/gateway/access/live-requests.js'
 
 /** A response as LiveRequests sees it: ended or not, closed when destroyed or ended. */
 class FakeResponse extends EventEmitter {

@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { dataDirMedia, mediaFilesFor } from '../../../electron/gateway/media-files.js'
+import { dataDirMedia, mediaFilesFor } from '../../../electron/gateway/media/media-files.js'
 import { createStore } from '../../../electron/gateway/store/index.js'
 import { tempDataDir } from '../../helpers/gateway.js'
 import { mediaFilesContract } from '../../helpers/media-files-contract.js'

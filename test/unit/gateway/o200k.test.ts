@@ -3,7 +3,7 @@ import fc from 'fast-check'
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base'
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { loadO200kCounter, NO_RANK, O200K_RANKS_FILE, O200kCounter, O200kRanks } from '../../../electron/gateway/o200k.js'
+import { loadO200kCounter, NO_RANK, O200K_RANKS_FILE, O200kCounter, O200kRanks } from '../../../electron/gateway/tokens/o200k.js'
 
 // What the counter thread asked gpt-tokenizer for: special-token text counted as plain text.
 const PLAIN_TEXT = { disallowedSpecial: new Set<string>() }

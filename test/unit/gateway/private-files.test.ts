@@ -1,7 +1,7 @@
 import { chmodSync, mkdirSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { ensurePrivateDir, tightenDataDir, touchPrivateFile } from '../../../electron/gateway/private-files.js'
+import { ensurePrivateDir, tightenDataDir, touchPrivateFile } from '../../../electron/gateway/data-dir/private-files.js'
 import { tempDataDir } from '../../helpers/gateway.js'
 
 const modeOf = (path: string) => statSync(path).mode & 0o777

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createRedactor, REDACT_SCAN_LIMIT, redactPatterns } from '../../../electron/gateway/redact.js'
+import { createRedactor, REDACT_SCAN_LIMIT, redactPatterns } from '../../../electron/gateway/secrets/redact.js'
 
 const UPSTREAM = 'upstream-secret-0123456789'
 const KLING = 'AKkling0123456789:SKkling9876543210abcdef'

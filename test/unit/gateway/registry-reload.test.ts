@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { keyHint } from '../../../electron/gateway/keys.js'
+import { keyHint } from '../../../electron/gateway/secrets/keys.js'
 import { Registry } from '../../../electron/gateway/registry.js'
-import { aesSecretBox } from '../../../electron/gateway/secrets.js'
+import { aesSecretBox } from '../../../electron/gateway/secrets/secrets.js'
 import { createStore, type Store } from '../../../electron/gateway/store/index.js'
 import { tempDataDir } from '../../helpers/gateway.js'
 

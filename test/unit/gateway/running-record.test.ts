@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process'
 import { statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { forgetRunning, recordRunning, runningGateway } from '../../../electron/gateway/running-record.js'
+import { forgetRunning, recordRunning, runningGateway } from '../../../electron/gateway/data-dir/running-record.js'
 import { tempDataDir } from '../../helpers/gateway.js'
 
 const dirs: Array<{ dir: string; remove(): void }> = []

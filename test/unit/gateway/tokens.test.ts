@@ -3,8 +3,8 @@ import { countTokens } from 'gpt-tokenizer/encoding/o200k_base'
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { GatewayError } from '../../../electron/gateway/errors.js'
 import { countQwenTokens, loadQwenTokenizer } from '../../../electron/gateway/families/qwen-tokens.js'
-import { PIECE_CHARS, textPieces } from '../../../electron/gateway/token-slices.js'
-import { countTextTokens, TOKEN_WORKER_IDLE_MS, tokenCounterRunning } from '../../../electron/gateway/tokens.js'
+import { PIECE_CHARS, textPieces } from '../../../electron/gateway/tokens/token-slices.js'
+import { countTextTokens, TOKEN_WORKER_IDLE_MS, tokenCounterRunning } from '../../../electron/gateway/tokens/tokens.js'
 import { longestBlock } from '../../helpers/event-loop-probe.js'
 
 /** A deterministic string of `n` lowercase letters with no space or punctuation (built in one buffer: no garbage to collect). */

@@ -1,5 +1,5 @@
 import { fromOpenAIError, parseJson } from '../openai-compatible.js'
-import type { ImageAdapter } from './types.js'
+import type { ImageAdapter } from '../../contract/image-upstream.js'
 import { compact } from './compact.js'
 import { upstreamModel } from '../model-id.js'
 

@@ -1,9 +1,9 @@
 import { gatewayError } from '../../errors.js'
-import type { ImageOutcome } from './types.js'
+import type { ImageOutcome } from '../../contract/image-upstream.js'
 import { forwardOriginal, fromGatewayError } from '../gateway-upstream.js'
 import { parseJson } from '../openai-compatible.js'
 import { streamErrorStatus } from '../stream-error-status.js'
-import type { ImageAdapter } from './types.js'
+import type { ImageAdapter } from '../../contract/image-upstream.js'
 
 interface ImagesAnswer {
   data?: Array<{ b64_json?: string; url?: string; mime_type?: string; revised_prompt?: string }>

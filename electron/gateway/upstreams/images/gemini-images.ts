@@ -1,10 +1,10 @@
 import { GatewayError, gatewayError } from '../../errors.js'
-import type { HttpSpec } from '../../http.js'
+import type { HttpSpec } from '../../contract/http-spec.js'
 import { fromGeminiError } from '../gemini-chat.js'
 import { fromGeminiUsage } from '../gemini-response.js'
 import { parseJson } from '../openai-compatible.js'
-import type { UpstreamCtx } from '../types.js'
-import { wholeImage, type ImageAdapter, type ImageJob } from './types.js'
+import type { UpstreamCtx } from '../../contract/upstream.js'
+import { wholeImage, type ImageAdapter, type ImageJob } from '../../contract/image-upstream.js'
 import { compact } from './compact.js'
 import { upstreamModel } from '../model-id.js'
 

@@ -4,7 +4,7 @@ import { gatewayImages } from './gateway-images.js'
 import { geminiImages } from './gemini-images.js'
 import { klingImages } from './kling-images.js'
 import { openAIImages } from './openai-images.js'
-import type { ImageAdapter } from './types.js'
+import type { ImageAdapter } from '../../contract/image-upstream.js'
 import { xaiImages } from './xai-images.js'
 
 const IMAGE_ADAPTERS: Partial<Record<Vendor, ImageAdapter>> = {

@@ -1,9 +1,9 @@
 import { GatewayError } from '../../errors.js'
-import { parseDataUrl } from '../../data-url.js'
+import { parseDataUrl } from '../../media/data-url.js'
 import { parseJson } from '../openai-compatible.js'
 import { vendorError } from '../vendor-error.js'
 import { klingAuth } from '../kling-jwt.js'
-import type { ImageAdapter } from './types.js'
+import type { ImageAdapter } from '../../contract/image-upstream.js'
 import { compact } from './compact.js'
 import { upstreamModel } from '../model-id.js'
 

@@ -1,7 +1,7 @@
-import type { HttpSpec, MultipartPart } from '../../http.js'
+import type { HttpSpec, MultipartPart } from '../../contract/http-spec.js'
 import { fromOpenAIError, parseJson } from '../openai-compatible.js'
-import type { UpstreamCtx } from '../types.js'
-import type { ImageAdapter, ImageJob } from './types.js'
+import type { UpstreamCtx } from '../../contract/upstream.js'
+import type { ImageAdapter, ImageJob } from '../../contract/image-upstream.js'
 import { compact } from './compact.js'
 import { upstreamModel } from '../model-id.js'
 

@@ -1,6 +1,6 @@
 import { GatewayError } from '../../errors.js'
 import { parseJson } from '../openai-compatible.js'
-import type { ImageAdapter } from './types.js'
+import type { ImageAdapter } from '../../contract/image-upstream.js'
 import { compact } from './compact.js'
 import { upstreamModel } from '../model-id.js'
 

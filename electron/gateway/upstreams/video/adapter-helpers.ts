@@ -1,6 +1,6 @@
 import { GatewayError } from '../../errors.js'
-import type { HttpSpec } from '../../http.js'
-import type { VideoPoll, VideoSubmission } from './types.js'
+import type { HttpSpec } from '../../contract/http-spec.js'
+import type { VideoPoll, VideoSubmission } from '../../contract/video-upstream.js'
 
 /** Helpers shared by the video adapters: body access, request building, error and status shapes. */
 

@@ -1,5 +1,5 @@
 import type { GatewayError } from '../../errors.js'
-import type { VideoAdapter, VideoPoll, VideoSubmission } from './types.js'
+import type { VideoAdapter, VideoPoll, VideoSubmission } from '../../contract/video-upstream.js'
 import { vendorError } from '../vendor-error.js'
 import {
   asObject, bearer, failedPoll, inFlight, jsonGet, jsonPost, malformed, num, parseJson, str, succeededPoll,

@@ -1,6 +1,6 @@
 import type { GatewayError } from '../../errors.js'
-import type { UpstreamCtx } from '../types.js'
-import type { VideoAdapter, VideoPoll, VideoSubmission } from './types.js'
+import type { UpstreamCtx } from '../../contract/upstream.js'
+import type { VideoAdapter, VideoPoll, VideoSubmission } from '../../contract/video-upstream.js'
 import { vendorError } from '../vendor-error.js'
 import {
   asObject, bearer, failedPoll, hostRoot, imagesOf, inFlight, jsonGet, jsonPost, malformed, num, onlyRoles, parseJson,

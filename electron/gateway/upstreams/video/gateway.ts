@@ -1,5 +1,5 @@
 import { forwardOriginal, fromGatewayError } from '../gateway-upstream.js'
-import type { VideoAdapter, VideoPoll, VideoSubmission } from './types.js'
+import type { VideoAdapter, VideoPoll, VideoSubmission } from '../../contract/video-upstream.js'
 import { asObject, bearer, failedPoll, inFlight, jsonGet, jsonPost, malformed, num, str, succeededPoll, unknownWord, type Json } from './adapter-helpers.js'
 import { dashscope } from './dashscope.js'
 

@@ -4,10 +4,10 @@ import { dashscope } from './dashscope.js'
 import { gatewayVideo } from './gateway.js'
 import { kling } from './kling.js'
 import { minimax } from './minimax.js'
-import type { VideoAdapter } from './types.js'
+import type { VideoAdapter } from '../../contract/video-upstream.js'
 import { xai } from './xai.js'
 
-export type { VideoAdapter, VideoPoll, VideoState, VideoSubmission } from './types.js'
+export type { VideoAdapter, VideoPoll, VideoState, VideoSubmission } from '../../contract/video-upstream.js'
 
 /**
  * One video adapter per vendor, in a file named by the vendor id: ark (seedance), kling (kling-video),

@@ -1,7 +1,7 @@
-import { parseDataUrl } from '../../data-url.js'
+import { parseDataUrl } from '../../media/data-url.js'
 import type { GatewayError } from '../../errors.js'
-import type { UpstreamCtx } from '../types.js'
-import type { VideoAdapter, VideoPoll, VideoSubmission } from './types.js'
+import type { UpstreamCtx } from '../../contract/upstream.js'
+import type { VideoAdapter, VideoPoll, VideoSubmission } from '../../contract/video-upstream.js'
 import { klingAuth } from '../kling-jwt.js'
 import { vendorError } from '../vendor-error.js'
 import {

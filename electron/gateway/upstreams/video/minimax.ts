@@ -1,7 +1,7 @@
 import type { GatewayError } from '../../errors.js'
-import type { HttpSpec } from '../../http.js'
-import type { UpstreamCtx } from '../types.js'
-import type { VideoAdapter, VideoPoll, VideoSubmission } from './types.js'
+import type { HttpSpec } from '../../contract/http-spec.js'
+import type { UpstreamCtx } from '../../contract/upstream.js'
+import type { VideoAdapter, VideoPoll, VideoSubmission } from '../../contract/video-upstream.js'
 import { vendorError } from '../vendor-error.js'
 import {
   asObject, bearer, failedPoll, hostRoot, idOf, imagesOf, inFlight, jsonGet, jsonPost, malformed, num, onlyRoles,

@@ -1,4 +1,4 @@
-import type { VideoAdapter, VideoPoll } from './types.js'
+import type { VideoAdapter, VideoPoll } from '../../contract/video-upstream.js'
 import { vendorError } from '../vendor-error.js'
 import {
   asObject, bearer, failedPoll, idOf, imagesOf, inFlight, jsonGet, jsonPost, malformed, num, onlyRoles, parseJson, str,

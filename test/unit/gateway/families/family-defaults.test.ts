@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { createCatalog, endpointsOf, loadBuiltinModels } from '../../../../electron/gateway/catalog/catalog.js'
 import { GatewayError } from '../../../../electron/gateway/errors.js'
 import { effectiveModel, FAMILY_MODULES, familyModule } from '../../../../electron/gateway/families/index.js'
-import { mergeDefaults } from '../../../../electron/gateway/families/merge-defaults.js'
+import { mergeDefaults } from '../../../../electron/gateway/families/kit/merge-defaults.js'
 import { checkImageRequest } from '../../../../electron/gateway/images/image-rules.js'
 import { FAMILIES, FAMILY_TYPE, type CatalogModel, type Family } from '../../../../shared/types.js'
 

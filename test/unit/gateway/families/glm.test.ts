@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import { isCallable, loadBuiltinModels } from '../../../../electron/gateway/catalog/catalog.js'
 import { GatewayError } from '../../../../electron/gateway/errors.js'
-import type { ChatRule } from '../../../../electron/gateway/families/chat-rules.js'
+import type { ChatRule } from '../../../../electron/gateway/contract/family.js'
 import {
   defaultToolChoiceAuto,
   glmRules,
   toolResultsMatchCalls,
 } from '../../../../electron/gateway/families/glm.js'
 import { glmFlashRules, toolStreamBoolean } from '../../../../electron/gateway/families/glm-flash.js'
-import { contentKindRule, maxTokensRule, reasoningEffortRule } from '../../../../electron/gateway/families/rule-helpers.js'
+import { contentKindRule, maxTokensRule, reasoningEffortRule } from '../../../../electron/gateway/families/kit/rule-helpers.js'
 import type { CatalogModel } from '../../../../shared/types.js'
 
 type Obj = Record<string, any>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { closestAspectRatio, lowerToAvailable, tierForLongEdge } from '../../../../electron/gateway/images/image-size.js'
+import { closestAspectRatio, lowerToAvailable, tierForLongEdge } from '../../../../electron/gateway/families/kit/image-size.js'
 import { check, dataUrl, EDITS, expect400, urls, type Obj } from './helpers.js'
 
 const PRO = 'gemini-3-pro-image'

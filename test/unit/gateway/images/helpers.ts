@@ -3,7 +3,7 @@ import { expect } from 'vitest'
 import { loadBuiltinModels } from '../../../../electron/gateway/catalog/catalog.js'
 import { GatewayError } from '../../../../electron/gateway/errors.js'
 import { checkImageRequest } from '../../../../electron/gateway/images/image-rules.js'
-import type { ImageCheckOptions, NormalizedImageRequest } from '../../../../electron/gateway/images/image-request.js'
+import type { ImageCheckOptions, NormalizedImageRequest } from '../../../../electron/gateway/contract/image-request.js'
 import type { CatalogModel } from '../../../../shared/types.js'
 
 export type Obj = Record<string, any>

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { gatewayError, GatewayError } from '../../../../electron/gateway/errors.js'
 import { failover, type Attempt } from '../../../../electron/gateway/relay/failover.js'
 import type { UpstreamFailure } from '../../../../electron/gateway/relay/upstream-failure.js'
-import type { UpstreamAccount } from '../../../../electron/gateway/registry.js'
+import type { UpstreamAccount } from '../../../../electron/gateway/contract/accounts.js'
 
 const account = (id: string): UpstreamAccount => ({ id, vendor: 'openai', baseUrl: `http://127.0.0.1:1/${id}`, apiKey: `key-${id}`, priority: 0 })
 const ACCOUNTS = ['a', 'b', 'c'].map(account)

@@ -4,9 +4,9 @@ import { Agent, request } from 'undici'
 import { expect } from 'vitest'
 import { loadBuiltinModels } from '../../../../electron/gateway/catalog/catalog.js'
 import { GatewayError } from '../../../../electron/gateway/errors.js'
-import type { HttpSpec } from '../../../../electron/gateway/http.js'
-import type { UpstreamCtx } from '../../../../electron/gateway/upstreams/types.js'
-import type { VideoAdapter, VideoPoll, VideoSubmission } from '../../../../electron/gateway/upstreams/video/types.js'
+import type { HttpSpec } from '../../../../electron/gateway/contract/http-spec.js'
+import type { UpstreamCtx } from '../../../../electron/gateway/contract/upstream.js'
+import type { VideoAdapter, VideoPoll, VideoSubmission } from '../../../../electron/gateway/contract/video-upstream.js'
 import type { Vendor } from '../../../../shared/types.js'
 
 const MODELS = new Map(loadBuiltinModels().map((m) => [m.id, m]))

@@ -1,0 +1,42 @@
+/**
+ * What the gateway knows about one model family: the data every model of the family has unless its
+ * catalog or config row says otherwise (`defaults`), and the request checks that read that data.
+ * A model's effective data is its row deep-merged over `defaults` (families/index.ts), so a model
+ * declared with only an id, a family, a vendor and a price gets the whole family's rules.
+ */
+import type { ImageBodySchema } from '../../../shared/schemas/images.js'
+import type { CatalogModel, Endpoint, Family, ModelType } from '../../../shared/types.js'
+import type { ImageEndpoint, ImageRule } from './image-request.js'
+
+/** How the gateway can answer a request, in the order a client should prefer (the app uses the first it can). */
+export type Delivery = 'async' | 'stream' | 'sync'
+
+/** Catalog fields a family sets for its models (any catalog field; rows override them). */
+export type FamilyDefaults = Partial<Omit<CatalogModel, 'id' | 'family' | 'pricing' | 'created'>> & {
+  endpoints?: Endpoint[]
+  /** How answers come back (`async`: a polled task; `stream`: SSE; `sync`: one response). Published in /spec/models/index.json. */
+  delivery?: Delivery[]
+}
+
+export interface FamilyModule {
+  name: Family
+  type: ModelType
+  defaults: FamilyDefaults
+  /** Chat families: checks and rewrites of the body before forwarding, after the rules of every family (spec §4.1). */
+  chatRules?: readonly MaybeAsyncChatRule[]
+  /** Image families: the request check of spec §4.2. */
+  imageRule?: ImageRule
+  /** Image families: the fields of a model's request-body schema on an endpoint, as `imageRule` checks them (published in /spec/models/index.json). */
+  imageSchema?: (model: CatalogModel, endpoint: ImageEndpoint) => ImageBodySchema
+}
+
+/** What code that only asks "has the client left?" needs of a signal. */
+export interface AbortedFlag {
+  readonly aborted: boolean
+}
+
+/** A family's request rules: checks (throwing 400) and rewrites of the chat body before forwarding. */
+export type ChatRule = (body: Record<string, unknown>, model: CatalogModel) => Record<string, unknown>
+
+/** A rule that may need to wait (Qwen's input-length check loads and runs the tokenizer). */
+export type MaybeAsyncChatRule = (body: Record<string, unknown>, model: CatalogModel, signal?: AbortedFlag) => Record<string, unknown> | Promise<Record<string, unknown>>

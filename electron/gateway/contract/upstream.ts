@@ -1,0 +1,100 @@
+import type { CatalogModel, Vendor } from '../../../shared/types.js'
+import type { GatewayError } from '../errors.js'
+import type { HttpSpec } from './http-spec.js'
+import type { UpstreamAccount } from './accounts.js'
+
+/**
+ * Usage as billed. Tokens: input excludes cached input, which is counted apart. Models priced per
+ * character, image or second report `quantity` in that unit.
+ */
+export interface TokenUsage {
+  inputTokens: number
+  outputTokens: number
+  cachedInputTokens?: number
+  quantity?: number
+  /** the vendor's usage object, kept for the ledger */
+  raw?: unknown
+}
+
+/** One server-sent event as parsed from the upstream. */
+export interface SseEvent {
+  event?: string
+  data: string
+}
+
+export interface UpstreamCtx {
+  upstream: UpstreamAccount
+  model: CatalogModel
+  /** the client's request headers, for protocol headers that pass through (anthropic-version, anthropic-beta) */
+  clientHeaders?: Readonly<Record<string, string | string[] | undefined>>
+  /** the client's body bytes, set only when the body to send is exactly what they parse to */
+  rawBody?: Buffer
+}
+
+/**
+ * The client's request as it arrived (path without query, content type, body bytes): an upstream of this same
+ * interface (vendor `gateway`) takes it unchanged.
+ */
+export interface OriginalRequest {
+  path: string
+  contentType: string
+  body: Buffer
+  /** headers to send with it (an Idempotency-Key of the gateway's own) */
+  headers?: Record<string, string>
+}
+
+/** Translates one upstream stream into client frames, tracking what billing needs. */
+export interface ChatStreamTranslator {
+  /** Client frames (complete `data: ...\n\n` strings) for one upstream event. */
+  push(event: SseEvent): string[]
+  /** Usage reported by the upstream, if it reported any. */
+  usage(): TokenUsage | undefined
+  /** The output text produced so far, to count tokens when no usage arrives. */
+  producedText(): string
+  /** True once the upstream said the stream is complete. */
+  finished(): boolean
+  /**
+   * True once the stream carried content: text, reasoning, a tool call, or the finish of a real answer. Until then
+   * the relay holds the frames back, so that a stream that fails or ends before any content is failed over.
+   */
+  hasContent(): boolean
+  /** The error event the upstream sent inside its stream, for protocols that relay it as a frame (others throw). */
+  upstreamError?(): GatewayError | undefined
+  /** The frame that ends a stream broken after it started, where the protocol's default does not fit. */
+  errorFrame?(code: string, message: string): string
+}
+
+/** An answer body for the client, with its usage. */
+export interface ChatResult {
+  body: string
+  usage?: TokenUsage
+  /** The answer's output text, counted when its usage cannot be billed */
+  outputText?(): string
+}
+
+/**
+ * One relayed protocol of a vendor (chat completions, responses, messages …): pure transforms, no I/O.
+ * The relay sends what `toRequest` builds, fails over, and streams what the translator returns.
+ */
+export interface RelayAdapter {
+  toRequest(body: Record<string, unknown>, ctx: UpstreamCtx): HttpSpec
+  fromResponse(text: string, ctx: UpstreamCtx): ChatResult
+  streamTranslator(opts: { includeUsage: boolean }, ctx: UpstreamCtx): ChatStreamTranslator
+  fromError(status: number, text: string): GatewayError
+}
+
+/** The chat-completions adapter is a relay adapter like the others. */
+export type ChatAdapter = RelayAdapter
+
+/** The protocols a vendor can serve, each through its own adapter. */
+export interface VendorAdapter {
+  vendor: Vendor
+  chat?: RelayAdapter
+  responses?: RelayAdapter
+  messages?: RelayAdapter
+  countTokens?: RelayAdapter
+  speech?: RelayAdapter
+  interactions?: RelayAdapter
+}
+
+export type RelayCapability = Exclude<keyof VendorAdapter, 'vendor'>

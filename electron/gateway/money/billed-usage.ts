@@ -1,0 +1,65 @@
+import type { CatalogModel } from '../../../shared/types.js'
+import { countTextTokens } from '../tokens/tokens.js'
+import type { TokenUsage } from '../contract/upstream.js'
+
+/**
+ * The most tokens one answer may report, in and out, when the catalog names no limit for the model: more than a
+ * 60 MB body can hold as text and 50 times every context window offered today (2M), yet low enough that a bill at
+ * any catalog price stays a safe integer of nano-USD.
+ */
+export const TOKEN_CEILING = 100_000_000
+
+/** The gateway's own text of a request, counted when the upstream's token figures cannot be billed. */
+export interface LocalText {
+  prompt(): string
+  output(): string
+}
+
+const isCount = (n: unknown, max: number): n is number => Number.isSafeInteger(n) && (n as number) >= 0 && (n as number) <= max
+
+/** The input and output token limits of a model: its catalog limits, else the ceiling. */
+export function tokenLimits(model: CatalogModel): { input: number; output: number } {
+  const limits = model.limits ?? {}
+  return {
+    input: limits.maxInputTokens ?? limits.contextTokens ?? TOKEN_CEILING,
+    output: limits.maxOutputTokens ?? limits.contextTokens ?? TOKEN_CEILING,
+  }
+}
+
+/** Why reported token usage cannot be billed as it is; undefined when it can. */
+export function usageProblem(model: CatalogModel, usage: TokenUsage | undefined): string | undefined {
+  if (usage === undefined) return 'no usage reported'
+  const limits = tokenLimits(model)
+  const cached = usage.cachedInputTokens ?? 0
+  if (!isCount(usage.inputTokens, limits.input) || !isCount(cached, limits.input) || usage.inputTokens + cached > limits.input) return 'input tokens out of range'
+  if (!isCount(usage.outputTokens, limits.output)) return 'output tokens out of range'
+  return undefined
+}
+
+/**
+ * Token usage as billed: the upstream's figures when every one is a non-negative safe integer within the model's
+ * limits, else the local count of the prompt and the output, marked `counted_locally` in the ledger.
+ */
+export async function billableTokens(model: CatalogModel, reported: TokenUsage | undefined, text: LocalText): Promise<TokenUsage> {
+  const problem = usageProblem(model, reported)
+  if (problem === undefined) return reported!
+  const [inputTokens, outputTokens] = await Promise.all([countTextTokens(text.prompt()), countTextTokens(text.output())])
+  return { inputTokens, outputTokens, raw: { counted_locally: true, reason: problem, prompt_tokens: inputTokens, completion_tokens: outputTokens } }
+}
+
+/**
+ * A quantity as billed (images, seconds, characters): a reported figure that is not a finite non-negative number
+ * is replaced by `fallback`, and none is ever above `max`, what the request asked for (or reserved).
+ */
+export function billableQuantity(reported: unknown, max: number, fallback: number = max): number {
+  const value = typeof reported === 'number' && Number.isFinite(reported) && reported >= 0 ? reported : fallback
+  return Math.max(0, Math.min(value, max))
+}
+
+/** Usage as billed, for every billed path: tokens are checked (billableTokens), quantities capped (billableQuantity). */
+export async function billableUsage(model: CatalogModel, reported: TokenUsage | undefined, bounds: { text: LocalText; maxQuantity?: number }): Promise<TokenUsage> {
+  if (model.pricing.unit === 'token') return billableTokens(model, reported, bounds.text)
+  const max = bounds.maxQuantity ?? Number.MAX_SAFE_INTEGER
+  const quantity = billableQuantity(reported?.quantity, max, 0)
+  return { inputTokens: 0, outputTokens: 0, quantity, raw: reported?.raw }
+}

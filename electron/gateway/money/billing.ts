@@ -1,0 +1,82 @@
+import type { CatalogModel } from '../../../shared/types.js'
+import { accountBudget, fundsVerdict } from './budget.js'
+import type { RequestContext } from '../context.js'
+import { gatewayError } from '../errors.js'
+import { chargeNano } from './money.js'
+import type { ApiKey } from '../contract/accounts.js'
+import type { Registry } from '../registry.js'
+import type { Store } from '../store/index.js'
+import type { TokenUsage } from '../contract/upstream.js'
+
+/**
+ * Spec §1/§7: refuse with 402 before any upstream call when the account's budget (less what async tasks
+ * hold) or the key's quota is used up; with neither set, nothing is refused (budget.ts). The exact cost of a
+ * token-priced request is known only afterwards, so a request needs a positive amount left; the last request
+ * may take the budget below zero.
+ */
+export function ensureFunds(registry: Registry, key: ApiKey): void {
+  const verdict = fundsVerdict(accountBudget(registry.account), { budgetNano: key.quotaNano, spentNano: key.usedNano, reservedNano: 0 }, null)
+  if (!verdict.allowed) throw gatewayError('insufficient_quota', verdict.messageId)
+}
+
+/** A figure of usage as priced: anything but a finite non-negative number counts as 0 (usage is checked before, billed-usage.ts). */
+const figure = (n: number | undefined): number => (typeof n === 'number' && Number.isFinite(n) && n > 0 ? n : 0)
+
+/** Cost in nano-USD of a request's usage at the model's list price: never negative, never more than a safe integer. */
+export function costNano(model: CatalogModel, usage: TokenUsage): number {
+  const pricing = model.pricing
+  switch (pricing.unit) {
+    case 'token': {
+      const cachedRate = pricing.cachedInput ?? pricing.input
+      // USD per 1M tokens = 1000 nano-USD per token
+      return chargeNano(1000 * (figure(usage.inputTokens) * pricing.input + figure(usage.cachedInputTokens) * cachedRate + figure(usage.outputTokens) * pricing.output))
+    }
+    case 'character':
+      return chargeNano(1000 * figure(usage.quantity) * pricing.price)
+    case 'image': {
+      // Per-tier prices apply to the tier the images were made at.
+      const tier = (usage.raw as { tier?: string } | undefined)?.tier
+      const price = (tier !== undefined ? pricing.byTier?.[tier] : undefined) ?? pricing.price
+      return chargeNano(1_000_000_000 * figure(usage.quantity) * price)
+    }
+    case 'second':
+      return chargeNano(1_000_000_000 * figure(usage.quantity) * pricing.price)
+  }
+}
+
+/**
+ * Queues the request's ledger row, which charges the account and key when it is committed (within the
+ * same turn of the event loop), and mirrors the charge in memory at once so the next request sees it.
+ */
+export function recordRequest(store: Store, registry: Registry, ctx: RequestContext, endpoint: string, status: number): void {
+  const { outcome, key } = ctx
+  // A charge only ever lowers the balance and raises the key's spend.
+  const cost = chargeNano(outcome.costNano)
+  store.ledger.enqueue({
+    id: ctx.id,
+    key_id: key?.id ?? null,
+    group_id: ctx.group?.id ?? null,
+    model: ctx.model?.id ?? null,
+    endpoint,
+    status: outcome.status ?? status,
+    // an upstream's own code may be passed through: it is text from outside
+    error_code: outcome.errorCode === undefined ? null : registry.redactor.redact(outcome.errorCode),
+    upstream_id: outcome.upstreamId ?? null,
+    input_tokens: outcome.usage ? outcome.usage.inputTokens + (outcome.usage.cachedInputTokens ?? 0) : null,
+    output_tokens: outcome.usage?.outputTokens ?? null,
+    usage: outcome.usage?.raw === undefined ? null : JSON.stringify(outcome.usage.raw),
+    cost_nano: cost,
+    latency_ms: Math.round((performance.now() - ctx.startedAt) * 1000) / 1000,
+    created_at: Date.now(),
+  })
+  if (cost > 0) chargeMirror(registry, key, outcome.upstreamId ?? null, cost)
+}
+
+/** The in-memory mirror of a charge the store makes when the ledger row is written: account, key, upstream account. */
+export function chargeMirror(registry: Registry, key: ApiKey | undefined, upstreamId: string | null, cost: number): void {
+  registry.mirroredCharges++
+  registry.account.balanceNano -= cost
+  if (key) key.usedNano += cost
+  const upstream = upstreamId === null ? undefined : registry.upstreams.get(upstreamId)
+  if (upstream) upstream.spentNano = (upstream.spentNano ?? 0) + cost
+}

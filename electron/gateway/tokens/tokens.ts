@@ -1,0 +1,121 @@
+/**
+ * Local token counting (o200k_base), used when an upstream never reported usage (an interrupted stream),
+ * for the billing checkpoints of streams under way and for quotes. The counting runs in a worker thread
+ * (token-worker.ts, in bounded pieces: token-slices.ts documents the error bound), started on the first count
+ * and ended after TOKEN_WORKER_IDLE_MS without one: the event loop never waits for the tokenizer, and its
+ * tables are held only while counts are asked for.
+ */
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { Worker } from 'node:worker_threads'
+import { gatewayError } from '../errors.js'
+import type { TokenAnswer, TokenJob } from './token-worker.js'
+
+/** A counter thread with nothing to count ends after this long (its ~25 MB, thread and o200k ranks, go with it). */
+export const TOKEN_WORKER_IDLE_MS = 30_000
+
+// Bundled, the worker is token-worker.js beside the bundle (scripts/bundle.mjs); from the sources, tsx runs it.
+const FROM_SOURCE = import.meta.url.endsWith('.ts')
+const WORKER_URL = new URL(FROM_SOURCE ? './token-worker.ts' : './token-worker.js', import.meta.url)
+
+// The process's own preloads (`--import` in its flags) are not the thread's business: one that watches stdin, say,
+// would see the thread's empty stdin end at once.
+const THREAD_OPTIONS = { execArgv: [] }
+
+function startWorker(): Worker {
+  if (!FROM_SOURCE) return new Worker(WORKER_URL, THREAD_OPTIONS)
+  // tsx's ES module API (its CommonJS build cannot load the ES module half from a worker); found from this checkout.
+  const tsx = pathToFileURL(join(dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist/esm/api/index.mjs')).href
+  return new Worker(`import(${JSON.stringify(tsx)}).then((tsx) => tsx.tsImport(${JSON.stringify(WORKER_URL.href)}, ${JSON.stringify(import.meta.url)}))`, { ...THREAD_OPTIONS, eval: true })
+}
+
+interface Job {
+  resolve(count: number): void
+  reject(err: Error): void
+}
+
+let worker: Worker | undefined
+let idleTimer: NodeJS.Timeout | undefined
+let nextId = 0
+const jobs = new Map<number, Job>()
+
+function counter(): Worker {
+  clearTimeout(idleTimer)
+  if (worker) return worker
+  const started = startWorker()
+  started.on('message', (answer: TokenAnswer) => {
+    const job = jobs.get(answer.id)
+    if (!job) return
+    jobs.delete(answer.id)
+    if ('count' in answer) job.resolve(answer.count)
+    else job.reject(new Error(`token counting failed: ${answer.error}`))
+    settle()
+  })
+  // Only the current thread's end fails the jobs: an idle thread let go earlier had none.
+  const fail = (why: string) => {
+    if (worker !== started) return
+    worker = undefined
+    for (const job of jobs.values()) job.reject(new Error(`token counting failed: ${why}`))
+    jobs.clear()
+  }
+  started.on('error', (err) => fail(err.message))
+  started.on('exit', (code) => fail(`the counter thread exited (${code})`))
+  worker = started
+  return started
+}
+
+/** With nothing left to count, the thread no longer keeps the process alive, and ends once idle long enough. */
+function settle(): void {
+  if (jobs.size > 0 || !worker) return
+  worker.unref()
+  const idle = worker
+  idleTimer = setTimeout(() => {
+    if (worker === idle && jobs.size === 0) {
+      worker = undefined
+      void idle.terminate()
+    }
+  }, TOKEN_WORKER_IDLE_MS).unref()
+}
+
+/** Whether the counter thread is alive (and holding the tokenizer's tables). */
+export const tokenCounterRunning = (): boolean => worker !== undefined
+
+/**
+ * Tokens of a text, counted off the event loop; with `signal`, rejects with 499 `client_closed_request` as soon as
+ * the client leaves (billing counts pass none: they must complete).
+ */
+export function countTextTokens(text: string, options: { signal?: AbortSignal } = {}): Promise<number> {
+  if (text === '') return Promise.resolve(0)
+  const { signal } = options
+  if (signal?.aborted) return Promise.reject(gatewayError('client_closed_request', 'client_closed_request'))
+  const thread = counter()
+  thread.ref()
+  const id = ++nextId
+  return new Promise<number>((resolve, reject) => {
+    const onAbort = () => {
+      jobs.delete(id)
+      thread.postMessage({ cancel: id } satisfies TokenJob)
+      reject(gatewayError('client_closed_request', 'client_closed_request'))
+      settle()
+    }
+    signal?.addEventListener('abort', onAbort, { once: true })
+    const done = () => signal?.removeEventListener('abort', onAbort)
+    jobs.set(id, { resolve: (n) => (done(), resolve(n)), reject: (err) => (done(), reject(err)) })
+    thread.postMessage({ id, text } satisfies TokenJob)
+  })
+}
+
+/** Text of a chat request's messages, as the model reads it. */
+export function promptText(messages: unknown): string {
+  if (!Array.isArray(messages)) return ''
+  const parts: string[] = []
+  for (const message of messages as Array<{ role?: string; content?: unknown }>) {
+    parts.push(message.role ?? '')
+    if (typeof message.content === 'string') parts.push(message.content)
+    else if (Array.isArray(message.content)) {
+      for (const part of message.content as Array<{ type?: string; text?: unknown }>) if (typeof part.text === 'string') parts.push(part.text)
+    }
+  }
+  return parts.join('\n')
+}
