@@ -1,5 +1,5 @@
 import type { CatalogModel, Endpoint } from '../../shared/types.js'
-import { ensureFunds } from './money/billing.js'
+import { ensureFunds } from './billing/billing.js'
 import { readJson } from './client/body.js'
 import type { RequestContext } from './context.js'
 import type { GatewayError } from './errors.js'

@@ -1,6 +1,6 @@
 import type { CatalogModel, GroupProtocol, Vendor } from '../../shared/types.js'
 import { createCatalog, loadBuiltinModels, type Catalog } from './catalog/catalog.js'
-import { installKeyHasher } from './secrets/key-hashing.js'
+import { installKeyHasher } from './store/key-hashing.js'
 import { legacyKeyHash, type KeyHasher } from './secrets/keys.js'
 import { createRedactor, type Redactor } from './secrets/redact.js'
 import type { SecretBox } from './secrets/secrets.js'

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import { authenticateRequest } from './access/auth.js'
-import { recordRequest } from './money/billing.js'
+import { recordRequest } from './billing/billing.js'
 import { discardUpload, readBody, refusesUpload } from './client/body.js'
 import { DEFAULT_CLIENT_TIMEOUTS, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, type ClientTimeouts } from './client/client-timeouts.js'
 import { createConnectionTable } from './client/connection-table.js'

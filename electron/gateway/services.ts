@@ -1,5 +1,5 @@
 import type { AdminAuth } from './access/admin-access.js'
-import type { SessionDownloads } from './admin/session-downloads.js'
+import type { SessionDownloads } from './access/session-downloads.js'
 import type { Http } from './upstreams/http.js'
 import type { KeyRequests } from './access/key-requests.js'
 import type { BodyBudget } from './client/body-budget.js'

@@ -72,9 +72,6 @@ export interface ImageBytes {
   filename: string
 }
 
-/** The image as one buffer, for vendors that take it inline (base64). */
-export const wholeImage = (image: ImageBytes): Buffer => (image.chunks.length === 1 ? image.chunks[0] : Buffer.concat(image.chunks, image.size))
-
 /** A checked image request with the bytes the vendor needs (which families need bytes: see `needsBytes`). */
 export interface ImageJob {
   req: NormalizedImageRequest

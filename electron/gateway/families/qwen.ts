@@ -6,7 +6,7 @@
 import { gatewayError } from '../errors.js'
 import type { ChatRule, MaybeAsyncChatRule } from '../contract/family.js'
 import type { FamilyModule } from '../contract/family.js'
-import { dataUrlImageSize } from '../images/image-dimensions.js'
+import { dataUrlImageSize } from '../formats/image-dimensions.js'
 import { countQwenTokens, qwenPromptSegments, utf8Bound } from './qwen-tokens.js'
 import { contentKindRule, contentParts, maxTokensRule } from './kit/rule-helpers.js'
 

@@ -2,7 +2,7 @@
  * Bounds on the image work the gateway does itself (reading headers, fitting masks): a small file whose header
  * claims a huge size must be refused before anything is decoded, not after memory ran out.
  */
-import { dataUrlImageSize, readImageSize } from './image-dimensions.js'
+import { dataUrlImageSize, readImageSize } from '../formats/image-dimensions.js'
 import { gatewayError } from '../errors.js'
 
 /**

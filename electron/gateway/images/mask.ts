@@ -1,6 +1,7 @@
-import { readImageSize } from './image-dimensions.js'
+import { readImageSize } from '../formats/image-dimensions.js'
 import { gatewayError } from '../errors.js'
-import { wholeImage, type ImageBytes } from '../contract/image-upstream.js'
+import type { ImageBytes } from '../contract/image-upstream.js'
+import { wholeImage } from '../formats/whole-image.js'
 import { checkImageHeader, checkPixels, imageHead, SHARP_INPUT } from './image-limits.js'
 
 // libvips is loaded on the first mask, not at start: ~18 MB of memory a gateway that never edits images would hold.

@@ -1,4 +1,4 @@
-import { dataUrlBytes, parseDataUrl } from '../media/data-url.js'
+import { dataUrlBytes, parseDataUrl } from '../formats/data-url.js'
 import { GatewayError, gatewayError } from '../errors.js'
 import { DownloadError, type Http } from '../upstreams/http.js'
 import { checkImageHeader } from './image-limits.js'

@@ -1,6 +1,6 @@
 import type { CatalogModel } from '../../../shared/types.js'
 import { billableQuantity, billableUsage } from '../money/billed-usage.js'
-import { sniffRaster } from '../media/media-sniff.js'
+import { sniffRaster } from '../formats/media-sniff.js'
 import type { ImageOutcome, NormalizedImageRequest } from '../contract/image-upstream.js'
 import type { TokenUsage } from '../contract/upstream.js'
 

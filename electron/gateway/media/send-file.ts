@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs'
 import type { RequestContext } from '../context.js'
 import type { StoredFile } from './media-files.js'
-import { isInlineMediaType } from './media-sniff.js'
+import { isInlineMediaType } from '../formats/media-sniff.js'
 import { drained } from '../respond.js'
 
 /**

@@ -1,4 +1,4 @@
-import { costNano } from '../money/billing.js'
+import { costNano } from '../billing/billing.js'
 import type { RequestContext } from '../context.js'
 import type { Services } from '../services.js'
 import { countTextTokens } from '../tokens/tokens.js'

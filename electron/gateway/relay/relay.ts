@@ -1,7 +1,7 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser'
 import type { CatalogModel } from '../../../shared/types.js'
 import { billableUsage } from '../money/billed-usage.js'
-import { costNano } from '../money/billing.js'
+import { costNano } from '../billing/billing.js'
 import type { RequestContext } from '../context.js'
 import { GatewayError } from '../errors.js'
 import { abandonBody, AnswerTooLarge, readAnswer, readErrorText, transportFailure, type UpstreamResponse } from '../upstreams/http.js'

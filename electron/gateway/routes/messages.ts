@@ -1,7 +1,7 @@
 import { countTokensRequest, messagesRequest } from '../../../shared/schemas/messages.js'
 import { admit, free, jsonAdmission } from '../admission.js'
 import type { RequestContext } from '../context.js'
-import { outputCap, tokenQuote, type Quotable } from '../money/quote-price.js'
+import { outputCap, tokenQuote, type Quotable } from '../billing/quote-price.js'
 import { relay } from '../relay/relay.js'
 import type { Services } from '../services.js'
 import { promptText } from '../tokens/tokens.js'

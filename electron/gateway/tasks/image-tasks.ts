@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { chargeMirror, costNano } from '../money/billing.js'
+import { chargeMirror, costNano } from '../billing/billing.js'
 import type { RequestContext } from '../context.js'
 import { asGatewayError } from '../errors.js'
 import type { NormalizedImageRequest } from '../contract/image-request.js'

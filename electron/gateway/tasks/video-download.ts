@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import { pipeline } from 'node:stream'
-import { sniffingStream, sniffVideo } from '../media/media-sniff.js'
+import { sniffingStream, sniffVideo } from '../formats/media-sniff.js'
 import type { Services } from '../services.js'
 import type { MediaRow } from '../store/media.js'
 import type { VideoTaskRow } from '../store/tasks.js'

@@ -1,7 +1,7 @@
 import type { CatalogModel } from '../../../shared/types.js'
 import { billableQuantity } from '../money/billed-usage.js'
 import { NANO_PER_USD, nanoToUsd } from '../money/money.js'
-import type { QuotePrice } from '../money/quote-price.js'
+import type { QuotePrice } from '../billing/quote-price.js'
 import { longestClip, shortestClip, type VideoOrder } from './video-request.js'
 
 /** When the catalog names no duration at all, a reservation covers this many seconds. */

@@ -1,4 +1,4 @@
-import { dataUrlBytes, parseDataUrl } from '../media/data-url.js'
+import { dataUrlBytes, parseDataUrl } from '../formats/data-url.js'
 import { gatewayError } from '../errors.js'
 import type { HttpSpec } from '../contract/http-spec.js'
 import { exceedsJsonDepth } from '../guards/json-depth.js'

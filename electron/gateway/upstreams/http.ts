@@ -3,7 +3,7 @@ import { Readable } from 'node:stream'
 import { Agent, errors, request, type Dispatcher } from 'undici'
 import type { ClientAbort } from '../client/client-abort.js'
 import { guardedConnector, LinkRefusedError, linkProblem, type ResolveHost } from '../guards/link-guard.js'
-import { sniffRaster } from '../media/media-sniff.js'
+import { sniffRaster } from '../formats/media-sniff.js'
 import type { HttpSpec, MultipartPart } from '../contract/http-spec.js'
 
 const quoted = (text: string) => text.replace(/["\r\n]/g, (c) => encodeURIComponent(c))

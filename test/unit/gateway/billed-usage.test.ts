@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { CatalogModel } from '../../../shared/types.js'
 import { billableQuantity, billableUsage, TOKEN_CEILING, usageProblem } from '../../../electron/gateway/money/billed-usage.js'
-import { costNano } from '../../../electron/gateway/money/billing.js'
+import { costNano } from '../../../electron/gateway/billing/billing.js'
 import { openDb, type Db } from '../../../electron/gateway/store/db.js'
 import { ledgerRepo, type LedgerEntry } from '../../../electron/gateway/store/ledger.js'
 import { sqliteSql } from '../../../electron/gateway/store/sqlite-sql.js'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { dataUrlBytes, parseDataUrl } from '../../../electron/gateway/media/data-url.js'
+import { dataUrlBytes, parseDataUrl } from '../../../electron/gateway/formats/data-url.js'
 
 describe('dataUrlBytes', () => {
   it('decodes base64 and percent-encoded payloads, from text or a parsed URL alike', () => {

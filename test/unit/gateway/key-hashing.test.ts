@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto'
 import { afterEach, describe, expect, it } from 'vitest'
-import { installKeyHasher, upgradeSealedKeys } from '../../../electron/gateway/secrets/key-hashing.js'
+import { installKeyHasher, upgradeSealedKeys } from '../../../electron/gateway/store/key-hashing.js'
 import { keyHint, keyId, legacyKeyHash } from '../../../electron/gateway/secrets/keys.js'
 import { fileSecretBox } from '../../../electron/gateway/secrets/secrets.js'
 import { createStore, type SqliteStore } from '../../../electron/gateway/store/index.js'

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { describe, expect, it } from 'vitest'
-import { sniffingStream, sniffMedia, sniffRaster, sniffVideo } from '../../../electron/gateway/media/media-sniff.js'
+import { sniffingStream, sniffMedia, sniffRaster, sniffVideo } from '../../../electron/gateway/formats/media-sniff.js'
 import { mediaHeaders } from '../../../electron/gateway/media/send-file.js'
 
 const bytes = (...parts: Array<string | number[]>) => Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'latin1') : Buffer.from(p))))

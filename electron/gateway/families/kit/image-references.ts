@@ -5,7 +5,7 @@
  */
 import type { CatalogModel } from '../../../../shared/types.js'
 import { catalogNumber } from '../../../../shared/schemas/images.js'
-import { dataUrlBytes, parseDataUrl } from '../../media/data-url.js'
+import { dataUrlBytes, parseDataUrl } from '../../formats/data-url.js'
 import type { ImageCheckOptions } from '../../contract/image-request.js'
 import { invalid, isAbsent, isObj, type Obj } from './image-fields.js'
 

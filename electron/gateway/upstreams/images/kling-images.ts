@@ -1,5 +1,5 @@
 import { GatewayError } from '../../errors.js'
-import { parseDataUrl } from '../../media/data-url.js'
+import { parseDataUrl } from '../../formats/data-url.js'
 import { parseJson } from '../openai-compatible.js'
 import { vendorError } from '../vendor-error.js'
 import { klingAuth } from '../kling-jwt.js'

@@ -1,4 +1,4 @@
-import { parseDataUrl } from '../../media/data-url.js'
+import { parseDataUrl } from '../../formats/data-url.js'
 import type { GatewayError } from '../../errors.js'
 import type { UpstreamCtx } from '../../contract/upstream.js'
 import type { VideoAdapter, VideoPoll, VideoSubmission } from '../../contract/video-upstream.js'

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
-import { keyHasher, type KeyHasher } from './keys.js'
-import type { SecretBox } from './secrets.js'
-import type { Repos } from '../store/index.js'
+import { keyHasher, type KeyHasher } from '../secrets/keys.js'
+import type { SecretBox } from '../secrets/secrets.js'
+import type { Repos } from './index.js'
 
 /**
  * The install's key hasher. Its secret is 32 random bytes made at the first start, sealed by the SecretBox (the OS

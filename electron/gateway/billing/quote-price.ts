@@ -4,7 +4,7 @@
  */
 import type { CatalogModel, Pricing } from '../../../shared/types.js'
 import type { AdmissionSpec } from '../admission.js'
-import { tokenLimits } from './billed-usage.js'
+import { tokenLimits } from '../money/billed-usage.js'
 import { costNano } from './billing.js'
 import type { RequestContext } from '../context.js'
 import { countTextTokens } from '../tokens/tokens.js'

@@ -1,6 +1,6 @@
 import type { RequestContext } from '../context.js'
 import { gatewayError } from '../errors.js'
-import { LiveRequests } from '../access/live-requests.js'
+import { LiveRequests } from './live-requests.js'
 
 /** A session that ended is no longer signed in: what a download not yet under way answers. */
 const signedOut = () => gatewayError('admin_unauthorized', 'admin_unauthorized')

@@ -4,7 +4,7 @@
  * MIME type a client claims. Anything else (SVG, TIFF, AVIF, HEIC, corrupt data) gives `undefined`:
  * the caller forwards such images unchecked and lets the upstream decide.
  */
-import { dataUrlBytes } from '../media/data-url.js'
+import { dataUrlBytes } from './data-url.js'
 
 export interface ImageSize {
   format: 'png' | 'jpeg' | 'gif' | 'webp' | 'bmp'
