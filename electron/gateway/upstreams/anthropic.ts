@@ -3,6 +3,7 @@ import type { HttpSpec } from '../contract/http-spec.js'
 import { messagesAnswerText } from './answer-text.js'
 import { parseJson } from './openai-compatible.js'
 import { streamErrorStatus } from './stream-error-status.js'
+import { StreamState } from './stream-translator.js'
 import type { RelayAdapter, SseEvent, TokenUsage, UpstreamCtx } from '../contract/upstream.js'
 
 export const DEFAULT_VERSION = '2023-06-01'
@@ -85,37 +86,31 @@ export const anthropicMessages: RelayAdapter = {
     return { body: text, usage: fromAnthropicUsage(parsed.usage), outputText: () => messagesAnswerText(parsed) }
   },
   streamTranslator() {
+    const stream = new StreamState()
     let start: AnthropicUsage | undefined
     let outputTokens: number | undefined
-    let done = false
-    let content = false
-    let error: GatewayError | undefined
-    const produced: string[] = []
-    return {
+    return stream.translator({
       push(event: SseEvent) {
         const parsed = parseJson(event.data) as StreamEventData | undefined
         const data = parsed !== null && typeof parsed === 'object' ? parsed : undefined
-        if (data?.type === 'error') error ??= fromAnthropicError(streamErrorStatus(data.error), event.data)
-        content ||= data !== undefined && carriesContent(data)
+        if (data?.type === 'error') stream.error ??= fromAnthropicError(streamErrorStatus(data.error), event.data)
+        stream.content ||= data !== undefined && carriesContent(data)
         switch (data?.type) {
           case 'message_start': start = data.message?.usage; break
           // output_tokens in message_delta is cumulative; newer versions may repeat the input counts there.
           case 'message_delta': outputTokens = data.usage?.output_tokens ?? outputTokens; if (typeof data.usage?.input_tokens === 'number') start = { ...start, ...data.usage }; break
           // The protocol ends with message_stop, or with its own error event.
-          case 'message_stop': case 'error': done = true; break
+          case 'message_stop': case 'error': stream.done = true; break
           case 'content_block_delta': {
             const piece = data.delta?.text ?? data.delta?.thinking ?? data.delta?.partial_json
-            if (typeof piece === 'string') produced.push(piece)
+            if (typeof piece === 'string') stream.produce(piece)
           }
         }
         return [`event: ${event.event ?? data?.type ?? 'message'}\ndata: ${event.data}\n\n`]
       },
-      usage: () => (outputTokens === undefined && !done ? undefined : fromAnthropicUsage(start, outputTokens)),
-      producedText: () => produced.join(''),
-      finished: () => done,
-      hasContent: () => content,
-      upstreamError: () => error,
-    }
+      // The counts arrive in two events (input at the start, output at the end): joined when asked.
+      usage: () => (outputTokens === undefined && !stream.done ? undefined : fromAnthropicUsage(start, outputTokens)),
+    })
   },
   fromError: fromAnthropicError,
 }

@@ -1,9 +1,9 @@
-import type { GatewayError } from '../errors.js'
 import { interactionsAnswerText } from './answer-text.js'
 import { fromGeminiError } from './gemini-chat.js'
 import { geminiError } from './gemini-response.js'
 import { parseJson } from './openai-compatible.js'
 import { streamErrorStatus } from './stream-error-status.js'
+import { StreamState } from './stream-translator.js'
 import type { RelayAdapter, SseEvent, TokenUsage } from '../contract/upstream.js'
 
 interface InteractionsUsage {
@@ -59,43 +59,34 @@ export const geminiInteractions: RelayAdapter = {
     return { body: text, usage: fromInteractionsUsage(parsed.usage), outputText: () => interactionsAnswerText(parsed) }
   },
   streamTranslator() {
-    let usage: TokenUsage | undefined
-    let done = false
-    let content = false
-    let error: GatewayError | undefined
-    const produced: string[] = []
-    return {
+    const stream = new StreamState()
+    return stream.translator({
       push(event: SseEvent) {
         if (event.data === '[DONE]') {
-          done = true
+          stream.done = true
           return ['data: [DONE]\n\n']
         }
         const parsed = parseJson(event.data) as InteractionEvent | undefined
         const data = parsed !== null && typeof parsed === 'object' ? parsed : undefined
         const type = data?.event_type ?? ''
         const delta = DELTAS.has(type) && data?.delta !== null && typeof data?.delta === 'object' ? data.delta : undefined
-        if (typeof delta?.text === 'string') produced.push(delta.text)
+        if (typeof delta?.text === 'string') stream.produce(delta.text)
         // Any delta (text, thought, a function call) is content; a status update is not.
-        content ||= (delta !== undefined && Object.entries(delta).some(([k, v]) => k !== 'type' && v !== '' && v != null)) || ANSWER_ENDS.has(type)
+        stream.content ||= (delta !== undefined && Object.entries(delta).some(([k, v]) => k !== 'type' && v !== '' && v != null)) || ANSWER_ENDS.has(type)
         if (type === 'error') {
-          done = true
+          stream.done = true
           const status = streamErrorStatus(data?.error)
-          error ??= geminiError(status, { ...data?.error, code: status })
+          stream.error ??= geminiError(status, { ...data?.error, code: status })
         }
         if (data?.event_type === 'interaction.completed') {
-          done = true
-          usage = fromInteractionsUsage(data.interaction?.usage) ?? usage
+          stream.done = true
+          stream.report(fromInteractionsUsage(data.interaction?.usage))
         }
         return [`${event.event ? `event: ${event.event}\n` : ''}data: ${event.data}\n\n`]
       },
-      usage: () => usage,
-      producedText: () => produced.join(''),
-      finished: () => done,
-      hasContent: () => content,
-      upstreamError: () => error,
       // The protocol's own error event.
       errorFrame: (code, message) => `data: ${JSON.stringify({ event_type: 'error', error: { code, message } })}\n\n`,
-    }
+    })
   },
   fromError: fromGeminiError,
 }

@@ -1,5 +1,6 @@
 import { completionId, finishReason, fromGeminiUsage, geminiError, openAIUsage, promptBlocked, translateParts, type GeminiResponse, type GeminiUsage } from './gemini-response.js'
 import { parseJson } from './openai-compatible.js'
+import { StreamState } from './stream-translator.js'
 import type { ChatStreamTranslator, SseEvent, UpstreamCtx } from '../contract/upstream.js'
 
 interface CandidateState {
@@ -14,15 +15,13 @@ interface CandidateState {
  * reasoning_content / tool call deltas (Gemini sends each call whole, so one fragment per call),
  * then a finish chunk per choice. Once every choice has finished: the usage-only chunk (only when
  * the client asked for it) and `data: [DONE]`, emitted here since Gemini has none.
- * A prompt blocked before any candidate, or an `{"error":...}` event, throws a GatewayError (so no upstreamError()).
+ * A prompt blocked before any candidate, or an `{"error":...}` event, throws a GatewayError (so upstreamError() stays empty).
  */
 export function geminiStreamTranslator({ includeUsage }: { includeUsage: boolean }, { model }: UpstreamCtx): ChatStreamTranslator {
+  const stream = new StreamState()
   let id: string | undefined
   const created = Math.floor(Date.now() / 1000)
   let usage: GeminiUsage | undefined
-  let done = false
-  let content = false
-  const produced: string[] = []
   const choices = new Map<number, CandidateState>()
 
   const frame = (payload: unknown) => `data: ${JSON.stringify(payload)}\n\n`
@@ -33,7 +32,7 @@ export function geminiStreamTranslator({ includeUsage }: { includeUsage: boolean
   })
 
   function end(): string[] {
-    done = true
+    stream.done = true
     id ??= completionId(undefined)
     const frames: string[] = []
     if (includeUsage && usage) frames.push(frame({ id, object: 'chat.completion.chunk', created, model: model.id, choices: [], usage: openAIUsage(usage) }))
@@ -55,9 +54,9 @@ export function geminiStreamTranslator({ includeUsage }: { includeUsage: boolean
       choices.set(index, state)
       if (state.finished) continue
       const { message: delta, produced: text } = translateParts(candidate.content?.parts ?? [], state.toolCalls)
-      produced.push(text)
+      stream.produce(text)
       state.toolCalls += Array.isArray(delta.tool_calls) ? delta.tool_calls.length : 0
-      content ||= Boolean(delta.content || delta.reasoning_content || delta.tool_calls || candidate.finishReason)
+      stream.content ||= Boolean(delta.content || delta.reasoning_content || delta.tool_calls || candidate.finishReason)
       if (Object.keys(delta).length > 0) {
         frames.push(chunk(index, state.started ? delta : { role: 'assistant', ...delta }, null))
         state.started = true
@@ -72,9 +71,9 @@ export function geminiStreamTranslator({ includeUsage }: { includeUsage: boolean
     return frames
   }
 
-  return {
+  return stream.translator({
     push(event: SseEvent): string[] {
-      if (done) return []
+      if (stream.done) return []
       const data = event.data.trim()
       if (data === '') return []
       if (data === '[DONE]') return end()
@@ -83,9 +82,6 @@ export function geminiStreamTranslator({ includeUsage }: { includeUsage: boolean
       return (Array.isArray(parsed) ? parsed : [parsed]).flatMap((res) => translate(res as GeminiResponse))
     },
     // intermediate chunks carry a partial usageMetadata (prompt only): a cut stream is counted locally instead
-    usage: () => (done ? fromGeminiUsage(usage) : undefined),
-    producedText: () => produced.join(''),
-    finished: () => done,
-    hasContent: () => content,
-  }
+    usage: () => (stream.done ? fromGeminiUsage(usage) : undefined),
+  })
 }

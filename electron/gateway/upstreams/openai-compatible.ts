@@ -3,6 +3,7 @@ import type { HttpSpec } from '../contract/http-spec.js'
 import type { UpstreamAccount } from '../contract/accounts.js'
 import { chatAnswerText } from './answer-text.js'
 import { streamErrorStatus } from './stream-error-status.js'
+import { StreamState } from './stream-translator.js'
 import type { ChatAdapter, ChatStreamTranslator, SseEvent, TokenUsage } from '../contract/upstream.js'
 
 /**
@@ -70,16 +71,12 @@ const carriesContent = (choice: { delta?: OpenAIDelta; finish_reason?: string | 
  * @see ../../../docs/vendors/README.md (streaming table), ../../../docs/vendors/zhipu-glm.md, ../../../docs/vendors/xai.md
  */
 function openAIStreamRelay(includeUsage: boolean): ChatStreamTranslator {
-  let usage: TokenUsage | undefined
+  const stream = new StreamState()
   let usageFrame: string | undefined
-  let done = false
-  let content = false
-  let error: GatewayError | undefined
-  const produced: string[] = []
-  return {
+  return stream.translator({
     push(event: SseEvent): string[] {
       if (event.data === '[DONE]') {
-        done = true
+        stream.done = true
         return includeUsage && usageFrame !== undefined ? [usageFrame, 'data: [DONE]\n\n'] : ['data: [DONE]\n\n']
       }
       const chunk = parseJson(event.data) as (OpenAIChunk & { error?: unknown }) | undefined
@@ -87,16 +84,16 @@ function openAIStreamRelay(includeUsage: boolean): ChatStreamTranslator {
       // An error payload is how an OpenAI-compatible stream ends in failure: relayed, and the end of it.
       const failed = chunk.error !== undefined || event.event === 'error'
       if (failed) {
-        done = true
-        error ??= fromOpenAIError(streamErrorStatus(chunk.error), event.data)
+        stream.done = true
+        stream.error ??= fromOpenAIError(streamErrorStatus(chunk.error), event.data)
       }
       const choices = Array.isArray(chunk.choices) ? chunk.choices : []
       for (const choice of choices) {
-        collectDelta(choice.delta, produced)
-        content ||= carriesContent(choice)
+        collectDelta(choice.delta, stream)
+        stream.content ||= carriesContent(choice)
       }
       if (chunk.usage) {
-        usage = fromOpenAIUsage(chunk.usage) ?? usage
+        stream.report(fromOpenAIUsage(chunk.usage))
         usageFrame = `data: ${choices.length === 0 ? event.data : JSON.stringify({ ...chunk, choices: [] })}\n\n`
       }
       // A chunk without choices carries usage or nothing (xAI's closing one): the usage goes out just before
@@ -110,19 +107,14 @@ function openAIStreamRelay(includeUsage: boolean): ChatStreamTranslator {
       // Asked for usage only for billing: without include_usage, OpenAI's chunks carry no usage field.
       return [`data: ${event.data.replace(',"usage":null', '')}\n\n`]
     },
-    usage: () => usage,
-    producedText: () => produced.join(''),
-    finished: () => done,
-    hasContent: () => content,
-    upstreamError: () => error,
-  }
+  })
 }
 
-function collectDelta(delta: NonNullable<OpenAIChunk['choices']>[number]['delta'], into: string[]): void {
+function collectDelta(delta: NonNullable<OpenAIChunk['choices']>[number]['delta'], into: StreamState): void {
   if (!delta || typeof delta !== 'object') return
-  if (typeof delta.content === 'string') into.push(delta.content)
-  if (typeof delta.reasoning_content === 'string') into.push(delta.reasoning_content)
-  for (const call of Array.isArray(delta.tool_calls) ? delta.tool_calls : []) if (typeof call?.function?.arguments === 'string') into.push(call.function.arguments)
+  if (typeof delta.content === 'string') into.produce(delta.content)
+  if (typeof delta.reasoning_content === 'string') into.produce(delta.reasoning_content)
+  for (const call of Array.isArray(delta.tool_calls) ? delta.tool_calls : []) if (typeof call?.function?.arguments === 'string') into.produce(call.function.arguments)
 }
 
 /** `{"error":{"message","type","param","code"}}` into a GatewayError with the upstream's status and code. */

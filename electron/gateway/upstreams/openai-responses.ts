@@ -2,6 +2,7 @@ import type { GatewayError } from '../errors.js'
 import { responsesAnswerText } from './answer-text.js'
 import { fromOpenAIError, jsonPost, parseJson } from './openai-compatible.js'
 import { streamErrorStatus } from './stream-error-status.js'
+import { StreamState } from './stream-translator.js'
 import type { RelayAdapter, SseEvent, TokenUsage } from '../contract/upstream.js'
 
 interface ResponsesUsage {
@@ -56,14 +57,10 @@ export function openAIResponses(path: string): RelayAdapter {
       return { body: text, usage: fromResponsesUsage(parsed.usage), outputText: () => responsesAnswerText(parsed) }
     },
     streamTranslator() {
-      let usage: TokenUsage | undefined
-      let done = false
-      let content = false
-      let error: GatewayError | undefined
+      const stream = new StreamState()
       let responseId: string | undefined
       let sequence = -1
-      const produced: string[] = []
-      return {
+      return stream.translator({
         push(event: SseEvent) {
           const parsed = parseJson(event.data) as ResponsesEvent | undefined
           const data = parsed !== null && typeof parsed === 'object' ? parsed : undefined
@@ -71,21 +68,16 @@ export function openAIResponses(path: string): RelayAdapter {
           if (typeof data?.sequence_number === 'number') sequence = data.sequence_number
           if (data?.response?.id) responseId = data.response.id
           const delta = type !== undefined && CONTENT_DELTAS.has(type) && typeof data?.delta === 'string' ? data.delta : ''
-          if (delta !== '') produced.push(delta)
-          content ||= delta !== '' || (type !== undefined && ANSWER_ENDS.has(type)) || (type === 'response.output_item.added' && data?.item?.type === 'function_call')
-          if (data && (type === 'response.failed' || type === 'error')) error ??= responsesError({ ...data, type })
+          if (delta !== '') stream.produce(delta)
+          stream.content ||= delta !== '' || (type !== undefined && ANSWER_ENDS.has(type)) || (type === 'response.output_item.added' && data?.item?.type === 'function_call')
+          if (data && (type === 'response.failed' || type === 'error')) stream.error ??= responsesError({ ...data, type })
           if (type !== undefined && TERMINAL.has(type)) {
-            done = true
-            usage = fromResponsesUsage(data?.response?.usage) ?? usage
+            stream.done = true
+            stream.report(fromResponsesUsage(data?.response?.usage))
           }
           if (event.data === '[DONE]') return ['data: [DONE]\n\n']
           return [`${event.event ? `event: ${event.event}\n` : ''}data: ${event.data}\n\n`]
         },
-        usage: () => usage,
-        producedText: () => produced.join(''),
-        finished: () => done,
-        hasContent: () => content,
-        upstreamError: () => error,
         // Spec §6: on the responses protocol a break after the start is `response.failed`.
         errorFrame(code, message) {
           const failed = {
@@ -95,7 +87,7 @@ export function openAIResponses(path: string): RelayAdapter {
           }
           return `event: response.failed\ndata: ${JSON.stringify(failed)}\n\n`
         },
-      }
+      })
     },
     fromError: fromOpenAIError,
   }
