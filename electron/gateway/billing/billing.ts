@@ -3,6 +3,7 @@ import { accountBudget, fundsVerdict } from '../money/budget.js'
 import type { RequestContext } from '../context.js'
 import { gatewayError } from '../errors.js'
 import { chargeNano } from '../money/money.js'
+import { priceUsage } from '../money/price-usage.js'
 import type { ApiKey } from '../contract/accounts.js'
 import type { Registry } from '../registry.js'
 import type { Store } from '../store/index.js'
@@ -19,30 +20,8 @@ export function ensureFunds(registry: Registry, key: ApiKey): void {
   if (!verdict.allowed) throw gatewayError('insufficient_quota', verdict.messageId)
 }
 
-/** A figure of usage as priced: anything but a finite non-negative number counts as 0 (usage is checked before, billed-usage.ts). */
-const figure = (n: number | undefined): number => (typeof n === 'number' && Number.isFinite(n) && n > 0 ? n : 0)
-
-/** Cost in nano-USD of a request's usage at the model's list price: never negative, never more than a safe integer. */
-export function costNano(model: CatalogModel, usage: TokenUsage): number {
-  const pricing = model.pricing
-  switch (pricing.unit) {
-    case 'token': {
-      const cachedRate = pricing.cachedInput ?? pricing.input
-      // USD per 1M tokens = 1000 nano-USD per token
-      return chargeNano(1000 * (figure(usage.inputTokens) * pricing.input + figure(usage.cachedInputTokens) * cachedRate + figure(usage.outputTokens) * pricing.output))
-    }
-    case 'character':
-      return chargeNano(1000 * figure(usage.quantity) * pricing.price)
-    case 'image': {
-      // Per-tier prices apply to the tier the images were made at.
-      const tier = (usage.raw as { tier?: string } | undefined)?.tier
-      const price = (tier !== undefined ? pricing.byTier?.[tier] : undefined) ?? pricing.price
-      return chargeNano(1_000_000_000 * figure(usage.quantity) * price)
-    }
-    case 'second':
-      return chargeNano(1_000_000_000 * figure(usage.quantity) * pricing.price)
-  }
-}
+/** Cost in nano-USD of a request's usage at its model's list price (money/price-usage.ts prices it). */
+export const costNano = (model: CatalogModel, usage: TokenUsage): number => priceUsage(model.pricing, usage)
 
 /**
  * Queues the request's ledger row, which charges the account and key when it is committed (within the

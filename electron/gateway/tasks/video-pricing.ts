@@ -1,6 +1,7 @@
-import type { CatalogModel } from '../../../shared/types.js'
+import type { CatalogModel, Pricing } from '../../../shared/types.js'
 import { billableQuantity } from '../money/billed-usage.js'
-import { NANO_PER_USD, nanoToUsd } from '../money/money.js'
+import { nanoToUsd, usdToNano } from '../money/money.js'
+import { priceUsage, unitPrice } from '../money/price-usage.js'
 import type { QuotePrice } from '../billing/quote-price.js'
 import { longestClip, shortestClip, type VideoOrder } from './video-request.js'
 
@@ -23,19 +24,13 @@ export interface VideoPrice {
   reservedNano: number
 }
 
-/** USD per second of the tier (`pricing.byResolution`), or the catalog's `price`. */
-function rateAt(model: CatalogModel, resolution: string | undefined): number {
-  const pricing = model.pricing as { price: number; byResolution?: Record<string, number> }
-  return (resolution !== undefined ? pricing.byResolution?.[resolution] : undefined) ?? pricing.price
-}
-
 /** The dearest rate the vendor's default tier could be billed at, for a request that names no tier. */
-function dearestRate(model: CatalogModel): number {
-  const pricing = model.pricing as { price: number; byResolution?: Record<string, number> }
+function dearestRate(pricing: Extract<Pricing, { unit: 'second' }>): number {
   return Math.max(pricing.price, ...Object.values(pricing.byResolution ?? {}))
 }
 
-const nano = (usd: number): number => Math.round(usd * NANO_PER_USD)
+/** What `seconds` of video cost at `rateUsd` per second. */
+const secondsNano = (seconds: number, rateUsd: number): number => priceUsage({ unit: 'second', price: rateUsd }, { quantity: seconds })
 
 /**
  * Reservation = the largest cost the request can reach: rate (by tier) × the longest clip. With no tier asked
@@ -46,12 +41,12 @@ export function videoPrice(model: CatalogModel, order: VideoOrder): VideoPrice {
   const maxSeconds = requested ?? longestClip(model, order.resolution) ?? UNKNOWN_LONGEST_CLIP_SECONDS
   const fallbackSeconds = requested ?? Math.min(shortestClip(model) ?? maxSeconds, maxSeconds)
   if (model.pricing.unit !== 'second') {
-    const flat = nano('price' in model.pricing ? model.pricing.price : 0)
+    const flat = usdToNano('price' in model.pricing ? model.pricing.price : 0)
     return { flatNano: flat, maxSeconds, fallbackSeconds, reservedNano: flat }
   }
-  const rateUsd = rateAt(model, order.resolution)
-  const reserveRate = order.resolution === undefined ? dearestRate(model) : rateUsd
-  return { rateUsd, maxSeconds, fallbackSeconds, reservedNano: Math.round(NANO_PER_USD * maxSeconds * reserveRate) }
+  const rateUsd = unitPrice(model.pricing, order.resolution)
+  const reserveRate = order.resolution === undefined ? dearestRate(model.pricing) : rateUsd
+  return { rateUsd, maxSeconds, fallbackSeconds, reservedNano: secondsNano(maxSeconds, reserveRate) }
 }
 
 /**
@@ -63,10 +58,10 @@ export function billedSeconds(price: VideoPrice, reported: number | undefined): 
   return billableQuantity(reported === 0 ? undefined : reported, price.maxSeconds, price.fallbackSeconds)
 }
 
-/** The cost of a finished video, in nano-USD (same rounding as billing.costNano). */
+/** The cost of a finished video, in nano-USD: priced like every usage, never more than the reservation. */
 export function settlementNano(price: VideoPrice, seconds: number): number {
   if (price.rateUsd === undefined) return price.flatNano ?? 0
-  return Math.min(Math.round(NANO_PER_USD * seconds * price.rateUsd), price.reservedNano)
+  return Math.min(secondsNano(seconds, price.rateUsd), price.reservedNano)
 }
 
 /**
