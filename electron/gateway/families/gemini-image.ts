@@ -15,6 +15,7 @@ import type { CatalogModel } from '../../../shared/types.js'
 import type { ImageRule } from '../contract/image-request.js'
 import { invalid, isAbsent, isObj, omit, readN, readPrompt, readStream, refuseMask, show, type Obj } from './kit/image-fields.js'
 import { readReferences } from './kit/image-references.js'
+import { normalizedImageRequest } from './kit/image-request.js'
 import { mapSizeToRatioTier } from './kit/image-size.js'
 import type { FamilyModule } from '../contract/family.js'
 
@@ -90,20 +91,16 @@ export const checkGeminiImage: ImageRule = (body, model, opts) => {
     decodedMaxBytes: opts.officialDirect ? GEMINI_IMAGE.officialDirectMaxBytes : undefined,
     requireOnEdits: false,
   })
-  return {
-    model: model.id,
-    family: model.family,
-    endpoint: opts.endpoint,
+  return normalizedImageRequest(model, opts, {
     prompt,
     n,
     tier,
     aspectRatio: aspect ?? fromSize.aspectRatio ?? GEMINI_IMAGE.defaultRatio,
-    references: refs.references,
-    referenceCount: refs.count,
+    refs,
+    // stream: true was refused above
     stream: false,
-    async: opts.async,
     forward: forwardOf(body),
-  }
+  })
 }
 
 const within = (key: string, inner: JsonSchema): JsonSchema => ({ type: 'object', required: [key], properties: { [key]: inner } })

@@ -15,6 +15,7 @@ import type { CatalogModel } from '../../../shared/types.js'
 import type { ImageCheckOptions, ImageEndpoint, ImageRule } from '../contract/image-request.js'
 import { invalid, isAbsent, omit, readChoice, readN, readNumber, readPrompt, readStream, readString, type Obj } from './kit/image-fields.js'
 import { checkReference, readReferences } from './kit/image-references.js'
+import { normalizedImageRequest } from './kit/image-request.js'
 import { readExplicitSize } from './kit/image-size.js'
 import type { FamilyModule } from '../contract/family.js'
 
@@ -60,26 +61,20 @@ export const checkGptImage: ImageRule = (body, model, opts) => {
   const refs = edits ? readReferences(body, model, opts, { fields: ['image', 'image[]'], requireOnEdits: true }) : { references: [], count: 0 }
   const mask = edits ? readMask(body, opts) : undefined
   const keep = keepsSyncOnlyFields(opts)
-  return {
-    model: model.id,
-    family: model.family,
-    endpoint: opts.endpoint,
+  return normalizedImageRequest(model, opts, {
     prompt,
     n,
-    ...(size !== undefined ? { size } : {}),
-    ...(tier !== undefined ? { tier } : {}),
-    ...(outputFormat !== undefined ? { outputFormat } : {}),
-    ...(background !== undefined ? { background } : {}),
-    ...(quality !== undefined ? { quality } : {}),
-    ...(keep && compression !== undefined ? { outputCompression: compression } : {}),
-    references: refs.references,
-    referenceCount: refs.count,
-    ...(mask !== undefined ? { mask } : {}),
-    // A 202 task answers at once: there is no stream to keep open.
-    stream: stream && !opts.async,
-    async: opts.async,
+    size,
+    tier,
+    outputFormat,
+    background,
+    quality,
+    outputCompression: keep ? compression : undefined,
+    refs,
+    mask,
+    stream,
     forward: omit(body, [...CONSUMED, ...(edits ? EDITS_CONSUMED : []), ...(keep ? [] : SYNC_ONLY)]),
-  }
+  })
 }
 
 /** The request-body schema of a GPT-style model: the fields checkGptImage reads, with its bounds. */

@@ -16,6 +16,7 @@ import type { CatalogModel } from '../../../shared/types.js'
 import type { ImageEndpoint, ImageRule } from '../contract/image-request.js'
 import { omit, readChoice, readN, readPrompt, readStream, readString, refuseMask } from './kit/image-fields.js'
 import { readReferences } from './kit/image-references.js'
+import { normalizedImageRequest } from './kit/image-request.js'
 import { readRatioResolution } from './kit/image-resolution.js'
 import type { FamilyModule } from '../contract/family.js'
 import { ratioResolutionSchema } from './kit/ratio-resolution-schema.js'
@@ -31,21 +32,16 @@ export const checkGrokImage: ImageRule = (body, model, opts) => {
   readChoice(body, 'response_format', GROK_IMAGE.responseFormats, model)
   const quality = readString(body, 'quality') // meaningful on some models only; forwarded unchecked
   const refs = readReferences(body, model, opts, { fields: ['image', 'image[]'], preferred: 'images', requireOnEdits: true })
-  return {
-    model: model.id,
-    family: model.family,
-    endpoint: opts.endpoint,
+  return normalizedImageRequest(model, opts, {
     prompt,
     n,
     ...sizing,
-    ...(outputFormat !== undefined ? { outputFormat } : {}),
-    ...(quality !== undefined ? { quality } : {}),
-    references: refs.references,
-    referenceCount: refs.count,
-    stream: readStream(body) && !opts.async,
-    async: opts.async,
+    outputFormat,
+    quality,
+    refs,
+    stream: readStream(body),
     forward: omit(body, CONSUMED),
-  }
+  })
 }
 
 /** The request-body schema of a Grok image model: the fields checkGrokImage reads, with its bounds. */

@@ -14,6 +14,7 @@ import type { CatalogModel } from '../../../shared/types.js'
 import type { ImageEndpoint, ImageRule } from '../contract/image-request.js'
 import { checkLength, omit, readChoice, readN, readNumber, readPrompt, readStream, readString, refuseMask } from './kit/image-fields.js'
 import { readReferences } from './kit/image-references.js'
+import { normalizedImageRequest } from './kit/image-request.js'
 import { readRatioResolution } from './kit/image-resolution.js'
 import type { FamilyModule } from '../contract/family.js'
 import { ratioResolutionSchema } from './kit/ratio-resolution-schema.js'
@@ -32,19 +33,14 @@ export const checkKlingImage: ImageRule = (body, model, opts) => {
   readNumber(body, 'image_fidelity', 0, 1, false)
   readNumber(body, 'human_fidelity', 0, 1, false)
   const refs = readReferences(body, model, opts, { fields: ['image', 'image[]'], requireOnEdits: true })
-  return {
-    model: model.id,
-    family: model.family,
-    endpoint: opts.endpoint,
+  return normalizedImageRequest(model, opts, {
     prompt,
     n,
     ...sizing,
-    references: refs.references,
-    referenceCount: refs.count,
-    stream: readStream(body) && !opts.async,
-    async: opts.async,
+    refs,
+    stream: readStream(body),
     forward: omit(body, CONSUMED),
-  }
+  })
 }
 
 /** The request-body schema of a Kling image model: the fields checkKlingImage reads, with its bounds. */

@@ -16,6 +16,7 @@ import type { CatalogModel } from '../../../shared/types.js'
 import type { ImageEndpoint, ImageRule } from '../contract/image-request.js'
 import { badField, invalid, isObj, maskSent, omit, readChoice, readN, readPrompt, readStream, type Obj } from './kit/image-fields.js'
 import { readReferences } from './kit/image-references.js'
+import { normalizedImageRequest } from './kit/image-request.js'
 import { readExplicitSize } from './kit/image-size.js'
 import type { FamilyModule } from '../contract/family.js'
 
@@ -41,22 +42,18 @@ export const checkSeedream: ImageRule = (body, model, opts) => {
   // Spec §4.2: a mask on edits answers 400 even when null.
   if (opts.endpoint === 'edits' && maskSent(body, opts)) throw invalid('image_mask_unsupported', { model: model.id }, 'mask')
   const refs = readReferences(body, model, opts, { fields: ['image', 'image[]'], dataUrlMaxBytes: SEEDREAM.dataUrlMaxBytes, requireOnEdits: true })
-  return {
-    model: model.id,
-    family: model.family,
-    endpoint: opts.endpoint,
+  return normalizedImageRequest(model, opts, {
     prompt,
     n,
-    ...(size !== undefined ? { size } : {}),
-    ...(tier !== undefined ? { tier } : {}),
-    ...(outputFormat !== undefined ? { outputFormat } : {}),
-    references: refs.references,
-    referenceCount: refs.count,
+    size,
+    tier,
+    outputFormat,
+    refs,
     stream: readStream(body),
     // Seedream ignores Prefer: respond-async and answers synchronously (spec §4.2).
     async: false,
     forward: omit(body, CONSUMED),
-  }
+  })
 }
 
 /** The request-body schema of a Seedream-style model: the fields checkSeedream reads, with its bounds. */
