@@ -1,16 +1,14 @@
 // Fake Anthropic (Claude Messages API) upstream for tests. Wire shapes follow ../../docs/vendors/anthropic.md.
 // Error wordings that real API responses show verbatim: "x-api-key header is required", "max_tokens: Field required",
 // and "anthropic-version: header is required" (which the real API answers with 400 invalid_request_error, not 401).
-import http from 'node:http';
+import type http from 'node:http';
 import { randomBytes } from 'node:crypto';
-import { listenLocal } from './listen-local.js';
+import {
+  approxTokens, callOf, gone, openSse, parseJson, playFault, readBody, scenarios, sendJson as send, serveFake, splitText,
+  textChars, wordCount, writeFrames as write, type FakeCall,
+} from './scenarios.js';
 
-export interface FakeCall {
-  method: string;
-  path: string; // request-target as received (path plus any query string)
-  headers: Record<string, string | string[] | undefined>;
-  body: any; // parsed JSON, or raw string if not JSON
-}
+export type { FakeCall } from './scenarios.js';
 export interface AnthropicUsage {
   input_tokens: number;
   output_tokens: number;
@@ -45,7 +43,7 @@ type Block =
   | { type: 'text'; text: string }
   | { type: 'thinking'; thinking: string; signature: string }
   | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> };
-interface Ctx { res: Res; model: string; stream: boolean; inputTokens: number }
+interface Ctx { res: Res; model: string; stream: boolean; inputTokens: number; signal: AbortSignal }
 
 const DEFAULT_TEXT = 'Hello from the fake upstream.';
 
@@ -71,32 +69,8 @@ function byType(type: string): [number, string] {
 }
 
 const newId = (prefix: string) => prefix + randomBytes(12).toString('base64url');
-const wordCount = (s: string) => s.split(/\s+/).filter(Boolean).length;
-const approxTokens = (chars: number) => Math.max(1, Math.ceil(chars / 4));
-// A client that went away leaves res un-destroyed but its socket destroyed; writing then would throw.
-const gone = (res: Res) => res.destroyed || (res.socket?.destroyed ?? true);
-/** Pieces that concatenate back to `text`, one per word (leading whitespace kept). */
-const splitWords = (text: string) => text.split(/(?=\s+\S)/).filter(Boolean);
-/** Exactly `n` character slices (fewer if the string is shorter). */
-const splitN = (s: string, n: number) =>
-  Array.from({ length: n }, (_, i) => s.slice(Math.floor((i * s.length) / n), Math.floor(((i + 1) * s.length) / n))).filter(Boolean);
-
-// Characters of message text: string content, text blocks, tool_result content. Images, tool_use etc. count 0.
-function textChars(v: unknown): number {
-  if (typeof v === 'string') return v.length;
-  if (Array.isArray(v)) return v.reduce((n: number, x) => n + textChars(x), 0);
-  if (v && typeof v === 'object') {
-    const o = v as { text?: unknown; content?: unknown };
-    return typeof o.text === 'string' ? o.text.length : textChars(o.content);
-  }
-  return 0;
-}
-
-function sendJson(res: Res, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
-  res.end(text);
-}
+const JSON_TYPE = 'application/json';
+const sendJson = (res: Res, status: number, body: unknown, headers: Record<string, string> = {}) => send(res, status, body, JSON_TYPE, headers);
 
 function sendError(res: Res, status: number, type: string, message: string, headers: Record<string, string> = {}): void {
   sendJson(res, status, { type: 'error', error: { type, message }, request_id: res.getHeader('request-id') }, headers);
@@ -104,16 +78,10 @@ function sendError(res: Res, status: number, type: string, message: string, head
 
 const sse = (type: string, data: object = {}) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
 
-// One write per frame, awaiting the flush, so a relaying proxy sees frames arrive separately.
+/** The stream's 200 and headers unless sent, then the frames. */
 async function writeFrames(res: Res, frames: string[]): Promise<void> {
-  if (!res.headersSent) {
-    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
-    res.flushHeaders();
-  }
-  for (const frame of frames) {
-    if (gone(res)) return;
-    await new Promise<void>((resolve) => res.write(frame, () => resolve()));
-  }
+  if (!res.headersSent) openSse(res);
+  await write(res, frames);
 }
 
 function fullUsage(u: AnthropicUsage) {
@@ -142,16 +110,16 @@ function blockFrames(block: Block, index: number): string[] {
   let deltas: string[];
   if (block.type === 'text') {
     start = { type: 'text', text: '' };
-    deltas = splitWords(block.text).map((text) => delta({ type: 'text_delta', text }));
+    deltas = splitText(block.text).map((text) => delta({ type: 'text_delta', text }));
   } else if (block.type === 'thinking') {
     start = { type: 'thinking', thinking: '', signature: '' };
     deltas = [
-      ...splitWords(block.thinking).map((thinking) => delta({ type: 'thinking_delta', thinking })),
+      ...splitText(block.thinking).map((thinking) => delta({ type: 'thinking_delta', thinking })),
       delta({ type: 'signature_delta', signature: block.signature }),
     ];
   } else {
     start = { type: 'tool_use', id: block.id, name: block.name, input: {} };
-    deltas = ['', ...splitN(JSON.stringify(block.input), 3)].map((partial_json) => delta({ type: 'input_json_delta', partial_json }));
+    deltas = ['', ...splitText(JSON.stringify(block.input), 3)].map((partial_json) => delta({ type: 'input_json_delta', partial_json }));
   }
   return [sse('content_block_start', { index, content_block: start }), ...deltas, sse('content_block_stop', { index })];
 }
@@ -174,7 +142,7 @@ async function answer(ctx: Ctx, blocks: Block[], stopReason: string, usage: Anth
 
 /** Stream prefix shared by stream_error and break_after: message_start, text block start, ping, exactly n text deltas. */
 function partialFrames(ctx: Ctx, n: number): string[] {
-  const words = splitWords(DEFAULT_TEXT);
+  const words = splitText(DEFAULT_TEXT);
   return [
     messageStart(ctx, newId('msg_01'), { input_tokens: ctx.inputTokens, output_tokens: 1 }),
     sse('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }),
@@ -214,27 +182,13 @@ async function handleMessages(ctx: Ctx, s: AnthropicScenario): Promise<void> {
       return;
     }
     case 'break_after':
-      if (ctx.stream) {
-        await writeFrames(res, partialFrames(ctx, s.deltas));
-      } else {
-        const body = JSON.stringify({ id: newId('msg_01'), type: 'message', role: 'assistant', model: ctx.model, content: [{ type: 'text', text: DEFAULT_TEXT }] });
-        res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
-        await new Promise<void>((resolve) => res.write(body.slice(0, body.length >> 1), () => resolve()));
-      }
-      res.socket?.destroy();
-      return;
-    case 'stall': return; // the socket stays open until the client leaves or close() destroys it
-    case 'reset': res.socket?.destroy(); return;
+      return playFault({ kind: 'break_after', chunks: s.deltas }, {
+        res, stream: ctx.stream, signal: ctx.signal, jsonType: JSON_TYPE,
+        partialStream: (n) => partialFrames(ctx, n),
+        fullBody: () => JSON.stringify({ id: newId('msg_01'), type: 'message', role: 'assistant', model: ctx.model, content: [{ type: 'text', text: DEFAULT_TEXT }] }),
+      });
+    case 'stall': case 'reset': return playFault(s, { res, stream: ctx.stream, signal: ctx.signal, jsonType: JSON_TYPE });
   }
-}
-
-function readBody(req: http.IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const parts: Buffer[] = [];
-    req.on('data', (c: Buffer) => parts.push(c));
-    req.on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
-    req.on('error', reject);
-  });
 }
 
 /** `GET /v1/models` (../../docs/vendors/anthropic.md "Models"): newest first, one page. */
@@ -246,17 +200,16 @@ function modelPage(ids: string[]) {
 
 /** `models`: what `GET /v1/models` lists. */
 export async function startFakeAnthropic(opts: { apiKey?: string; models?: string[] } = {}): Promise<FakeAnthropic> {
-  const OK: AnthropicScenario = { kind: 'ok' };
-  let scenario: AnthropicScenario = OK;
-  const queue: AnthropicScenario[] = [];
+  const plays = scenarios<AnthropicScenario>({ kind: 'ok' });
   const calls: FakeCall[] = [];
+  const aborter = new AbortController();
 
   async function handle(req: http.IncomingMessage, res: Res): Promise<void> {
-    const raw = await readBody(req);
-    let body: any = raw;
-    let parsed = true;
-    try { body = JSON.parse(raw); } catch { parsed = false; }
-    calls.push({ method: req.method ?? 'GET', path: req.url ?? '/', headers: { ...req.headers }, body });
+    const raw = (await readBody(req)).toString('utf8');
+    const json = parseJson(raw);
+    const parsed = json.ok;
+    const body: any = json.ok ? json.value : raw;
+    calls.push(callOf(req, body));
     res.setHeader('request-id', newId('req_011'));
     res.setHeader('connection', 'keep-alive');
 
@@ -279,25 +232,17 @@ export async function startFakeAnthropic(opts: { apiKey?: string; models?: strin
     const inputTokens = approxTokens(textChars(body.messages) + textChars(body.system));
     if (path === '/v1/messages/count_tokens') return sendJson(res, 200, { input_tokens: inputTokens }); // consumes no scenario
     if (body.max_tokens == null) return sendError(res, 400, 'invalid_request_error', 'max_tokens: Field required');
-    return handleMessages({ res, model: String(body.model), stream: body.stream === true, inputTokens }, queue.shift() ?? scenario);
+    return handleMessages({ res, model: String(body.model), stream: body.stream === true, inputTokens, signal: aborter.signal }, plays.next());
   }
 
-  const server = http.createServer((req, res) => {
-    handle(req, res).catch((err) => {
-      if (gone(res)) return;
-      if (res.headersSent) return void res.destroy();
-      sendError(res, 500, 'api_error', `fake upstream crashed: ${String(err)}`);
-    });
-  });
-  const listening = await listenLocal(server);
-  const origin = listening.origin;
-
+  const crash = (res: Res, err: unknown) => sendError(res, 500, 'api_error', `fake upstream crashed: ${String(err)}`);
+  const { origin, close } = await serveFake(handle, crash, aborter);
   return {
     url: origin,
     calls,
-    setScenario(s) { scenario = s; },
-    once(...s) { queue.push(...s); },
-    reset() { calls.length = 0; queue.length = 0; scenario = OK; },
-    close: listening.close,
+    setScenario: plays.setScenario,
+    once: plays.once,
+    reset() { calls.length = 0; plays.reset(); },
+    close,
   };
 }

@@ -2,18 +2,16 @@
 // ../../docs/vendors/gemini.md and its fake-server checklist; the thought-signature rule follows
 // https://ai.google.dev/gemini-api/docs/thought-signatures (Gemini 3: 400 when the first functionCall
 // part of a step in the current turn has no signature).
-import http from 'node:http';
+import type http from 'node:http';
 import { randomBytes } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { listenLocal } from './listen-local.js';
+import {
+  approxTokens, callOf, gone, isFault, parseJson, playFault, readBody, scenarios, sendJson as send, serveFake,
+  splitText, wordCount, writeFrames, type Fault, type FakeCall,
+} from './scenarios.js';
 
-export interface FakeCall {
-  method: string;
-  path: string; // request-target as received (path plus any query string)
-  headers: Record<string, string | string[] | undefined>;
-  body: any; // parsed JSON, or raw string if not JSON
-}
+export type { FakeCall } from './scenarios.js';
 export interface FunctionCallSpec { name: string; args?: Record<string, unknown>; id?: string }
+/** The fake's own answers, and every fault of the scenario engine (./scenarios.ts). */
 export type Scenario =
   /** Text answer. `thoughts` are sent as `thought: true` parts only when the request sets includeThoughts. */
   | { kind: 'ok'; text?: string; thoughts?: string; chunks?: number; finishReason?: string; signature?: string; usage?: Partial<GeminiUsage> }
@@ -21,15 +19,9 @@ export type Scenario =
   | { kind: 'function_call'; name?: string; args?: Record<string, unknown>; calls?: FunctionCallSpec[]; text?: string; signature?: string | null }
   | { kind: 'blocked'; reason?: string }
   | { kind: 'safety'; text?: string; reason?: string }
-  | { kind: 'status'; status: number; body?: unknown; headers?: Record<string, string> }
   /** Streams `after` text chunks, then an `{"error":...}` event (HTTP status already 200). */
   | { kind: 'stream_error'; after: number; status?: number }
-  | { kind: 'stall' }
-  | { kind: 'stall_after_headers' }
-  | { kind: 'reset' }
-  | { kind: 'break_after'; chunks: number }
-  | { kind: 'empty_stream' }
-  | { kind: 'slow'; delayMs: number; text?: string };
+  | Fault;
 export interface GeminiUsage {
   promptTokenCount: number; candidatesTokenCount?: number; thoughtsTokenCount?: number; cachedContentTokenCount?: number;
   toolUsePromptTokenCount?: number; totalTokenCount: number;
@@ -57,9 +49,6 @@ const SKIP_SIGNATURES = new Set(['skip_thought_signature_validator', 'context_en
 
 const newId = () => randomBytes(16).toString('base64url').slice(0, 22);
 const newSignature = () => randomBytes(48).toString('base64');
-const wordCount = (s: string) => s.split(/\s+/).filter(Boolean).length;
-const approxTokens = (chars: number) => Math.max(1, Math.ceil(chars / 4));
-const gone = (res: Res) => res.destroyed || (res.socket?.destroyed ?? true);
 
 const STATUS_NAMES: Record<number, [string, string]> = {
   400: ['INVALID_ARGUMENT', 'Request contains an invalid argument.'],
@@ -91,24 +80,12 @@ const API_KEY_INVALID = geminiErrorBody(400, 'API key not valid. Please pass a v
 ]);
 const NO_KEY = geminiErrorBody(403, 'Method doesn\'t allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API.');
 
-function sendJson(res: Res, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = typeof body === 'string' ? body : JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=UTF-8', 'content-length': Buffer.byteLength(text), ...headers });
-  res.end(text);
-}
+const JSON_TYPE = 'application/json; charset=UTF-8';
+const sendJson = (res: Res, status: number, body: unknown) => send(res, status, body, JSON_TYPE);
 
 function openStream(ctx: GenCtx): void {
-  ctx.res.writeHead(200, { 'content-type': ctx.sse ? 'text/event-stream' : 'application/json; charset=UTF-8', 'cache-control': 'no-cache' });
+  ctx.res.writeHead(200, { 'content-type': ctx.sse ? 'text/event-stream' : JSON_TYPE, 'cache-control': 'no-cache' });
   ctx.res.flushHeaders();
-}
-
-// One write per frame, awaiting the flush, so a relaying proxy sees frames arrive separately.
-async function writeFrames(res: Res, frames: string[], delayMs: number, signal: AbortSignal): Promise<void> {
-  for (const [i, frame] of frames.entries()) {
-    if (i > 0 && delayMs > 0) await sleep(delayMs, undefined, { signal }).catch(() => {});
-    if (gone(res)) return;
-    await new Promise<void>((resolve) => res.write(frame, () => resolve()));
-  }
 }
 
 /** alt=sse: `data: <json>\r\n\r\n` per chunk; without it, one JSON array written piecewise. */
@@ -117,12 +94,6 @@ function streamFrames(ctx: GenCtx, chunks: object[], complete = true): string[] 
   const frames = chunks.map((c, i) => `${i === 0 ? '[' : ',\r\n'}${JSON.stringify(c)}`);
   if (complete) frames.push(']');
   return frames;
-}
-
-function splitText(text: string, chunks?: number): string[] {
-  if (!chunks) return text.split(/(?=\s+\S)/).filter(Boolean);
-  const n = Math.max(1, Math.min(chunks, text.length));
-  return Array.from({ length: n }, (_, i) => text.slice(Math.floor((i * text.length) / n), Math.floor(((i + 1) * text.length) / n))).filter(Boolean);
 }
 
 function textChars(v: unknown): number {
@@ -223,55 +194,37 @@ async function answerBlocked(ctx: GenCtx, reason: string): Promise<void> {
   if (!gone(ctx.res)) ctx.res.end();
 }
 
-async function textChunksThen(ctx: GenCtx, n: number, after: (frames: string[]) => string[]): Promise<void> {
+/** Stream frames of `n` text chunks (the words cycled) and no end: the array not closed. */
+function partialFrames(ctx: GenCtx, n: number): string[] {
   const words = splitText(DEFAULT_TEXT);
   const partial = { promptTokenCount: ctx.promptTokens, totalTokenCount: ctx.promptTokens };
   const chunks = Array.from({ length: n }, (_, i) => response(ctx, [{ content: { parts: [{ text: words[i % words.length] }], role: 'model' }, index: 0 }], partial));
-  openStream(ctx);
-  await writeFrames(ctx.res, after(streamFrames(ctx, chunks, false)), 0, ctx.signal);
-}
-
-async function breakAfter(ctx: GenCtx, n: number): Promise<void> {
-  if (ctx.stream) {
-    await textChunksThen(ctx, n, (f) => f);
-  } else {
-    const body = JSON.stringify(response(ctx, [{ content: { parts: [{ text: DEFAULT_TEXT }], role: 'model' }, finishReason: 'STOP', index: 0 }], usageOf(ctx, 5, 0)));
-    ctx.res.writeHead(200, { 'content-type': 'application/json; charset=UTF-8', 'content-length': Buffer.byteLength(body) });
-    await writeFrames(ctx.res, [body.slice(0, body.length >> 1)], 0, ctx.signal);
-  }
-  ctx.res.socket?.destroy();
+  return streamFrames(ctx, chunks, false);
 }
 
 async function handleGenerate(ctx: GenCtx, s: Scenario): Promise<void> {
   const { res } = ctx;
+  if (isFault(s)) {
+    return playFault(s, {
+      res, stream: ctx.stream, signal: ctx.signal, jsonType: JSON_TYPE, openStream: () => openStream(ctx), errorBody: defaultError,
+      partialStream: (n) => partialFrames(ctx, n),
+      fullBody: () => JSON.stringify(response(ctx, [{ content: { parts: [{ text: DEFAULT_TEXT }], role: 'model' }, finishReason: 'STOP', index: 0 }], usageOf(ctx, 5, 0))),
+      answer: (slow) => answerText(ctx, slow),
+    });
+  }
   switch (s.kind) {
     case 'ok': return answerText(ctx, s);
     case 'function_call': return answerFunctionCall(ctx, s);
     case 'blocked': return answerBlocked(ctx, s.reason ?? 'SAFETY');
     case 'safety': return answerSafety(ctx, s);
-    case 'status': return sendJson(res, s.status, s.body ?? defaultError(s.status), s.headers);
     case 'stream_error': {
       if (!ctx.stream) return sendJson(res, s.status ?? 503, defaultError(s.status ?? 503));
       const error = JSON.stringify(defaultError(s.status ?? 503));
-      await textChunksThen(ctx, s.after, (f) => [...f, ctx.sse ? `data: ${error}\r\n\r\n` : `,\r\n${error}]`]);
+      openStream(ctx);
+      await writeFrames(res, [...partialFrames(ctx, s.after), ctx.sse ? `data: ${error}\r\n\r\n` : `,\r\n${error}]`], 0, ctx.signal);
       if (!gone(res)) res.end();
       return;
     }
-    case 'stall': return;
-    case 'stall_after_headers':
-      if (ctx.stream) return openStream(ctx);
-      res.writeHead(200, { 'content-type': 'application/json; charset=UTF-8' });
-      return res.flushHeaders();
-    case 'reset': res.socket?.destroy(); return;
-    case 'break_after': return breakAfter(ctx, s.chunks);
-    case 'empty_stream':
-      if (ctx.stream) openStream(ctx);
-      else res.writeHead(200, { 'content-type': 'application/json; charset=UTF-8' });
-      return void res.end();
-    case 'slow':
-      await sleep(s.delayMs, undefined, { signal: ctx.signal }).catch(() => {});
-      if (gone(res)) return;
-      return answerText(ctx, s);
   }
 }
 
@@ -343,19 +296,6 @@ function validate(body: any, model: string, issued: Set<string>): string | undef
   return signatureError(contents, model, issued);
 }
 
-function readBody(req: http.IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const parts: Buffer[] = [];
-    req.on('data', (c: Buffer) => parts.push(c));
-    req.on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
-function parseJson(raw: string): { ok: true; value: any } | { ok: false } {
-  try { return { ok: true, value: JSON.parse(raw) }; } catch { return { ok: false }; }
-}
-
 const modelEntry = (id: string) => ({
   name: `models/${id}`, version: '001', displayName: id, inputTokenLimit: 1048576, outputTokenLimit: 65536,
   supportedGenerationMethods: ['generateContent', 'countTokens'], thinking: true,
@@ -374,18 +314,16 @@ function answerInteraction(res: Res, body: any): void {
 }
 
 export async function startFakeGemini(opts: { apiKey?: string; models?: string[] } = {}): Promise<FakeGemini> {
-  const OK: Scenario = { kind: 'ok' };
-  let scenario: Scenario = OK;
-  const queue: Scenario[] = [];
+  const plays = scenarios<Scenario>({ kind: 'ok' });
   const calls: FakeCall[] = [];
   const signatures = new Set<string>();
   const aborter = new AbortController();
   const models = opts.models;
 
   async function handle(req: http.IncomingMessage, res: Res): Promise<void> {
-    const raw = await readBody(req);
+    const raw = (await readBody(req)).toString('utf8');
     const parsed = parseJson(raw);
-    calls.push({ method: req.method ?? 'GET', path: req.url ?? '/', headers: { ...req.headers }, body: parsed.ok ? parsed.value : raw });
+    calls.push(callOf(req, parsed.ok ? parsed.value : raw));
     res.setHeader('x-gemini-service-tier', 'standard');
     res.setHeader('server-timing', 'gfet4t7; dur=42');
 
@@ -417,29 +355,21 @@ export async function startFakeGemini(opts: { apiKey?: string; models?: string[]
       promptTokens: approxTokens(textChars(body.contents) + textChars(body.systemInstruction)), signal: aborter.signal,
       issue: () => { const s = newSignature(); signatures.add(s); return s; },
     };
-    const next = queue.shift() ?? scenario;
+    const next = plays.next();
     if ((next.kind === 'ok' && next.signature) || (next.kind === 'function_call' && next.signature)) signatures.add(next.signature);
     return handleGenerate(ctx, next);
   }
 
-  const server = http.createServer((req, res) => {
-    handle(req, res).catch((err) => {
-      if (gone(res)) return;
-      if (res.headersSent) return void res.destroy();
-      sendJson(res, 500, geminiErrorBody(500, `fake upstream crashed: ${String(err)}`));
-    });
-  });
-  const listening = await listenLocal(server, aborter);
-  const origin = listening.origin;
-
+  const crash = (res: Res, err: unknown) => sendJson(res, 500, geminiErrorBody(500, `fake upstream crashed: ${String(err)}`));
+  const { origin, close } = await serveFake(handle, crash, aborter);
   return {
     url: origin,
     origin,
     calls,
     signatures,
-    setScenario(s) { scenario = s; },
-    once(...s) { queue.push(...s); },
-    reset() { calls.length = 0; queue.length = 0; scenario = OK; },
-    close: listening.close,
+    setScenario: plays.setScenario,
+    once: plays.once,
+    reset() { calls.length = 0; plays.reset(); },
+    close,
   };
 }

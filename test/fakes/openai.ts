@@ -1,26 +1,18 @@
 // Fake OpenAI upstream for integration tests. Wire shapes follow ../../docs/vendors/openai.md; `streamUsage` switches
 // to where other OpenAI-compatible vendors put usage in a stream (../../docs/vendors/README.md, zhipu-glm.md, xai.md).
-import http from 'node:http';
+import type http from 'node:http';
 import { randomBytes } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { listenLocal } from './listen-local.js';
+import {
+  approxTokens, callOf, gone, isFault, openSse, parseJson, playFault, readBody, scenarios, sendJson as send, serveFake,
+  splitText, textChars, wordCount, writeFrames, type Fault, type FakeCall,
+} from './scenarios.js';
 
-export interface FakeCall {
-  method: string;
-  path: string; // request-target as received (path plus any query string)
-  headers: Record<string, string | string[] | undefined>;
-  body: any; // parsed JSON, or raw string if not JSON
-}
+export type { FakeCall } from './scenarios.js';
+/** The fake's own answers, and every fault of the scenario engine (./scenarios.ts). */
 export type Scenario =
   | { kind: 'ok'; text?: string; chunks?: number; usage?: { prompt_tokens: number; completion_tokens: number } }
   | { kind: 'tool_call'; name: string; arguments: string }
-  | { kind: 'status'; status: number; body?: unknown; headers?: Record<string, string> }
-  | { kind: 'stall' }
-  | { kind: 'stall_after_headers' }
-  | { kind: 'reset' }
-  | { kind: 'break_after'; chunks: number }
-  | { kind: 'empty_stream' }
-  | { kind: 'slow'; delayMs: number; text?: string };
+  | Fault;
 export interface FakeOpenAI {
   url: string;
   origin: string;
@@ -50,10 +42,6 @@ const FINGERPRINT = 'fp_fake';
 
 const newId = (prefix: string) => prefix + randomBytes(12).toString('hex');
 const now = () => Math.floor(Date.now() / 1000);
-const wordCount = (s: string) => s.split(/\s+/).filter(Boolean).length;
-const approxTokens = (chars: number) => Math.max(1, Math.ceil(chars / 4));
-// A client that went away leaves res un-destroyed but its socket destroyed; writing then would throw.
-const gone = (res: Res) => res.destroyed || (res.socket?.destroyed ?? true);
 
 function errorBody(message: string, type: string, param: string | null = null, code: string | null = null) {
   return { error: { message, type, param, code } };
@@ -73,11 +61,8 @@ function defaultError(status: number) {
   return errorBody(message, type, null, code);
 }
 
-function sendJson(res: Res, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = typeof body === 'string' ? body : JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
-  res.end(text);
-}
+const JSON_TYPE = 'application/json';
+const sendJson = (res: Res, status: number, body: unknown) => send(res, status, body, JSON_TYPE);
 
 // Speech answers audio bytes whatever the voice or format (openai.md "Audio"); tests only need the relay.
 const FAKE_AUDIO = Buffer.from('ID3\u0004fake-mp3-frames');
@@ -86,37 +71,6 @@ function sendAudio(res: Res): void {
   res.end(FAKE_AUDIO);
 }
 
-function openSse(res: Res): void {
-  res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
-  res.flushHeaders();
-}
-
-// One write per frame, awaiting the flush, so a relaying proxy sees frames arrive separately.
-async function writeFrames(res: Res, frames: string[], delayMs: number, signal: AbortSignal): Promise<void> {
-  for (const [i, frame] of frames.entries()) {
-    if (i > 0 && delayMs > 0) await sleep(delayMs, undefined, { signal }).catch(() => {});
-    if (gone(res)) return;
-    await new Promise<void>((resolve) => res.write(frame, () => resolve()));
-  }
-}
-
-/** Pieces that concatenate back to `text`: one per word, or exactly `chunks` character slices. */
-function splitText(text: string, chunks?: number): string[] {
-  if (!chunks) return text.split(/(?=\s+\S)/).filter(Boolean);
-  const n = Math.max(1, Math.min(chunks, text.length));
-  return Array.from({ length: n }, (_, i) => text.slice(Math.floor((i * text.length) / n), Math.floor(((i + 1) * text.length) / n))).filter(Boolean);
-}
-
-// Counts text in chat messages and Responses input items alike (string content or {text} parts).
-function textChars(v: unknown): number {
-  if (typeof v === 'string') return v.length;
-  if (Array.isArray(v)) return v.reduce((n: number, x) => n + textChars(x), 0);
-  if (v && typeof v === 'object') {
-    const o = v as { text?: unknown; content?: unknown };
-    return typeof o.text === 'string' ? o.text.length : textChars(o.content);
-  }
-  return 0;
-}
 
 function chatUsage(u: Usage) {
   return {
@@ -175,43 +129,25 @@ async function answerTool(ctx: ChatCtx, name: string, args: string) {
   if (!gone(ctx.res)) ctx.res.end();
 }
 
-async function breakAfter(ctx: ChatCtx, n: number) {
+/** Stream frames of a cut answer: the role delta and exactly `n` content deltas (the words cycled), nothing after. */
+function partialFrames(ctx: ChatCtx, n: number): string[] {
   const words = splitText(DEFAULT_TEXT);
-  // Cycle the words so exactly `n` content deltas go out whatever n is.
   const deltas = [{ role: 'assistant', content: '', refusal: null }, ...Array.from({ length: n }, (_, i) => ({ content: words[i % words.length] }))];
-  if (ctx.stream) {
-    openSse(ctx.res);
-    const frames = chatFrames(ctx, deltas, 'stop', { prompt_tokens: 0, completion_tokens: 0 }).slice(0, deltas.length);
-    await writeFrames(ctx.res, frames, 0, ctx.signal);
-  } else {
-    const body = JSON.stringify(completion(ctx, { role: 'assistant', content: DEFAULT_TEXT }, 'stop', { prompt_tokens: ctx.promptTokens, completion_tokens: 5 }));
-    ctx.res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
-    await writeFrames(ctx.res, [body.slice(0, body.length >> 1)], 0, ctx.signal);
-  }
-  ctx.res.socket?.destroy();
+  return chatFrames(ctx, deltas, 'stop', { prompt_tokens: 0, completion_tokens: 0 }).slice(0, deltas.length);
 }
 
 async function handleChat(ctx: ChatCtx, s: Scenario): Promise<void> {
-  const { res } = ctx;
+  if (isFault(s)) {
+    return playFault(s, {
+      res: ctx.res, stream: ctx.stream, signal: ctx.signal, jsonType: JSON_TYPE, errorBody: defaultError,
+      partialStream: (n) => partialFrames(ctx, n),
+      fullBody: () => JSON.stringify(completion(ctx, { role: 'assistant', content: DEFAULT_TEXT }, 'stop', { prompt_tokens: ctx.promptTokens, completion_tokens: 5 })),
+      answer: (slow) => answerText(ctx, slow.text ?? DEFAULT_TEXT, { delayMs: slow.delayMs }),
+    });
+  }
   switch (s.kind) {
     case 'ok': return answerText(ctx, s.text ?? DEFAULT_TEXT, { chunks: s.chunks, usage: s.usage });
     case 'tool_call': return answerTool(ctx, s.name, s.arguments);
-    case 'status': return sendJson(res, s.status, s.body ?? defaultError(s.status), s.headers);
-    case 'stall': return; // the socket stays open until the client leaves or close() destroys it
-    case 'stall_after_headers':
-      if (ctx.stream) return openSse(res);
-      res.writeHead(200, { 'content-type': 'application/json' });
-      return res.flushHeaders();
-    case 'reset': res.socket?.destroy(); return;
-    case 'break_after': return breakAfter(ctx, s.chunks);
-    case 'empty_stream':
-      if (ctx.stream) openSse(res);
-      else res.writeHead(200, { 'content-type': 'application/json' });
-      return void res.end();
-    case 'slow':
-      await sleep(s.delayMs, undefined, { signal: ctx.signal }).catch(() => {});
-      if (gone(res)) return;
-      return answerText(ctx, s.text ?? DEFAULT_TEXT, { delayMs: s.delayMs });
   }
 }
 
@@ -254,19 +190,6 @@ async function handleResponses(res: Res, body: any, signal: AbortSignal): Promis
   if (!gone(res)) res.end();
 }
 
-function readBody(req: http.IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const parts: Buffer[] = [];
-    req.on('data', (c: Buffer) => parts.push(c));
-    req.on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
-function parseJson(raw: string): { ok: true; value: any } | { ok: false } {
-  try { return { ok: true, value: JSON.parse(raw) }; } catch { return { ok: false }; }
-}
-
 const modelEntry = (id: string) => ({ id, object: 'model', created: 1744316542, owned_by: 'system' });
 
 /**
@@ -275,16 +198,14 @@ const modelEntry = (id: string) => ({ id, object: 'model', created: 1744316542, 
  */
 export async function startFakeOpenAI(opts: { apiKey?: string; streamUsage?: StreamUsageStyle; chatPath?: string; models?: string[] } = {}): Promise<FakeOpenAI> {
   const chatPath = opts.chatPath ?? '/v1/chat/completions';
-  const OK: Scenario = { kind: 'ok' };
-  let scenario: Scenario = OK;
-  const queue: Scenario[] = [];
+  const plays = scenarios<Scenario>({ kind: 'ok' });
   const calls: FakeCall[] = [];
   const aborter = new AbortController(); // cuts slow-scenario sleeps short on close()
 
   async function handle(req: http.IncomingMessage, res: Res): Promise<void> {
-    const raw = await readBody(req);
+    const raw = (await readBody(req)).toString('utf8');
     const parsed = parseJson(raw);
-    calls.push({ method: req.method ?? 'GET', path: req.url ?? '/', headers: { ...req.headers }, body: parsed.ok ? parsed.value : raw });
+    calls.push(callOf(req, parsed.ok ? parsed.value : raw));
     res.setHeader('x-request-id', newId('req_'));
     res.setHeader('openai-version', '2020-10-01');
     res.setHeader('connection', 'keep-alive');
@@ -311,26 +232,18 @@ export async function startFakeOpenAI(opts: { apiKey?: string; streamUsage?: Str
       res, model: String(body.model), stream: body.stream === true, includeUsage: body.stream === true && body.stream_options?.include_usage === true,
       promptTokens: approxTokens(textChars(body.messages)), signal: aborter.signal, streamUsage: opts.streamUsage ?? 'openai',
     };
-    return handleChat(ctx, queue.shift() ?? scenario);
+    return handleChat(ctx, plays.next());
   }
 
-  const server = http.createServer((req, res) => {
-    handle(req, res).catch((err) => {
-      if (gone(res)) return;
-      if (res.headersSent) return void res.destroy();
-      sendJson(res, 500, errorBody(`fake upstream crashed: ${String(err)}`, 'server_error'));
-    });
-  });
-  const listening = await listenLocal(server, aborter);
-  const origin = listening.origin;
-
+  const crash = (res: Res, err: unknown) => sendJson(res, 500, errorBody(`fake upstream crashed: ${String(err)}`, 'server_error'));
+  const { origin, close } = await serveFake(handle, crash, aborter);
   return {
     url: `${origin}/v1`,
     origin,
     calls,
-    setScenario(s) { scenario = s; },
-    once(...s) { queue.push(...s); },
-    reset() { calls.length = 0; queue.length = 0; scenario = OK; },
-    close: listening.close,
+    setScenario: plays.setScenario,
+    once: plays.once,
+    reset() { calls.length = 0; plays.reset(); },
+    close,
   };
 }

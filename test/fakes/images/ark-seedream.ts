@@ -4,7 +4,7 @@
 // Size tiers map to 1K=1024², 2K=2048², 3K=3072², 4K=4096²; explicit WxH must have 921600..16777216 pixels and a
 // ratio within 1/16..16 (4.0-family limits; newer models are stricter - not modelled).
 import type http from 'node:http';
-import { gone, newId, nowSec, openSse, sendJson, sleep, sseFrame, startFakeImageServer, writeFrames, type Ctx, type FakeImageServer } from './fake-http.js';
+import { gone, JSON_TYPE, newId, nowSec, openSse, playFault, sendJson, sseFrame, startFakeImageServer, writeFrames, type Ctx, type FakeImageServer } from './fake-http.js';
 import { colorFor, makeImage } from './image-bytes.js';
 
 export type { FakeCall } from './fake-http.js';
@@ -97,10 +97,8 @@ async function handle(ctx: Ctx<Scenario>, opts: { apiKey?: string }): Promise<vo
   switch (s.kind) {
     case 'ok': return answer(ctx, job, s);
     case 'status': return sendJson(res, s.status, s.body ?? arkError(s.status, s.code, s.message));
-    case 'slow':
-      await sleep(s.delayMs, ctx.signal);
-      return answer(ctx, job, { kind: 'ok' });
-    case 'stall': return;
+    case 'slow': case 'stall':
+      return playFault(s, { res, stream: job.stream, signal: ctx.signal, jsonType: JSON_TYPE, answer: () => answer(ctx, job, { kind: 'ok' }) });
   }
 }
 

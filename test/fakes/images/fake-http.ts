@@ -1,12 +1,13 @@
-// Common plumbing for the fake image vendors: server lifecycle (127.0.0.1, port 0, socket tracking so
-// close() never hangs), call recording (JSON or streamed multipart via busboy), scenario queue, SSE frames,
-// and "hosted" result files served by the same fake at signed URLs (what the gateway downloads).
-import http from 'node:http';
+// Common plumbing for the fake image vendors, on the scenario engine (../scenarios.ts: server lifecycle, scenario
+// queue, faults): call recording (JSON or streamed multipart via busboy), SSE frames, and "hosted" result files
+// served by the same fake at signed URLs (what the gateway downloads).
+import type http from 'node:http';
 import { randomBytes } from 'node:crypto';
-import { setTimeout as sleepTimer } from 'node:timers/promises';
 import busboy from 'busboy';
 import { imageInfo } from './image-bytes.js';
-import { listenLocal } from '../listen-local.js';
+import { gone, openSse, pause, readBody, scenarios, sendJson as send, serveFake, writeFrames as write, type FakeCall as EngineCall } from '../scenarios.js';
+
+export { approxTokens, gone, openSse, playFault, isFault } from '../scenarios.js';
 
 export interface UploadedFile {
   field: string; filename: string; mimeType: string; bytes: Buffer;
@@ -16,10 +17,7 @@ export interface UploadedFile {
   hasAlpha?: boolean;
 }
 export interface MultipartBody { fields: Record<string, string | string[]>; files: UploadedFile[]; error?: string }
-export interface FakeCall {
-  method: string;
-  path: string; // request-target as received (path plus any query string)
-  headers: Record<string, string | string[] | undefined>;
+export interface FakeCall extends EngineCall {
   body: any; // parsed JSON, MultipartBody for multipart/form-data, raw string otherwise, undefined if empty
   /** set when the client went away before the answer was complete */
   aborted?: boolean;
@@ -50,21 +48,12 @@ export interface Ctx<S> {
 
 export const newId = (bytes = 12) => randomBytes(bytes).toString('hex');
 export const nowSec = () => Math.floor(Date.now() / 1000);
-export const approxTokens = (chars: number) => Math.max(1, Math.ceil(chars / 4));
-/** A client that went away leaves res un-destroyed but its socket destroyed; writing then would throw. */
-export const gone = (res: http.ServerResponse) => res.destroyed || (res.socket?.destroyed ?? true);
-export const sleep = (ms: number, signal: AbortSignal) => sleepTimer(ms, undefined, { signal }).catch(() => {});
+export const sleep = (ms: number, signal: AbortSignal) => pause(ms, signal);
 
+/** The image fakes' JSON content type. */
+export const JSON_TYPE = 'application/json; charset=utf-8';
 export function sendJson(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  if (gone(res)) return;
-  const text = typeof body === 'string' ? body : JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), ...headers });
-  res.end(text);
-}
-
-export function openSse(res: http.ServerResponse): void {
-  res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
-  res.flushHeaders();
+  send(res, status, body, JSON_TYPE, headers);
 }
 
 /** `event: <type>` + `data: <json>` frame; `type` null gives a bare data frame. */
@@ -73,22 +62,10 @@ export const sseFrame = (type: string | null, data: unknown) =>
 
 /** One write per frame, awaiting the flush; `breakAfter` destroys the socket after that many frames. */
 export async function writeFrames(res: http.ServerResponse, frames: string[], o: { delayMs?: number; signal: AbortSignal; breakAfter?: number }): Promise<void> {
-  for (const [i, frame] of frames.entries()) {
-    if (o.breakAfter !== undefined && i >= o.breakAfter) { res.socket?.destroy(); return; }
-    if (i > 0 && o.delayMs) await sleep(o.delayMs, o.signal);
-    if (gone(res)) return;
-    await new Promise<void>((resolve) => res.write(frame, () => resolve()));
-  }
+  const cut = o.breakAfter !== undefined && o.breakAfter < frames.length;
+  await write(res, cut ? frames.slice(0, o.breakAfter) : frames, o.delayMs, o.signal);
+  if (cut) return void res.socket?.destroy();
   if (!gone(res)) res.end();
-}
-
-function readRaw(req: http.IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const parts: Buffer[] = [];
-    req.on('data', (c: Buffer) => parts.push(c));
-    req.on('end', () => resolve(Buffer.concat(parts)));
-    req.on('error', reject);
-  });
 }
 
 /** Streams multipart/form-data through busboy; repeated field names collect into arrays. Never rejects. */
@@ -130,8 +107,7 @@ export async function startFakeImageServer<S extends object>(o: {
   /** answer for a handler that threw (vendor error shape) */
   crash(res: http.ServerResponse, err: unknown): void;
 }): Promise<FakeImageServer<S>> {
-  let scenario = o.initial;
-  const queue: S[] = [];
+  const plays = scenarios<S>(o.initial);
   const calls: FakeCall[] = [];
   const downloads: FakeCall[] = [];
   const hosted = new Map<string, HostedFile>();
@@ -145,7 +121,7 @@ export async function startFakeImageServer<S extends object>(o: {
     const file = req.method === 'GET' ? hosted.get(url.pathname) : undefined;
     if (file) {
       downloads.push(call);
-      await readRaw(req);
+      await readBody(req);
       if (file.signature && url.searchParams.get('X-Fake-Signature') !== file.signature) {
         res.writeHead(403, { 'content-type': 'application/xml' });
         return void res.end('<Error><Code>AccessDenied</Code><Message>signature mismatch</Message></Error>');
@@ -156,13 +132,13 @@ export async function startFakeImageServer<S extends object>(o: {
     if (/^multipart\/form-data/i.test(String(req.headers['content-type'] ?? ''))) {
       call.body = await parseMultipart(req);
     } else {
-      const raw = (await readRaw(req)).toString('utf8');
+      const raw = (await readBody(req)).toString('utf8');
       try { call.body = raw === '' ? undefined : JSON.parse(raw); } catch { call.body = raw; }
     }
     calls.push(call);
     await o.handle({
       req, res, call, body: call.body, path: url.pathname, query: url.searchParams, origin, signal: aborter.signal,
-      next: () => queue.shift() ?? scenario,
+      next: plays.next,
       host(bytes, mimeType, h) {
         const path = `${h.dir}${h.prefix ?? ''}${newId(10)}.${h.ext}`;
         const signature = h.signed ? newId(16) : undefined;
@@ -172,14 +148,7 @@ export async function startFakeImageServer<S extends object>(o: {
     });
   }
 
-  const server = http.createServer((req, res) => {
-    handle(req, res).catch((err) => {
-      if (gone(res)) return;
-      if (res.headersSent) return void res.destroy();
-      o.crash(res, err);
-    });
-  });
-  const listening = await listenLocal(server, aborter);
+  const listening = await serveFake(handle, o.crash, aborter);
   origin = listening.origin;
   return {
     url: origin + o.basePath,
@@ -187,9 +156,9 @@ export async function startFakeImageServer<S extends object>(o: {
     calls,
     downloads,
     hosted,
-    setScenario(s) { scenario = s; },
-    once(...s) { queue.push(...s); },
-    reset() { calls.length = 0; downloads.length = 0; queue.length = 0; hosted.clear(); scenario = o.initial; },
+    setScenario: plays.setScenario,
+    once: plays.once,
+    reset() { calls.length = 0; downloads.length = 0; plays.reset(); hosted.clear(); },
     close: listening.close,
   };
 }

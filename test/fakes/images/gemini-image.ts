@@ -4,7 +4,7 @@
 // 1290 output tokens per gemini-2.5-flash-image image, and for Pro-class image models 1120 tokens at 1K/2K, 2000 at 4K
 // and 560 tokens per input image (Vertex model page). The 258 input-image tokens for other models is a fake figure.
 import type http from 'node:http';
-import { approxTokens, newId, sendJson, sleep, startFakeImageServer, type Ctx, type FakeImageServer } from './fake-http.js';
+import { approxTokens, JSON_TYPE, newId, playFault, sendJson, sleep, startFakeImageServer, type Ctx, type FakeImageServer } from './fake-http.js';
 import { colorFor, makeImage } from './image-bytes.js';
 
 export type { FakeCall } from './fake-http.js';
@@ -128,10 +128,8 @@ export async function startFakeGeminiImage(opts: { apiKey?: string } = {}): Prom
         return sendJson(res, 200, envelope(job, undefined, usage, { promptFeedback: { blockReason: s.reason ?? 'PROHIBITED_CONTENT' } }));
       case 'no_image':
         return sendJson(res, 200, envelope(job, [{ finishReason: s.finishReason ?? 'IMAGE_SAFETY', index: 0 }], usage));
-      case 'status': return sendJson(res, s.status, s.body ?? geminiError(s.status), s.headers);
-      case 'slow':
-        await sleep(s.delayMs, ctx.signal);
-        return answerOk(ctx, job, s);
+      case 'status': case 'slow': case 'stall':
+        return playFault(s, { res, stream: false, signal: ctx.signal, jsonType: JSON_TYPE, errorBody: (status) => geminiError(status), answer: (slow) => answerOk(ctx, job, slow) });
       case 'fail_nth': {
         const nth = (counters.get(s) ?? 0) + 1;
         counters.set(s, nth);
@@ -139,7 +137,6 @@ export async function startFakeGeminiImage(opts: { apiKey?: string } = {}): Prom
         if (s.delayMs) await sleep(s.delayMs, ctx.signal);
         return answerOk(ctx, job, {});
       }
-      case 'stall': return;
     }
   }
 

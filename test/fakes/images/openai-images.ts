@@ -4,7 +4,7 @@
 // 1024x1024 figures (low 272, medium 1056, high 4160); input image tokens (388 per image) are a fake figure.
 // Not vendor-verified: the mask-error wording, and whether a `data: [DONE]` ends image streams (opt-in here).
 import type http from 'node:http';
-import { approxTokens, gone, newId, nowSec, openSse, sendJson, sleep, sseFrame, startFakeImageServer, writeFrames, type Ctx, type FakeImageServer, type MultipartBody } from './fake-http.js';
+import { approxTokens, gone, isFault, JSON_TYPE, newId, nowSec, openSse, playFault, sendJson, sseFrame, startFakeImageServer, writeFrames, type Ctx, type FakeImageServer, type MultipartBody } from './fake-http.js';
 import { colorFor, imageInfo, makeImage, type ImageFormat } from './image-bytes.js';
 
 export type { FakeCall, UploadedFile, MultipartBody } from './fake-http.js';
@@ -151,16 +151,13 @@ async function handle(ctx: Ctx<Scenario>, opts: { apiKey?: string; validateMask?
   const job = toJob(body, edit);
   if ('error' in job) return sendJson(res, 400, job.error);
   const s = ctx.next();
-  switch (s.kind) {
-    case 'status': return sendJson(res, s.status, s.body ?? defaultError(s.status), s.headers);
-    case 'moderation_blocked':
-      return sendJson(res, 400, openaiError(s.message ?? MODERATION, 'image_generation_user_error', null, 'moderation_blocked'));
-    case 'stall': return;
-    case 'slow':
-      await sleep(s.delayMs, ctx.signal);
-      return answer(ctx, job, s);
-    default: return answer(ctx, job, s);
+  if (isFault(s)) {
+    return playFault(s, { res, stream: job.stream, signal: ctx.signal, jsonType: JSON_TYPE, errorBody: defaultError, answer: (slow) => answer(ctx, job, slow) });
   }
+  if (s.kind === 'moderation_blocked') {
+    return sendJson(res, 400, openaiError(s.message ?? MODERATION, 'image_generation_user_error', null, 'moderation_blocked'));
+  }
+  return answer(ctx, job, s);
 }
 
 /** Fake OpenAI Images API; `url` is `${origin}/v1` (the openai SDK's baseURL). */

@@ -4,7 +4,7 @@
 // Checked with search: `size`/`style` are rejected with "Argument not supported: <name>" (a proxy's docs quoting
 // xAI; the notes left it open); $0.02 per grok-imagine-image image = 200000000 ticks.
 import type http from 'node:http';
-import { newId, sendJson, sleep, startFakeImageServer, type Ctx, type FakeImageServer } from './fake-http.js';
+import { isFault, JSON_TYPE, newId, playFault, sendJson, startFakeImageServer, type Ctx, type FakeImageServer } from './fake-http.js';
 import { colorFor, makeImage, sizeForRatio } from './image-bytes.js';
 
 export type { FakeCall } from './fake-http.js';
@@ -69,14 +69,13 @@ async function handle(ctx: Ctx<Scenario>, opts: { apiKey?: string }): Promise<vo
   const job = toJob(body);
   if ('error' in job) return sendJson(res, 400, job.error);
   const s = ctx.next();
+  if (isFault(s)) {
+    const errorBody = (status: number) => xaiError(status, `Request failed with status ${status}`);
+    return playFault(s, { res, stream: false, signal: ctx.signal, jsonType: JSON_TYPE, errorBody, answer: () => answer(ctx, job, {}) });
+  }
   switch (s.kind) {
     case 'ok': return answer(ctx, job, s);
-    case 'status': return sendJson(res, s.status, s.body ?? xaiError(s.status, `Request failed with status ${s.status}`), s.headers);
     case 'moderation_blocked': return sendJson(res, 400, xaiError(400, s.message ?? 'Content violates usage guidelines.'));
-    case 'slow':
-      await sleep(s.delayMs, ctx.signal);
-      return answer(ctx, job, {});
-    case 'stall': return;
   }
 }
 

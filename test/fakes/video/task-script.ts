@@ -1,9 +1,8 @@
-// Shared machinery of the fake video vendors: a node:http server on 127.0.0.1:0 that records calls, keeps
-// scripted tasks, applies the slow / timeout / error switches to polls, and serves the produced MP4 files.
-// Each vendor module only says how its paths, auth, envelopes and status words look.
-import http from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { setTimeout as sleep } from 'node:timers/promises'
+// Shared machinery of the fake video vendors: a node:http server on 127.0.0.1:0 (the scenario engine's, ../scenarios.ts)
+// that records calls, keeps scripted tasks, applies the slow / timeout / error switches to polls, and serves the
+// produced MP4 files. Each vendor module only says how its paths, auth, envelopes and status words look.
+import type http from 'node:http'
+import { pause, readBody, sendJson, serveFake } from '../scenarios.js'
 
 /**
  * One poll answer per entry, in order; the last one repeats. Words:
@@ -153,10 +152,9 @@ export async function startFakeVideoServer(vendor: VendorFake, opts: FakeVideoOp
     videoUrl: (task) => `${switches.videoOrigin ?? url}/files/${encodeURIComponent(task.id)}.mp4`,
   }
 
-  const server = http.createServer(async (req, res) => {
-    const chunks: Buffer[] = []
-    for await (const chunk of req) chunks.push(chunk as Buffer)
-    const text = Buffer.concat(chunks).toString('utf8')
+  const aborter = new AbortController()
+  async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const text = (await readBody(req)).toString('utf8')
     let body: any = text
     try { body = text === '' ? undefined : JSON.parse(text) } catch { /* keep the raw text */ }
     const call: FakeCall = { method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, body }
@@ -165,16 +163,17 @@ export async function startFakeVideoServer(vendor: VendorFake, opts: FakeVideoOp
       // Signed-CDN style: no auth, served only for tasks this fake created.
       if (!tasks.has(decodeURIComponent(file[1]))) return send(res, answer(404, { message: 'no such file' }))
       res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': FAKE_MP4.length })
-      return res.end(FAKE_MP4)
+      return void res.end(FAKE_MP4)
     }
     calls.push(call)
     const reply = vendor.route(call, kit) ?? answer(404, vendor.errorBody(404))
     if (reply === HANG) return
-    if (switches.slow > 0) await sleep(switches.slow)
+    if (switches.slow > 0) await pause(switches.slow, aborter.signal)
     send(res, reply)
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  }
+  // A route that throws answers the vendor's 500.
+  const listening = await serveFake(handle, (res) => send(res, answer(500, vendor.errorBody(500))), aborter)
+  url = listening.origin
 
   return {
     url,
@@ -188,18 +187,12 @@ export async function startFakeVideoServer(vendor: VendorFake, opts: FakeVideoOp
       Object.assign(switches, initial())
       script = (opts.script ?? DEFAULT_SCRIPT).map(parseStep)
     },
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections() // hung polls included
-      server.close(() => resolve())
-    }),
+    close: listening.close, // hung polls included
   }
 }
 
 function send(res: http.ServerResponse, answer: Answer): void {
-  if (res.destroyed) return
-  const text = JSON.stringify(answer.body)
-  res.writeHead(answer.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...answer.headers })
-  res.end(text)
+  sendJson(res, answer.status, JSON.stringify(answer.body), 'application/json', answer.headers)
 }
 
 /** `Bearer <token>` of a call, or undefined. */
