@@ -1,10 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { GatewayError, gatewayError } from '../errors.js'
 import type { HttpSpec } from '../contract/http-spec.js'
-import { AnswerTooLarge, readAnswer, readErrorText, transportFailure, type Http } from '../upstreams/http.js'
+import { readAnswer, type Http } from '../upstreams/http.js'
 import { exceedsJsonDepth } from '../guards/json-depth.js'
 import type { UpstreamAccount } from '../contract/accounts.js'
-import { failover, type Attempt } from '../relay/failover.js'
+import { attempt, MalformedAnswer, sendCall } from '../relay/attempt.js'
+import { failover } from '../relay/failover.js'
 import { isFailoverStatus } from '../relay/upstream-failure.js'
 import { imageAdapterFor } from '../upstreams/images/index.js'
 import type { ImageAdapter, ImageJob, ImageOutcome, ImageTaskSteps } from '../contract/image-upstream.js'
@@ -12,21 +13,17 @@ import type { TokenUsage, UpstreamCtx } from '../contract/upstream.js'
 import type { CatalogModel } from '../../../shared/types.js'
 import { rasterOnly } from './result.js'
 
-/** An answer nested deeper than any image answer needs. */
-class AnswerTooDeep extends Error {}
-
 /** What an account made, and which account made it. */
 export interface ImagesMade {
   outcome: ImageOutcome
   upstreamId: string
 }
 
+/** One call's answer text; every failure is thrown, for the attempt to sort out (relay/attempt.ts). */
 async function call(http: Http, adapter: ImageAdapter, spec: HttpSpec, signal: AbortSignal): Promise<string> {
-  const response = await http.send(spec, signal)
-  if (response.statusCode >= 400) throw adapter.fromError(response.statusCode, await readErrorText(response))
-  const text = (await readAnswer(response)).toString('utf8')
+  const text = (await readAnswer(await sendCall(http, spec, signal, adapter))).toString('utf8')
   // Nesting no answer needs is refused before anything walks it.
-  if (exceedsJsonDepth(text)) throw new AnswerTooDeep()
+  if (exceedsJsonDepth(text)) throw new MalformedAnswer()
   return text
 }
 
@@ -52,9 +49,11 @@ async function pollTask(http: Http, adapter: ImageAdapter, steps: ImageTaskSteps
 /** How long a vendor image task may take before the request gives up on it. */
 const TASK_LIMIT_MS = 10 * 60_000
 
-/** All of one account's calls, made in parallel: every one must succeed (spec §4.2, Gemini `n`). */
-async function attempt(http: Http, adapter: ImageAdapter, job: ImageJob, uctx: UpstreamCtx, signal: AbortSignal): Promise<Attempt<ImagesMade>> {
-  const specs = adapter.toRequests(job, uctx)
+/**
+ * All of one account's calls, made in parallel: every one must succeed (spec §4.2, Gemini `n`). Each is let finish
+ * before the first failure (in call order) is thrown, so that no call of this account runs on behind the next.
+ */
+async function makeImages(http: Http, adapter: ImageAdapter, specs: HttpSpec[], job: ImageJob, uctx: UpstreamCtx, signal: AbortSignal): Promise<ImagesMade> {
   const calls = await Promise.allSettled(
     specs.map(async (spec) => {
       const text = await call(http, adapter, spec, signal)
@@ -62,26 +61,14 @@ async function attempt(http: Http, adapter: ImageAdapter, job: ImageJob, uctx: U
     }),
   )
   const failed = calls.find((c): c is PromiseRejectedResult => c.status === 'rejected')
-  if (failed) {
-    const err = failed.reason
-    if (err instanceof GatewayError) {
-      if (isFailoverStatus(err.status)) return { done: false, failure: { kind: 'status', status: err.status, error: err } }
-      throw err
-    }
-    if (err instanceof SyntaxError || err instanceof AnswerTooLarge || err instanceof AnswerTooDeep) return { done: false, failure: { kind: 'malformed' } }
-    const reason = transportFailure(err)
-    return { done: false, failure: { kind: 'transport', reason: reason === 'aborted' ? 'reset' : reason } }
-  }
+  if (failed) throw failed.reason
   const outcomes = (calls as Array<PromiseFulfilledResult<ImageOutcome>>).map((c) => c.value)
   return {
-    done: true,
-    value: {
-      upstreamId: uctx.upstream.id,
-      outcome: {
-        images: outcomes.flatMap((o) => o.images),
-        usage: outcomes.some((o) => o.usage) ? outcomes.reduce(addUsage, { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 }) : undefined,
-        tier: outcomes[0]?.tier,
-      },
+    upstreamId: uctx.upstream.id,
+    outcome: {
+      images: outcomes.flatMap((o) => o.images),
+      usage: outcomes.some((o) => o.usage) ? outcomes.reduce(addUsage, { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 }) : undefined,
+      tier: outcomes[0]?.tier,
     },
   }
 }
@@ -108,6 +95,10 @@ export async function runImages(
   return failover(candidates, signal, async (upstream) => {
     onAccount(upstream.id)
     const adapter = imageAdapterFor(upstream.vendor)!
-    return attempt(http, adapter, await job(adapter), { upstream, model }, signal)
+    const uctx: UpstreamCtx = { upstream, model }
+    const imageJob = await job(adapter)
+    // Building the requests refuses what the vendor cannot take with a 400 of its own: thrown, never failed over.
+    const specs = adapter.toRequests(imageJob, uctx)
+    return attempt(() => makeImages(http, adapter, specs, imageJob, uctx, signal), 'reset')
   })
 }

@@ -4,7 +4,7 @@ import { billableUsage } from '../money/billed-usage.js'
 import { costNano } from '../billing/billing.js'
 import type { RequestContext } from '../context.js'
 import { GatewayError } from '../errors.js'
-import { abandonBody, AnswerTooLarge, readAnswer, readErrorText, transportFailure, type UpstreamResponse } from '../upstreams/http.js'
+import { abandonBody, AnswerTooLarge, readAnswer, transportFailure, type UpstreamResponse } from '../upstreams/http.js'
 import { exceedsJsonDepth } from '../guards/json-depth.js'
 import type { UpstreamAccount } from '../contract/accounts.js'
 import { drained, sendJson, SSE_HEADERS, sseErrorFrame } from '../respond.js'
@@ -14,7 +14,8 @@ import type { ChatStreamTranslator, RelayAdapter, RelayCapability, TokenUsage, U
 import { startCheckpoints, type StreamCheckpoints } from './checkpoint.js'
 import type { RelayPlan } from './relay-plan.js'
 import { failover, type Attempt } from './failover.js'
-import { interrupted, isFailoverStatus, type UpstreamFailure } from './upstream-failure.js'
+import { attempt, sendCall, statusFailure } from './attempt.js'
+import { interrupted, type UpstreamFailure } from './upstream-failure.js'
 
 const DONE: Attempt<void> = { done: true, value: undefined }
 
@@ -31,37 +32,15 @@ async function relayFrom(ctx: RequestContext, services: Services, plan: RelayPla
   const adapter = adapterFor(upstream.vendor)![plan.capability]!
   const uctx: UpstreamCtx = { upstream, model: plan.model, clientHeaders: ctx.req.headers, rawBody: plan.rawBody }
   ctx.outcome.upstreamId = upstream.id
-  const response = await callUpstream(ctx, services, adapter, uctx, plan.body)
-  if (!('statusCode' in response)) return { done: false, failure: response }
+  // Translation refuses bad input with a 400 of its own: that is thrown, never failed over.
+  const spec = adapter.toRequest(plan.body, uctx)
+  const sent = await attempt(() => sendCall(services.http, spec, ctx.abort, adapter), 'reset')
+  if (!sent.done) return sent
+  const response = sent.value
   if (plan.binaryUsage) return relayBinary(ctx, response, plan)
   return plan.stream
     ? relayStream(ctx, services, response, adapter.streamTranslator({ includeUsage: plan.includeUsage === true }, uctx), plan)
     : relayJson(ctx, response, adapter, uctx, plan)
-}
-
-/** Sends the call; answers with the response, a failure to fail over from, or throws the upstream's own client error. */
-async function callUpstream(
-  ctx: RequestContext,
-  { http }: Services,
-  adapter: RelayAdapter,
-  uctx: UpstreamCtx,
-  body: Record<string, unknown>,
-): Promise<UpstreamResponse | UpstreamFailure> {
-  // Translation refuses bad input with a 400 of its own: that is thrown, never failed over.
-  const spec = adapter.toRequest(body, uctx)
-  let response: UpstreamResponse
-  try {
-    response = await http.send(spec, ctx.abort)
-  } catch (err) {
-    const reason = transportFailure(err)
-    return { kind: 'transport', reason: reason === 'aborted' ? 'reset' : reason }
-  }
-  if (response.statusCode < 400) return response
-  const text = await readErrorText(response)
-  // The adapter's status decides: a vendor may say "your account key is bad" with a 400.
-  const error = adapter.fromError(response.statusCode, text)
-  if (isFailoverStatus(error.status)) return { kind: 'status', status: error.status, error }
-  throw error
 }
 
 async function relayJson(ctx: RequestContext, response: UpstreamResponse, adapter: RelayAdapter, uctx: UpstreamCtx, plan: RelayPlan): Promise<Attempt<void>> {
@@ -195,10 +174,7 @@ function errorEvent(ctx: RequestContext, translator: ChatStreamTranslator, error
 }
 
 /** A stream that failed before any content: failed over on 429/5xx and refused credentials, else the upstream's own error. */
-function failedBeforeContent(error: GatewayError): Attempt<void> {
-  if (isFailoverStatus(error.status)) return { done: false, failure: { kind: 'status', status: error.status, error } }
-  throw error
-}
+const failedBeforeContent = (error: GatewayError): Attempt<void> => ({ done: false, failure: statusFailure(error) })
 
 /** Pipes a binary answer (audio) chunk by chunk with the upstream's content type. */
 async function relayBinary(ctx: RequestContext, response: UpstreamResponse, plan: RelayPlan): Promise<Attempt<void>> {

@@ -2,9 +2,10 @@ import type { CatalogModel } from '../../../shared/types.js'
 import type { Admitted } from '../admission.js'
 import type { RequestContext } from '../context.js'
 import { asGatewayError, GatewayError, gatewayError } from '../errors.js'
-import { MAX_ANSWER_BYTES, MAX_ERROR_BYTES, readAnswer, transportFailure } from '../upstreams/http.js'
+import { readAnswer } from '../upstreams/http.js'
 import { nanoToUsd } from '../money/money.js'
 import type { UpstreamAccount } from '../contract/accounts.js'
+import { attempt, sendCall } from '../relay/attempt.js'
 import { failover, type Attempt } from '../relay/failover.js'
 import { isFailoverStatus } from '../relay/upstream-failure.js'
 import type { Services } from '../services.js'
@@ -154,27 +155,15 @@ function startUpstream(services: Services, candidates: UpstreamAccount[], model:
   })
 }
 
-/** One account's create call: the vendor's task id, or why the next account is tried. */
-async function startOn(services: Services, upstream: UpstreamAccount, model: CatalogModel, sub: VideoSubmission, timeoutMs: number): Promise<Attempt<VideoStarted>> {
+/** One account's create call: the vendor's task id, or why the next account is tried (its time limit counts as a timeout). */
+function startOn(services: Services, upstream: UpstreamAccount, model: CatalogModel, sub: VideoSubmission, timeoutMs: number): Promise<Attempt<VideoStarted>> {
   const adapter = videoAdapterFor(upstream.vendor)!
   const spec = adapter.toStart(sub, { upstream, model }, Math.floor(Date.now() / 1000))
-  let status: number
-  let text: string
-  try {
-    const res = await services.http.send(spec, AbortSignal.timeout(timeoutMs))
-    status = res.statusCode
-    text = (await readAnswer(res, status < 200 || status >= 300 ? MAX_ERROR_BYTES : MAX_ANSWER_BYTES)).toString('utf8')
-  } catch (err) {
-    const reason = transportFailure(err)
-    return { done: false, failure: { kind: 'transport', reason: reason === 'aborted' ? 'timeout' : reason } }
-  }
-  try {
-    if (status < 200 || status >= 300) throw adapter.fromError(status, text)
-    return { done: true, value: { upstreamId: upstream.id, vendorTaskId: adapter.fromStart(parseJson(text), sub) } }
-  } catch (err) {
-    if (!(err instanceof GatewayError) || !isFailoverStatus(err.status)) throw err
-    return { done: false, failure: { kind: 'status', status: err.status, error: err } }
-  }
+  return attempt(async () => {
+    const response = await sendCall(services.http, spec, AbortSignal.timeout(timeoutMs), adapter)
+    const text = (await readAnswer(response)).toString('utf8')
+    return { upstreamId: upstream.id, vendorTaskId: adapter.fromStart(parseJson(text), sub) }
+  }, 'timeout')
 }
 
 function parseJson(text: string): unknown {

@@ -1,0 +1,47 @@
+/**
+ * One account's try, as every caller of the failover loop (relay, images, video submission) makes it: the call
+ * (`sendCall`), then why it failed sorted out once (`failureOf`): fail over to the next account, or end the request.
+ */
+import type { ClientAbort } from '../client/client-abort.js'
+import type { HttpSpec } from '../contract/http-spec.js'
+import { GatewayError } from '../errors.js'
+import { AnswerTooLarge, readErrorText, transportFailure, type Http, type UpstreamResponse } from '../upstreams/http.js'
+import type { Attempt } from './failover.js'
+import { isFailoverStatus, type UpstreamFailure } from './upstream-failure.js'
+
+/** An answer no adapter should read (nested deeper than any answer needs): failed over like an unparsable one. */
+export class MalformedAnswer extends Error {}
+
+/** What a call cut by its own signal counts as: the client leaving (`reset`), or the call's time limit (`timeout`). */
+export type AbortedAs = 'reset' | 'timeout'
+
+/** Sends one call to one account: the response, or the adapter's error for an error status (its body read for the message only). */
+export async function sendCall(http: Http, spec: HttpSpec, signal: AbortSignal | ClientAbort, adapter: { fromError(status: number, text: string): GatewayError }): Promise<UpstreamResponse> {
+  const response = await http.send(spec, signal)
+  // The adapter's status decides: a vendor may say "your account key is bad" with a 400.
+  if (response.statusCode >= 400) throw adapter.fromError(response.statusCode, await readErrorText(response))
+  return response
+}
+
+/** An upstream's error (spec §7): 401/403/408/429/5xx fail over; any other status is the client's own error, thrown. */
+export function statusFailure(error: GatewayError): UpstreamFailure {
+  if (isFailoverStatus(error.status)) return { kind: 'status', status: error.status, error }
+  throw error
+}
+
+/** Why a call failed: an upstream error (statusFailure), a malformed answer (unparsable, too large, too deep), or the transport. */
+export function failureOf(err: unknown, abortedAs: AbortedAs): UpstreamFailure {
+  if (err instanceof GatewayError) return statusFailure(err)
+  if (err instanceof SyntaxError || err instanceof AnswerTooLarge || err instanceof MalformedAnswer) return { kind: 'malformed' }
+  const reason = transportFailure(err)
+  return { kind: 'transport', reason: reason === 'aborted' ? abortedAs : reason }
+}
+
+/** One account's try: what `call` made, or why the next account should be tried; the client's own error is thrown. */
+export async function attempt<T>(call: () => Promise<T>, abortedAs: AbortedAs): Promise<Attempt<T>> {
+  try {
+    return { done: true, value: await call() }
+  } catch (err) {
+    return { done: false, failure: failureOf(err, abortedAs) }
+  }
+}
