@@ -1,9 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { afterAll, beforeAll, beforeEach } from 'vitest'
 import type { GatewayConfig } from '../../electron/gateway/config/load-config.js'
 import { startGateway, type GatewayOptions, type RunningGateway } from '../../electron/gateway/gateway.js'
 import { fileSecretBox } from '../../electron/gateway/secrets/secrets.js'
+import { startFakeOpenAI } from '../fakes/openai.js'
 import { fetchConforming } from './openapi-conformance.js'
 import { freshDatabase } from './pg-database.js'
 
@@ -37,6 +39,8 @@ export function chatConfig(upstreams: Array<{ id: string; baseUrl: string }>, ex
 }
 
 export interface TestGateway extends RunningGateway {
+  /** the gateway's data dir (removed by stop()) */
+  dataDir: string
   stop(): Promise<void>
   post(path: string, body: unknown, headers?: Record<string, string>): Promise<Response>
   get(path: string, headers?: Record<string, string>): Promise<Response>
@@ -79,6 +83,7 @@ export async function startTestGateway(config: GatewayConfig, dataDir = tempData
   const auth = { authorization: `Bearer ${TEST_KEY}` }
   return {
     ...gateway,
+    dataDir: dataDir.dir,
     async stop() {
       await gateway.close(1_000)
       dataDir.remove()
@@ -92,4 +97,89 @@ export async function startTestGateway(config: GatewayConfig, dataDir = tempData
       }),
     get: (path, headers = {}) => fetchConforming(`${gateway.url}${path}`, { headers: { ...auth, ...headers } }),
   }
+}
+
+/** A fake vendor, or any server a file starts for its gateway: closed after the file's tests, reset if it can be. */
+export interface TestServer {
+  close(): Promise<void>
+  reset?(): void
+}
+export type FakeStarters = Record<string, () => Promise<TestServer>>
+export type StartedFakes<F extends FakeStarters> = { [K in keyof F]: Awaited<ReturnType<F[K]>> }
+
+export interface GatewayFixture<F extends FakeStarters> {
+  /** the fakes to start first, by name: each a function that starts one (`startFakeOpenAI`, `() => startFakeAnthropic({ apiKey })`) */
+  fakes?: F
+  /** the gateway's config, built from the started fakes (their URLs) */
+  config(fakes: StartedFakes<F>): GatewayConfig | Promise<GatewayConfig>
+  /** start options added to or overriding a test gateway's (`videoPoll`, `log` …) */
+  options?: Partial<GatewayOptions>
+  /** before each test, every fake is reset (its calls, queued and default scenarios) */
+  resetFakes?: boolean
+}
+
+/**
+ * The integration files' setup: in the file's (or, called inside a describe, that block's) beforeAll, starts the
+ * named fakes, builds the config from them and starts one test gateway that the tests share; afterAll stops the
+ * gateway, then closes the fakes. The handles it answers can be kept at once (`const { gw, fakes } = withGateway(...)`)
+ * and used from the hooks and tests that follow it.
+ */
+export function withGateway<F extends FakeStarters = Record<never, never>>(fixture: GatewayFixture<F>): { gw: TestGateway; fakes: StartedFakes<F> } {
+  const starters = (fixture.fakes ?? {}) as F
+  const names = Object.keys(starters) as Array<keyof F & string>
+  const started: Record<string, TestServer> = {}
+  let gateway: TestGateway | undefined
+  beforeAll(async () => {
+    const starts = await Promise.allSettled(names.map(async (name) => (started[name] = await starters[name]())))
+    const failed = starts.find((s) => s.status === 'rejected')
+    if (failed) throw failed.reason
+    gateway = await startTestGateway(await fixture.config(started as StartedFakes<F>), tempDataDir(), fixture.options)
+  })
+  afterAll(async () => {
+    try {
+      await gateway?.stop()
+    } finally {
+      await Promise.all(Object.values(started).map((fake) => fake.close()))
+    }
+  })
+  if (fixture.resetFakes) beforeEach(() => Object.values(started).forEach((fake) => fake.reset?.()))
+  const fakes = Object.fromEntries(names.map((name) => [name, late(`fake "${name}"`, () => started[name])]))
+  return { gw: late('the gateway', () => gateway), fakes: fakes as StartedFakes<F> }
+}
+
+/**
+ * The most common setup: one fake OpenAI as upstream `a` of chatConfig; `extra` adds to the config (or replaces its
+ * parts), `moreKeys` are keys beside chatConfig's two.
+ */
+export function fakeOpenAIChat(extra: Partial<GatewayConfig> = {}, moreKeys: NonNullable<GatewayConfig['keys']> = []): GatewayFixture<{ openai: typeof startFakeOpenAI }> {
+  return {
+    fakes: { openai: startFakeOpenAI },
+    config({ openai }) {
+      const config = chatConfig([{ id: 'a', baseUrl: openai.url }], extra)
+      config.keys!.push(...moreKeys)
+      return config
+    },
+  }
+}
+
+/** Stands for the object `get` answers once withGateway's beforeAll made it: every property read goes to it. */
+function late<T extends object>(what: string, get: () => T | undefined): T {
+  const target = () => {
+    const value = get()
+    if (value === undefined) throw new Error(`withGateway: ${what} is used before the beforeAll that starts it`)
+    return value
+  }
+  return new Proxy({} as T, {
+    get(_, key) {
+      const value = Reflect.get(target(), key)
+      return typeof value === 'function' ? value.bind(target()) : value
+    },
+    set: (_, key, value) => Reflect.set(target(), key, value),
+    has: (_, key) => Reflect.has(target(), key),
+    ownKeys: () => Reflect.ownKeys(target()),
+    getOwnPropertyDescriptor(_, key) {
+      const descriptor = Reflect.getOwnPropertyDescriptor(target(), key)
+      return descriptor && { ...descriptor, configurable: true }
+    },
+  })
 }

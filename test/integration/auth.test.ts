@@ -1,27 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js'
+import { describe, expect, it } from 'vitest'
 import { ROUTES } from '../../electron/gateway/routes/index.js'
-import { chatConfig, startTestGateway, TEST_KEY, type TestGateway } from '../helpers/gateway.js'
+import { fakeOpenAIChat, TEST_KEY, withGateway } from '../helpers/gateway.js'
 import { storeText } from '../helpers/store-text.js'
 
-let fake: FakeOpenAI
-let gw: TestGateway
 const body = { model: 'test-gpt', messages: [{ role: 'user', content: 'hi' }] }
 
-beforeAll(async () => {
-  fake = await startFakeOpenAI()
-  const config = chatConfig([{ id: 'a', baseUrl: fake.url }])
-  config.keys!.push(
-    { key: 'sk-expired-0123456789', group: 'main', expiresAt: '2020-01-01T00:00:00Z' },
-    { key: 'sk-disabled-0123456789', group: 'main', disabled: true },
-    { key: 'sk-future-0123456789', group: 'main', expiresAt: Math.floor(Date.now() / 1000) + 3600 },
-  )
-  gw = await startTestGateway(config)
-})
-afterAll(async () => {
-  await gw.stop()
-  await fake.close()
-})
+const { gw, fakes: { openai: fake } } = withGateway(fakeOpenAIChat({}, [
+  { key: 'sk-expired-0123456789', group: 'main', expiresAt: '2020-01-01T00:00:00Z' },
+  { key: 'sk-disabled-0123456789', group: 'main', disabled: true },
+  { key: 'sk-future-0123456789', group: 'main', expiresAt: Math.floor(Date.now() / 1000) + 3600 },
+]))
 
 const call = (headers: Record<string, string>, path = '/v1/chat/completions') =>
   fetch(`${gw.url}${path}`, { method: path === '/v1/usage' || path === '/v1/models' ? 'GET' : 'POST', headers: { 'content-type': 'application/json', ...headers }, body: path.startsWith('/v1/chat') ? JSON.stringify(body) : undefined })

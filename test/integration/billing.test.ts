@@ -1,26 +1,14 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js'
-import { chatConfig, startGatewayOnTestStore, startTestGateway, tempDataDir, TEST_KEY, type TestGateway } from '../helpers/gateway.js'
+import { describe, expect, it } from 'vitest'
+import { startFakeOpenAI } from '../fakes/openai.js'
+import { chatConfig, fakeOpenAIChat, startGatewayOnTestStore, tempDataDir, TEST_KEY, withGateway } from '../helpers/gateway.js'
 import { readSse } from '../helpers/sse.js'
 
-let fake: FakeOpenAI
-let gw: TestGateway
 const body = { model: 'test-gpt', messages: [{ role: 'user', content: 'hello' }] }
 const QUOTA_KEY = 'sk-quota-0123456789'
 // test-gpt: 2 USD per 1M input tokens, 8 per 1M output = 2000 and 8000 nano-USD per token.
 const cost = (input: number, output: number) => input * 2000 + output * 8000
 
-beforeAll(async () => {
-  fake = await startFakeOpenAI()
-  const config = chatConfig([{ id: 'a', baseUrl: fake.url }])
-  config.keys!.push({ key: QUOTA_KEY, group: 'main', quota: 0.0001 })
-  gw = await startTestGateway(config)
-})
-afterAll(async () => {
-  await gw.stop()
-  await fake.close()
-})
-beforeEach(() => fake.reset())
+const { gw, fakes: { openai: fake } } = withGateway({ ...fakeOpenAIChat({}, [{ key: QUOTA_KEY, group: 'main', quota: 0.0001 }]), resetFakes: true })
 
 const ledger = async () => (await gw.services.store.ledger.recent(null, 1))[0]
 const balance = async (key = TEST_KEY) => (await (await gw.get('/v1/usage', { authorization: `Bearer ${key}` })).json()) as { balance: number; key: { used: number; quota: number | null; remaining: number | null } }

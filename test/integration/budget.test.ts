@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js'
-import { startTestGateway, TEST_KEY, type TestGateway } from '../helpers/gateway.js'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { startFakeOpenAI } from '../fakes/openai.js'
+import { TEST_KEY, withGateway } from '../helpers/gateway.js'
 import { readSse } from '../helpers/sse.js'
 import { adminClient } from './admin/admin-helpers.js'
 import { configWithoutAccount } from './budget-config.js'
@@ -12,31 +12,20 @@ const QUOTA_KEY = 'sk-budget-quota-0123456789'
 const REFUSED_BALANCE = { error: { message: 'The account balance cannot cover this request; top up to continue.', type: 'insufficient_quota', param: null, code: 'insufficient_quota' } }
 const REFUSED_KEY = { error: { message: 'This API key has used up its quota.', type: 'insufficient_quota', param: null, code: 'insufficient_quota' } }
 
-let fake: FakeOpenAI
-let gw: TestGateway
-let admin: ReturnType<typeof adminClient>
-
-/** A new install's config, with a key to give a quota. */
-function configWithQuotaKey() {
-  const config = configWithoutAccount([{ id: 'a', baseUrl: fake.url }])
-  config.keys!.push({ key: QUOTA_KEY, group: 'main', name: 'quota' })
-  return config
-}
+const { gw, fakes: { openai: fake } } = withGateway({
+  fakes: { openai: startFakeOpenAI },
+  /** A new install's config, with a key to give a quota. */
+  config({ openai }) {
+    const config = configWithoutAccount([{ id: 'a', baseUrl: openai.url }])
+    config.keys!.push({ key: QUOTA_KEY, group: 'main', name: 'quota' })
+    return config
+  },
+  resetFakes: true,
+})
+const admin = adminClient(gw)
 const usage = async (key = TEST_KEY) => (await gw.get('/v1/usage', { authorization: `Bearer ${key}` })).json()
 
-beforeAll(async () => {
-  fake = await startFakeOpenAI()
-  gw = await startTestGateway(configWithQuotaKey())
-  admin = adminClient(gw)
-})
-afterAll(async () => {
-  await gw.stop()
-  await fake.close()
-})
-beforeEach(() => {
-  fake.reset()
-  fake.setScenario({ kind: 'ok', usage: USAGE })
-})
+beforeEach(() => fake.setScenario({ kind: 'ok', usage: USAGE }))
 
 describe('the account budget (issue 14)', () => {
   it('a config without `account` has no budget: requests with a $0 balance succeed and their cost is still recorded', async () => {
@@ -105,20 +94,16 @@ describe('the account budget (issue 14)', () => {
 })
 
 describe('upstream account budgets', () => {
-  let second: FakeOpenAI
-  let capped: TestGateway
-  let capAdmin: ReturnType<typeof adminClient>
-  beforeAll(async () => {
-    second = await startFakeOpenAI()
-    const config = configWithoutAccount([{ id: 'first', baseUrl: fake.url }, { id: 'second', baseUrl: second.url }])
-    config.upstreams![0].budget = 0.005
-    capped = await startTestGateway(config)
-    capAdmin = adminClient(capped)
+  // A gateway of this block's own, on the file's fake and a second one.
+  const { gw: capped, fakes: { second } } = withGateway({
+    fakes: { second: startFakeOpenAI },
+    config({ second }) {
+      const config = configWithoutAccount([{ id: 'first', baseUrl: fake.url }, { id: 'second', baseUrl: second.url }])
+      config.upstreams![0].budget = 0.005
+      return config
+    },
   })
-  afterAll(async () => {
-    await capped.stop()
-    await second.close()
-  })
+  const capAdmin = adminClient(capped)
   beforeEach(() => second.setScenario({ kind: 'ok', usage: USAGE }))
   const upstream = async (id: string) => (await capAdmin.get('/admin/v1/upstreams')).json.find((u: { id: string }) => u.id === id)
 

@@ -1,33 +1,23 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js'
-import { chatConfig, startTestGateway, type TestGateway } from '../helpers/gateway.js'
+import { describe, expect, it } from 'vitest'
+import { fakeOpenAIChat, withGateway } from '../helpers/gateway.js'
 import { readSse } from '../helpers/sse.js'
 
-let fake: FakeOpenAI
-let gw: TestGateway
 const hello = [{ role: 'user', content: 'hello there' }]
 
-beforeAll(async () => {
-  fake = await startFakeOpenAI()
-  gw = await startTestGateway(
-    chatConfig([{ id: 'a', baseUrl: fake.url }], {
-      models: [
-        { id: 'test-gpt', family: 'gpt', vendor: 'openai', pricing: { unit: 'token', input: 2, output: 8 } },
-        { id: 'test-image', family: 'gpt-image', vendor: 'openai', pricing: { unit: 'image', price: 0.04 } },
-        { id: 'test-orphan', family: 'gpt', vendor: 'xai', pricing: { unit: 'token', input: 1, output: 1 } },
-      ],
-      groups: [
-        { id: 'main', protocol: 'chat', models: ['test-gpt', 'test-image', 'test-orphan'], upstreams: ['a'] },
-        { id: 'anthropic-only', protocol: 'messages', models: ['test-gpt'], upstreams: ['a'] },
-      ],
-    }),
-  )
+const { gw, fakes: { openai: fake } } = withGateway({
+  ...fakeOpenAIChat({
+    models: [
+      { id: 'test-gpt', family: 'gpt', vendor: 'openai', pricing: { unit: 'token', input: 2, output: 8 } },
+      { id: 'test-image', family: 'gpt-image', vendor: 'openai', pricing: { unit: 'image', price: 0.04 } },
+      { id: 'test-orphan', family: 'gpt', vendor: 'xai', pricing: { unit: 'token', input: 1, output: 1 } },
+    ],
+    groups: [
+      { id: 'main', protocol: 'chat', models: ['test-gpt', 'test-image', 'test-orphan'], upstreams: ['a'] },
+      { id: 'anthropic-only', protocol: 'messages', models: ['test-gpt'], upstreams: ['a'] },
+    ],
+  }),
+  resetFakes: true,
 })
-afterAll(async () => {
-  await gw.stop()
-  await fake.close()
-})
-beforeEach(() => fake.reset())
 
 async function expectError(res: Response, status: number, code: string, message?: string | RegExp) {
   const body = (await res.json()) as { error: { code: string; message: string; type: string } }

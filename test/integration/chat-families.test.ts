@@ -1,31 +1,25 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js'
-import { startTestGateway, TEST_KEY, type TestGateway } from '../helpers/gateway.js'
+import { describe, expect, it } from 'vitest'
+import { startFakeOpenAI } from '../fakes/openai.js'
+import { TEST_KEY, withGateway } from '../helpers/gateway.js'
 
-let fake: FakeOpenAI
-let gw: TestGateway
 const glm = 'test-glm'
 const qwen = 'test-qwen-text'
 
-beforeAll(async () => {
-  fake = await startFakeOpenAI()
-  gw = await startTestGateway({
+const { gw, fakes: { openai: fake } } = withGateway({
+  fakes: { openai: startFakeOpenAI },
+  config: ({ openai }) => ({
     account: { balance: 10 },
     models: [
       { id: glm, family: 'glm', vendor: 'zhipu', pricing: { unit: 'token', input: 1, output: 2 }, input: ['text'], reasoningEffort: ['low', 'high', 'max'], thinkingAlwaysOn: true, limits: { maxOutputTokens: 131072 } },
       { id: qwen, family: 'qwen', vendor: 'dashscope', pricing: { unit: 'token', input: 1, output: 2 }, input: ['text'], limits: { maxOutputTokens: 131072, maxInputTokens: 200 } },
     ],
     // One OpenAI-compatible fake stands in for Zhipu and DashScope's compatible mode.
-    upstreams: [{ id: 'z', vendor: 'gateway', baseUrl: fake.origin, apiKey: 'k' }],
+    upstreams: [{ id: 'z', vendor: 'gateway', baseUrl: openai.origin, apiKey: 'k' }],
     groups: [{ id: 'main', protocol: 'chat', models: [glm, qwen], upstreams: ['z'] }],
     keys: [{ key: TEST_KEY, group: 'main' }],
-  } as never)
+  } as never),
+  resetFakes: true,
 })
-afterAll(async () => {
-  await gw.stop()
-  await fake.close()
-})
-beforeEach(() => fake.reset())
 
 const user = [{ role: 'user', content: 'hello' }]
 async function expect400(body: Record<string, unknown>, message: string) {

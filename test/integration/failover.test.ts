@@ -1,13 +1,9 @@
 import { createServer } from 'node:net'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { startFakeOpenAI, type FakeOpenAI, type Scenario } from '../fakes/openai.js'
-import { chatConfig, startTestGateway, type TestGateway } from '../helpers/gateway.js'
+import { describe, expect, it } from 'vitest'
+import { startFakeOpenAI, type Scenario } from '../fakes/openai.js'
+import { chatConfig, startTestGateway, withGateway, type TestGateway } from '../helpers/gateway.js'
 import { readSse } from '../helpers/sse.js'
 
-let first: FakeOpenAI
-let second: FakeOpenAI
-let gw: TestGateway
-let soloGw: TestGateway
 const body = { model: 'test-gpt', messages: [{ role: 'user', content: 'hello' }] }
 const streamBody = { ...body, stream: true }
 
@@ -22,21 +18,14 @@ async function deadPort(): Promise<number> {
 
 const timeouts = { connectMs: 500, firstByteMs: 600, idleMs: 600 }
 
-beforeAll(async () => {
-  first = await startFakeOpenAI()
-  second = await startFakeOpenAI()
-  gw = await startTestGateway(chatConfig([{ id: 'first', baseUrl: first.url }, { id: 'second', baseUrl: second.url }], { timeouts }))
-  soloGw = await startTestGateway(chatConfig([{ id: 'dead', baseUrl: `http://127.0.0.1:${await deadPort()}/v1` }, { id: 'only', baseUrl: first.url }], { timeouts }))
+const { gw, fakes: { first, second } } = withGateway({
+  fakes: { first: startFakeOpenAI, second: startFakeOpenAI },
+  config: ({ first, second }) => chatConfig([{ id: 'first', baseUrl: first.url }, { id: 'second', baseUrl: second.url }], { timeouts }),
+  resetFakes: true,
 })
-afterAll(async () => {
-  await gw.stop()
-  await soloGw.stop()
-  await first.close()
-  await second.close()
-})
-beforeEach(() => {
-  first.reset()
-  second.reset()
+// A second gateway on the first fake, behind an account nothing listens for.
+const { gw: soloGw } = withGateway({
+  config: async () => chatConfig([{ id: 'dead', baseUrl: `http://127.0.0.1:${await deadPort()}/v1` }, { id: 'only', baseUrl: first.url }], { timeouts }),
 })
 
 const lastLedger = async (g: TestGateway) => (await g.services.store.ledger.recent(null, 1))[0]

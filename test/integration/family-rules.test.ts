@@ -1,21 +1,13 @@
 // Family rules hold for every model of a family: each family's rule table runs against a catalog model AND a
 // model declared in the config file with only an id, the family, a vendor and a price (spec §4.1, §4.2).
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js'
+import { describe, expect, it } from 'vitest'
+import { startFakeOpenAI } from '../fakes/openai.js'
 import { startFakeArkSeedream } from '../fakes/images/ark-seedream.js'
 import { startFakeGeminiImage } from '../fakes/images/gemini-image.js'
 import { makePng } from '../fakes/images/image-bytes.js'
 import { startFakeOpenAIImages } from '../fakes/images/openai-images.js'
 import { startFakeDashScope } from '../fakes/video/dashscope.js'
-import type { FakeVideoServer } from '../fakes/video/task-script.js'
-import { startTestGateway, TEST_KEY, withLocalLinks, type TestGateway } from '../helpers/gateway.js'
-
-let chat: FakeOpenAI
-let openaiImages: Awaited<ReturnType<typeof startFakeOpenAIImages>>
-let geminiImages: Awaited<ReturnType<typeof startFakeGeminiImage>>
-let seedream: Awaited<ReturnType<typeof startFakeArkSeedream>>
-let dashscope: FakeVideoServer
-let gw: TestGateway
+import { TEST_KEY, withGateway } from '../helpers/gateway.js'
 
 const token = { unit: 'token', input: 1, output: 2 }
 const image = { unit: 'image', price: 0.04 }
@@ -40,14 +32,15 @@ const PAIRS = {
   wan: ['wan2.7-t2v', 'wan-next'],
 } as const
 
-beforeAll(async () => {
-  chat = await startFakeOpenAI()
-  openaiImages = await startFakeOpenAIImages({ apiKey: 'oa' })
-  geminiImages = await startFakeGeminiImage({ apiKey: 'gm' })
-  seedream = await startFakeArkSeedream({ apiKey: 'ark' })
-  dashscope = await startFakeDashScope()
-  const models = Object.values(PAIRS).flat()
-  gw = await startTestGateway(withLocalLinks({
+const { gw, fakes: { chat, openaiImages, geminiImages, seedream, dashscope } } = withGateway({
+  fakes: {
+    chat: startFakeOpenAI,
+    openaiImages: () => startFakeOpenAIImages({ apiKey: 'oa' }),
+    geminiImages: () => startFakeGeminiImage({ apiKey: 'gm' }),
+    seedream: () => startFakeArkSeedream({ apiKey: 'ark' }),
+    dashscope: startFakeDashScope,
+  },
+  config: ({ chat, openaiImages, geminiImages, seedream, dashscope }) => ({
     account: { balance: 100, concurrency: 5 },
     models: DECLARED,
     upstreams: [
@@ -58,20 +51,10 @@ beforeAll(async () => {
       { id: 'ark', vendor: 'ark', baseUrl: seedream.url, apiKey: 'ark' },
       { id: 'ds', vendor: 'dashscope', baseUrl: dashscope.url, apiKey: 'sk-dashscope-test', models: [...PAIRS.wan] },
     ],
-    groups: [{ id: 'main', protocol: 'chat', models, upstreams: ['compat', 'oa', 'gm', 'ark', 'ds'] }],
+    groups: [{ id: 'main', protocol: 'chat', models: Object.values(PAIRS).flat(), upstreams: ['compat', 'oa', 'gm', 'ark', 'ds'] }],
     keys: [{ key: TEST_KEY, group: 'main' }],
-  } as never))
-})
-afterAll(async () => {
-  await gw.stop()
-  await Promise.all([chat.close(), openaiImages.close(), geminiImages.close(), seedream.close(), dashscope.close()])
-})
-beforeEach(() => {
-  chat.reset()
-  openaiImages.reset()
-  geminiImages.reset()
-  seedream.reset()
-  dashscope.reset()
+  } as never),
+  resetFakes: true,
 })
 
 /** API calls to every fake (the gateway's copies of signed result links, under /files/, are not API calls). */

@@ -1,11 +1,11 @@
 // An upstream of vendor `gateway` (another gateway of this interface) carries every endpoint of it, not only chat:
 // images (JSON, multipart, SSE, async tasks), video (both submission paths, polled on the upstream gateway) and
 // interactions; paths and bodies go unchanged with the account's own key, and billing follows what it reports.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { FAKE_GATEWAY_PNG, FAKE_GATEWAY_SECONDS, startFakeGateway, type FakeGateway } from '../fakes/gateway.js'
+import { describe, expect, it } from 'vitest'
+import { FAKE_GATEWAY_PNG, FAKE_GATEWAY_SECONDS, startFakeGateway } from '../fakes/gateway.js'
 import { makePng } from '../fakes/images/image-bytes.js'
 import { FAKE_MP4 } from '../fakes/video/task-script.js'
-import { startTestGateway, TEST_KEY, type TestGateway } from '../helpers/gateway.js'
+import { TEST_KEY, withGateway } from '../helpers/gateway.js'
 import { readSse } from '../helpers/sse.js'
 
 const IMAGE = 'gpt-image-2'
@@ -15,23 +15,17 @@ const OMNI = 'gemini-omni-1.2-flash'
 const NATIVE = '/api/v1/services/aigc/video-generation/video-synthesis'
 const UPSTREAM_KEY = 'sk-upstream-gateway-key-0123456789'
 
-let upstream: FakeGateway
-let gw: TestGateway
-
-beforeAll(async () => {
-  upstream = await startFakeGateway({ apiKey: UPSTREAM_KEY })
-  gw = await startTestGateway({
+const { gw, fakes: { upstream } } = withGateway({
+  fakes: { upstream: () => startFakeGateway({ apiKey: UPSTREAM_KEY }) },
+  config: ({ upstream }) => ({
     account: { balance: 50 },
     upstreams: [{ id: 'hosted', vendor: 'gateway', baseUrl: upstream.url, apiKey: UPSTREAM_KEY }],
     groups: [{ id: 'main', protocol: 'chat', models: [IMAGE, SEEDANCE, WAN, OMNI], upstreams: ['hosted'] }],
     keys: [{ key: TEST_KEY, group: 'main' }],
-  }, undefined, { videoPoll: { intervalMs: 15, maxIntervalMs: 40, timeoutMs: 1_000 } })
+  }),
+  options: { videoPoll: { intervalMs: 15, maxIntervalMs: 40, timeoutMs: 1_000 } },
+  resetFakes: true,
 })
-afterAll(async () => {
-  await gw.stop()
-  await upstream.close()
-})
-beforeEach(() => upstream.reset())
 
 const lastCall = () => upstream.calls[upstream.calls.length - 1]
 const latestLedger = async () => (await gw.services.store.ledger.recent(null, 1))[0]

@@ -1,24 +1,13 @@
 // The Host header over real HTTP, sent as raw bytes (HTTP clients normalise Host): one header of the form
 // `uri-host [":" port]` (RFC 9112 §3.2), or 400 invalid_host_header in the protocol's shape, before any key is read.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js'
-import { chatConfig, startTestGateway, TEST_KEY, type TestGateway } from '../helpers/gateway.js'
+import { describe, expect, it } from 'vitest'
+import { fakeOpenAIChat, TEST_KEY, withGateway } from '../helpers/gateway.js'
 import { assertConforms } from '../helpers/openapi-conformance.js'
 import { rawRequest, type RawAnswer } from '../helpers/raw-http.js'
 
 const MESSAGES_KEY = 'sk-messages-0123456789'
 
-let fake: FakeOpenAI
-let gw: TestGateway
-
-beforeAll(async () => {
-  fake = await startFakeOpenAI()
-  gw = await startTestGateway(chatConfig([{ id: 'a', baseUrl: fake.url }]))
-})
-afterAll(async () => {
-  await gw.stop()
-  await fake.close()
-})
+const { gw, fakes: { openai: fake } } = withGateway(fakeOpenAIChat())
 
 /** A request whose header lines are sent as given (`hostLines` may hold no Host, one, or several). */
 async function send(method: string, path: string, hostLines: string[], extra: string[] = [], body = ''): Promise<RawAnswer> {

@@ -1,25 +1,20 @@
 import OpenAI, { toFile } from 'openai'
 import sharp from 'sharp'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { makePng } from '../fakes/images/image-bytes.js'
 import { startFakeArkSeedream } from '../fakes/images/ark-seedream.js'
 import { startFakeGeminiImage } from '../fakes/images/gemini-image.js'
 import { startFakeOpenAIImages } from '../fakes/images/openai-images.js'
-import { startTestGateway, TEST_KEY, type TestGateway } from '../helpers/gateway.js'
+import { startTestGateway, TEST_KEY, withGateway, type TestGateway } from '../helpers/gateway.js'
 import { readSse } from '../helpers/sse.js'
 
-type Fake = Awaited<ReturnType<typeof startFakeOpenAIImages>>
-let openaiFake: Fake
-let geminiFake: Awaited<ReturnType<typeof startFakeGeminiImage>>
-let arkFake: Awaited<ReturnType<typeof startFakeArkSeedream>>
-let gw: TestGateway
-let client: OpenAI
-
-beforeAll(async () => {
-  openaiFake = await startFakeOpenAIImages({ apiKey: 'oa' })
-  geminiFake = await startFakeGeminiImage({ apiKey: 'gm' })
-  arkFake = await startFakeArkSeedream({ apiKey: 'ark' })
-  gw = await startTestGateway({
+const { gw, fakes: { openaiFake, geminiFake, arkFake } } = withGateway({
+  fakes: {
+    openaiFake: () => startFakeOpenAIImages({ apiKey: 'oa' }),
+    geminiFake: () => startFakeGeminiImage({ apiKey: 'gm' }),
+    arkFake: () => startFakeArkSeedream({ apiKey: 'ark' }),
+  },
+  config: ({ openaiFake, geminiFake, arkFake }) => ({
     account: { balance: 100, concurrency: 5 },
     models: [
       { id: 'img-gpt', family: 'gpt-image', vendor: 'openai', pricing: { unit: 'image', price: 0.04 }, variant: '2.5', sizeTiers: [], maxN: 10, maxReferenceImages: 16 },
@@ -33,17 +28,12 @@ beforeAll(async () => {
     ],
     groups: [{ id: 'main', protocol: 'chat', models: ['img-gpt', 'img-gemini', 'img-seedream'], upstreams: ['oa', 'gm', 'ark'] }],
     keys: [{ key: TEST_KEY, group: 'main' }],
-  })
+  }),
+  resetFakes: true,
+})
+let client: OpenAI
+beforeAll(() => {
   client = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: TEST_KEY, maxRetries: 0 })
-})
-afterAll(async () => {
-  await gw.stop()
-  await Promise.all([openaiFake.close(), geminiFake.close(), arkFake.close()])
-})
-beforeEach(() => {
-  openaiFake.reset()
-  geminiFake.reset()
-  arkFake.reset()
 })
 
 const lastRow = async () => (await gw.services.store.ledger.recent(null, 1))[0]

@@ -1,52 +1,46 @@
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestGateway, type TestGateway } from '../helpers/gateway.js'
+import { createServer } from 'node:http'
+import { describe, expect, it } from 'vitest'
+import { listenLocal } from '../fakes/listen-local.js'
+import { withGateway } from '../helpers/gateway.js'
 import { readSse } from '../helpers/sse.js'
 
-/** A fake of Gemini's Interactions API in its current event generation (gemini.md "Interactions API"). */
-let upstream: Server
 const received: Array<{ path: string; key: string | undefined; body: Record<string, unknown> }> = []
 const usage = { total_input_tokens: 40, total_output_tokens: 12, total_thought_tokens: 8, total_cached_tokens: 10, total_tokens: 60 }
 let breakStream = false
-let gw: TestGateway
 
-beforeAll(async () => {
-  upstream = createServer(async (req, res) => {
-    let text = ''
-    for await (const c of req) text += c
-    const body = JSON.parse(text) as Record<string, unknown>
-    received.push({ path: req.url ?? '', key: req.headers['x-goog-api-key'] as string | undefined, body })
-    const interaction = { id: 'int_1', status: 'completed', model: body.model, outputs: [{ type: 'text', text: 'Hi there' }], usage }
-    if (body.stream !== true) {
-      res.writeHead(200, { 'content-type': 'application/json' })
-      res.end(JSON.stringify(interaction))
-      return
-    }
-    res.writeHead(200, { 'content-type': 'text/event-stream' })
-    const send = (data: unknown) => res.write(`data: ${JSON.stringify(data)}\n\n`)
-    send({ event_type: 'interaction.created', interaction: { id: 'int_1', status: 'in_progress' } })
-    send({ event_type: 'step.start', index: 0, step: { type: 'model_output' } })
-    send({ event_type: 'step.delta', index: 0, delta: { type: 'text', text: 'Hi' } })
-    if (breakStream) return void setTimeout(() => res.destroy(), 50)
-    send({ event_type: 'step.delta', index: 0, delta: { type: 'text', text: ' there' } })
-    send({ event_type: 'step.stop', index: 0 })
-    send({ event_type: 'interaction.completed', interaction })
-    res.end('data: [DONE]\n\n')
-  })
-  await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r))
-  const { port } = upstream.address() as AddressInfo
-  gw = await startTestGateway({
+/** A fake of Gemini's Interactions API in its current event generation (gemini.md "Interactions API"). */
+const interactionsApi = createServer(async (req, res) => {
+  let text = ''
+  for await (const c of req) text += c
+  const body = JSON.parse(text) as Record<string, unknown>
+  received.push({ path: req.url ?? '', key: req.headers['x-goog-api-key'] as string | undefined, body })
+  const interaction = { id: 'int_1', status: 'completed', model: body.model, outputs: [{ type: 'text', text: 'Hi there' }], usage }
+  if (body.stream !== true) {
+    res.writeHead(200, { 'content-type': 'application/json' })
+    res.end(JSON.stringify(interaction))
+    return
+  }
+  res.writeHead(200, { 'content-type': 'text/event-stream' })
+  const send = (data: unknown) => res.write(`data: ${JSON.stringify(data)}\n\n`)
+  send({ event_type: 'interaction.created', interaction: { id: 'int_1', status: 'in_progress' } })
+  send({ event_type: 'step.start', index: 0, step: { type: 'model_output' } })
+  send({ event_type: 'step.delta', index: 0, delta: { type: 'text', text: 'Hi' } })
+  if (breakStream) return void setTimeout(() => res.destroy(), 50)
+  send({ event_type: 'step.delta', index: 0, delta: { type: 'text', text: ' there' } })
+  send({ event_type: 'step.stop', index: 0 })
+  send({ event_type: 'interaction.completed', interaction })
+  res.end('data: [DONE]\n\n')
+})
+
+const { gw } = withGateway({
+  fakes: { upstream: () => listenLocal(interactionsApi) },
+  config: ({ upstream }) => ({
     account: { balance: 10 },
     models: [{ id: 'test-omni', family: 'gemini-interactions', vendor: 'gemini', pricing: { unit: 'token', input: 1, output: 4, cachedInput: 0.25 } }],
-    upstreams: [{ id: 'g', vendor: 'gemini', baseUrl: `http://127.0.0.1:${port}`, apiKey: 'gkey' }],
+    upstreams: [{ id: 'g', vendor: 'gemini', baseUrl: upstream.origin, apiKey: 'gkey' }],
     groups: [{ id: 'main', protocol: 'chat', models: ['test-omni'], upstreams: ['g'] }],
     keys: [{ key: 'sk-test-0123456789abcdef', group: 'main' }],
-  })
-})
-afterAll(async () => {
-  await gw.stop()
-  await new Promise((r) => upstream.close(r))
+  }),
 })
 
 // 30 input + 10 cached + 20 output (12 + 8 thinking)

@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js'
-import { chatConfig, startTestGateway, type TestGateway } from '../helpers/gateway.js'
+import { describe, expect, it } from 'vitest'
+import { fakeOpenAIChat, withGateway } from '../helpers/gateway.js'
 
 /** `n` lowercase letters with no space or punctuation: one huge "word" for a BPE tokenizer. */
 function spaceless(n: number): string {
@@ -13,16 +12,7 @@ function spaceless(n: number): string {
   return bytes.toString('latin1')
 }
 
-let fake: FakeOpenAI
-let gw: TestGateway
-beforeAll(async () => {
-  fake = await startFakeOpenAI()
-  gw = await startTestGateway(chatConfig([{ id: 'a', baseUrl: fake.url }]))
-})
-afterAll(async () => {
-  await gw.stop()
-  await fake.close()
-})
+const { gw, fakes: { openai: fake } } = withGateway(fakeOpenAIChat())
 
 describe('counting an interrupted stream never stalls other requests', () => {
   it('a 160 KB spaceless prompt cut by its client after the first chunk is billed while another client is answered within 1 s each', async () => {

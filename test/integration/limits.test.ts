@@ -1,26 +1,19 @@
 import { Readable } from 'node:stream'
 import { request } from 'undici'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js'
-import { chatConfig, startTestGateway, TEST_KEY, type TestGateway } from '../helpers/gateway.js'
+import { describe, expect, it } from 'vitest'
+import { chatConfig, fakeOpenAIChat, startTestGateway, TEST_KEY, withGateway } from '../helpers/gateway.js'
 
-let fake: FakeOpenAI
-let gw: TestGateway
 const body = { model: 'test-gpt', messages: [{ role: 'user', content: 'hello' }] }
 const CAPPED_KEY = 'sk-capped-0123456789'
 const SECOND_KEY = 'sk-second-0123456789'
 
-beforeAll(async () => {
-  fake = await startFakeOpenAI()
-  const config = chatConfig([{ id: 'a', baseUrl: fake.url }], { account: { balance: 100, concurrency: 3 }, timeouts: { connectMs: 500, firstByteMs: 500, idleMs: 500 } })
-  config.keys!.push({ key: CAPPED_KEY, group: 'main', concurrency: 1 }, { key: SECOND_KEY, group: 'main' })
-  gw = await startTestGateway(config)
+const { gw, fakes: { openai: fake } } = withGateway({
+  ...fakeOpenAIChat(
+    { account: { balance: 100, concurrency: 3 }, timeouts: { connectMs: 500, firstByteMs: 500, idleMs: 500 } },
+    [{ key: CAPPED_KEY, group: 'main', concurrency: 1 }, { key: SECOND_KEY, group: 'main' }],
+  ),
+  resetFakes: true,
 })
-afterAll(async () => {
-  await gw.stop()
-  await fake.close()
-})
-beforeEach(() => fake.reset())
 
 const as = (key: string) => ({ authorization: `Bearer ${key}` })
 const errorOf = async (res: Response) => ((await res.json()) as { error: { code: string; message: string } }).error

@@ -1,13 +1,13 @@
 // Every operation of /openapi.json, called for real: each answer's status must be documented for its operation
 // and its body must validate against the documented schema (test/helpers/openapi-conformance.ts). The integration
 // tests' own requests through the test helpers' post/get are checked the same way.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { ROUTES } from '../../electron/gateway/routes/index.js'
-import { startFakeAnthropic, type FakeAnthropic } from '../fakes/anthropic.js'
-import { startFakeGateway, type FakeGateway } from '../fakes/gateway.js'
+import { startFakeAnthropic } from '../fakes/anthropic.js'
+import { startFakeGateway } from '../fakes/gateway.js'
 import { makePng } from '../fakes/images/image-bytes.js'
-import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js'
-import { startTestGateway, TEST_KEY, type TestGateway } from '../helpers/gateway.js'
+import { startFakeOpenAI } from '../fakes/openai.js'
+import { TEST_KEY, withGateway } from '../helpers/gateway.js'
 import { assertConforms, operationOf } from '../helpers/openapi-conformance.js'
 
 const MESSAGES_KEY = 'sk-messages-conformance-0123'
@@ -17,16 +17,12 @@ const SEEDANCE = 'doubao-seedance-2-0-260128'
 const WAN = 'wan2.7-t2v'
 const NATIVE = '/api/v1/services/aigc/video-generation/video-synthesis'
 
-let openai: FakeOpenAI
-let anthropic: FakeAnthropic
-let hosted: FakeGateway
-let gw: TestGateway
 /** "METHOD /doc/path status" of every answer checked */
 const seen = new Set<string>()
 
-beforeAll(async () => {
-  ;[openai, anthropic, hosted] = await Promise.all([startFakeOpenAI(), startFakeAnthropic(), startFakeGateway({ apiKey: UPSTREAM_KEY })])
-  gw = await startTestGateway({
+const { gw, fakes: { openai, anthropic, hosted } } = withGateway({
+  fakes: { openai: startFakeOpenAI, anthropic: startFakeAnthropic, hosted: () => startFakeGateway({ apiKey: UPSTREAM_KEY }) },
+  config: ({ openai, anthropic, hosted }) => ({
     account: { balance: 50 },
     models: [
       { id: 'test-gpt', family: 'gpt', vendor: 'openai', pricing: { unit: 'token', input: 1, output: 2 } },
@@ -43,11 +39,8 @@ beforeAll(async () => {
       { id: 'msgs', protocol: 'messages', models: ['test-claude'], upstreams: ['an'] },
     ],
     keys: [{ key: TEST_KEY, group: 'main' }, { key: MESSAGES_KEY, group: 'msgs' }, { key: BROKE_KEY, group: 'main', quota: 0 }],
-  } as never, undefined, { videoPoll: { intervalMs: 15, maxIntervalMs: 40, timeoutMs: 1_000 } })
-})
-afterAll(async () => {
-  await gw.stop()
-  await Promise.all([openai.close(), anthropic.close(), hosted.close()])
+  } as never),
+  options: { videoPoll: { intervalMs: 15, maxIntervalMs: 40, timeoutMs: 1_000 } },
 })
 
 const json = { 'content-type': 'application/json' }

@@ -1,21 +1,10 @@
 import Ajv2020 from 'ajv/dist/2020.js'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { chatCompletionRequest } from '../../shared/schemas/chat.js'
 import { ROUTES } from '../../electron/gateway/routes/index.js'
-import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js'
-import { chatConfig, startTestGateway, type TestGateway } from '../helpers/gateway.js'
+import { fakeOpenAIChat, withGateway } from '../helpers/gateway.js'
 
-let fake: FakeOpenAI
-let gw: TestGateway
-
-beforeAll(async () => {
-  fake = await startFakeOpenAI()
-  gw = await startTestGateway(chatConfig([{ id: 'a', baseUrl: fake.url }]))
-})
-afterAll(async () => {
-  await gw.stop()
-  await fake.close()
-})
+const { gw } = withGateway(fakeOpenAIChat())
 
 describe('GET /openapi.json', () => {
   it('is OpenAPI 3.1 with the interface version, 2020-12 dialect and one bearer scheme on every operation', async () => {

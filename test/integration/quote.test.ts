@@ -1,17 +1,16 @@
 // POST /v1/quote: every price kind equals what the real call then bills (the ledger), invalid requests answer exactly
 // as the real endpoint does, and a quote touches no upstream, no money and no concurrency slot.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { responsesPromptText } from '../../electron/gateway/routes/responses.js'
 import { DEFAULT_VIDEO_POLL } from '../../electron/gateway/tasks/video-runtime.js'
 import { pollVideoTask } from '../../electron/gateway/tasks/video-poller.js'
 import { countTextTokens, promptText } from '../../electron/gateway/tokens/tokens.js'
-import { startFakeAnthropic, type FakeAnthropic } from '../fakes/anthropic.js'
+import { startFakeAnthropic } from '../fakes/anthropic.js'
 import { startFakeGeminiImage } from '../fakes/images/gemini-image.js'
-import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js'
+import { startFakeOpenAI } from '../fakes/openai.js'
 import { startFakeArk } from '../fakes/video/ark.js'
-import type { FakeVideoServer } from '../fakes/video/task-script.js'
 import { fetchConforming } from '../helpers/openapi-conformance.js'
-import { startTestGateway, TEST_KEY, tempDataDir, type TestGateway } from '../helpers/gateway.js'
+import { TEST_KEY, withGateway } from '../helpers/gateway.js'
 
 const SEEDANCE = 'doubao-seedance-2-0-260128' // catalog: 0.1399 USD/s at 720p, 0.063 at 480p; 4–15 s
 const WAN = 'wan2.7-t2v' // catalog: 0.1 USD/s at 720p, 0.15 at 1080p
@@ -23,18 +22,14 @@ const VIDEO_POLL = { enabled: false, timeoutMs: 300 }
 interface Quote { object: string; currency: string; min: number; max: number; basis: Record<string, any> }
 interface Usage { balance: number; reserved: number; key: { used: number } }
 
-let openai: FakeOpenAI
-let anthropic: FakeAnthropic
-let gemini: Awaited<ReturnType<typeof startFakeGeminiImage>>
-let ark: FakeVideoServer
-let gw: TestGateway
-
-beforeAll(async () => {
-  openai = await startFakeOpenAI({ apiKey: 'oa' })
-  anthropic = await startFakeAnthropic({ apiKey: 'an' })
-  gemini = await startFakeGeminiImage({ apiKey: 'gm' })
-  ark = await startFakeArk()
-  gw = await startTestGateway({
+const { gw, fakes: { openai, anthropic, gemini, ark } } = withGateway({
+  fakes: {
+    openai: () => startFakeOpenAI({ apiKey: 'oa' }),
+    anthropic: () => startFakeAnthropic({ apiKey: 'an' }),
+    gemini: () => startFakeGeminiImage({ apiKey: 'gm' }),
+    ark: startFakeArk,
+  },
+  config: ({ openai, anthropic, gemini, ark }) => ({
     account: { balance: 100, concurrency: 10 },
     models: [
       { id: 'test-gpt', family: 'gpt', vendor: 'openai', pricing: { unit: 'token', input: 2, output: 8 }, limits: { maxOutputTokens: 4096 } },
@@ -61,17 +56,9 @@ beforeAll(async () => {
       { key: EMPTY_KEY, group: 'main', quota: 0 },
       { key: ONE_SLOT_KEY, group: 'main', concurrency: 1 },
     ],
-  }, tempDataDir(), { videoPoll: VIDEO_POLL })
-})
-afterAll(async () => {
-  await gw.stop()
-  await Promise.all([openai.close(), anthropic.close(), gemini.close(), ark.close()])
-})
-beforeEach(() => {
-  openai.reset()
-  anthropic.reset()
-  gemini.reset()
-  ark.reset()
+  }),
+  options: { videoPoll: VIDEO_POLL },
+  resetFakes: true,
 })
 
 const as = (key: string) => ({ authorization: `Bearer ${key}` })

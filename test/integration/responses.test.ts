@@ -1,32 +1,23 @@
 import OpenAI from 'openai'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { openAIResponses } from '../../electron/gateway/upstreams/openai-responses.js'
-import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js'
-import { chatConfig, startTestGateway, TEST_KEY, type TestGateway } from '../helpers/gateway.js'
+import { fakeOpenAIChat, TEST_KEY, withGateway } from '../helpers/gateway.js'
 
-let fake: FakeOpenAI
-let gw: TestGateway
+const { gw, fakes: { openai: fake } } = withGateway({
+  ...fakeOpenAIChat({
+    models: [
+      { id: 'test-gpt', family: 'gpt', vendor: 'openai', pricing: { unit: 'token', input: 2, output: 8 } },
+      { id: 'test-glm', family: 'glm', vendor: 'openai', pricing: { unit: 'token', input: 1, output: 1 }, endpoints: ['chat.completions'] },
+    ],
+    groups: [{ id: 'main', protocol: 'chat', models: ['test-gpt', 'test-glm'], upstreams: ['a'] }],
+    keys: [{ key: TEST_KEY, group: 'main' }],
+  }),
+  resetFakes: true,
+})
 let client: OpenAI
-
-beforeAll(async () => {
-  fake = await startFakeOpenAI()
-  gw = await startTestGateway(
-    chatConfig([{ id: 'a', baseUrl: fake.url }], {
-      models: [
-        { id: 'test-gpt', family: 'gpt', vendor: 'openai', pricing: { unit: 'token', input: 2, output: 8 } },
-        { id: 'test-glm', family: 'glm', vendor: 'openai', pricing: { unit: 'token', input: 1, output: 1 }, endpoints: ['chat.completions'] },
-      ],
-      groups: [{ id: 'main', protocol: 'chat', models: ['test-gpt', 'test-glm'], upstreams: ['a'] }],
-      keys: [{ key: TEST_KEY, group: 'main' }],
-    }),
-  )
+beforeAll(() => {
   client = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: TEST_KEY, maxRetries: 0 })
 })
-afterAll(async () => {
-  await gw.stop()
-  await fake.close()
-})
-beforeEach(() => fake.reset())
 
 const lastRow = async () => (await gw.services.store.ledger.recent(null, 1))[0]
 

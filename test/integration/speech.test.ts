@@ -1,40 +1,34 @@
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { createServer } from 'node:http'
 import OpenAI from 'openai'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestGateway, TEST_KEY, type TestGateway } from '../helpers/gateway.js'
+import { describe, expect, it } from 'vitest'
+import { listenLocal } from '../fakes/listen-local.js'
+import { TEST_KEY, withGateway } from '../helpers/gateway.js'
 
-/** A fake of OpenAI's speech endpoint: answers audio in three chunks, 50 ms apart, as a real TTS stream does. */
-let upstream: Server
 const received: Array<{ path: string; body: Record<string, unknown> }> = []
 const CHUNKS = [Buffer.from('ID3-part-1'), Buffer.from('-part-2'), Buffer.from('-part-3')]
-let gw: TestGateway
 
-beforeAll(async () => {
-  upstream = createServer(async (req, res) => {
-    let text = ''
-    for await (const c of req) text += c
-    received.push({ path: req.url ?? '', body: JSON.parse(text) })
-    res.writeHead(200, { 'content-type': 'audio/mpeg' })
-    for (const chunk of CHUNKS) {
-      res.write(chunk)
-      await new Promise((r) => setTimeout(r, 50))
-    }
-    res.end()
-  })
-  await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r))
-  const { port } = upstream.address() as AddressInfo
-  gw = await startTestGateway({
+/** A fake of OpenAI's speech endpoint: answers audio in three chunks, 50 ms apart, as a real TTS stream does. */
+const speechApi = createServer(async (req, res) => {
+  let text = ''
+  for await (const c of req) text += c
+  received.push({ path: req.url ?? '', body: JSON.parse(text) })
+  res.writeHead(200, { 'content-type': 'audio/mpeg' })
+  for (const chunk of CHUNKS) {
+    res.write(chunk)
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  res.end()
+})
+
+const { gw } = withGateway({
+  fakes: { upstream: () => listenLocal(speechApi) },
+  config: ({ upstream }) => ({
     account: { balance: 10 },
     models: [{ id: 'test-tts', family: 'tts', vendor: 'openai', pricing: { unit: 'character', price: 15 }, maxInputChars: 20, formats: ['mp3', 'wav'] } as never],
-    upstreams: [{ id: 'o', vendor: 'openai', baseUrl: `http://127.0.0.1:${port}/v1`, apiKey: 'k' }],
+    upstreams: [{ id: 'o', vendor: 'openai', baseUrl: `${upstream.origin}/v1`, apiKey: 'k' }],
     groups: [{ id: 'main', protocol: 'chat', models: ['test-tts'], upstreams: ['o'] }],
     keys: [{ key: TEST_KEY, group: 'main' }],
-  })
-})
-afterAll(async () => {
-  await gw.stop()
-  await new Promise((r) => upstream.close(r))
+  }),
 })
 
 describe('POST /v1/audio/speech', () => {

@@ -1,19 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { GatewayConfig } from '../../electron/gateway/config/load-config.js'
-import { startFakeGemini, type FakeGemini } from '../fakes/gemini.js'
-import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js'
-import { startTestGateway, TEST_KEY, type TestGateway } from '../helpers/gateway.js'
+import { startFakeGemini } from '../fakes/gemini.js'
+import { startFakeOpenAI } from '../fakes/openai.js'
+import { TEST_KEY, withGateway } from '../helpers/gateway.js'
 import { readSse } from '../helpers/sse.js'
 
 // Spec §4.1 / §6 rule 2: whatever the vendor's own stream looks like, a client that asked for
 // include_usage gets the usage as one final chunk with empty choices, and no content chunk carries it.
-
-let openai: FakeOpenAI
-let glm: FakeOpenAI
-let xai: FakeOpenAI
-let dashscope: FakeOpenAI
-let gemini: FakeGemini
-let gw: TestGateway
 
 const token = { unit: 'token' as const, input: 1, output: 2 }
 // model id → the vendor whose stream shape it exercises
@@ -21,15 +14,15 @@ const MODELS: Record<string, string> = {
   's-openai': 'openai', 's-glm': 'zhipu', 's-ark': 'ark', 's-qwen': 'dashscope', 's-grok': 'xai', 's-gateway': 'gateway', 's-gemini': 'gemini',
 }
 
-beforeAll(async () => {
-  ;[openai, glm, xai, dashscope, gemini] = await Promise.all([
-    startFakeOpenAI(),
-    startFakeOpenAI({ streamUsage: 'glm' }),
-    startFakeOpenAI({ streamUsage: 'xai' }),
-    startFakeOpenAI({ chatPath: '/compatible-mode/v1/chat/completions' }),
-    startFakeGemini(),
-  ])
-  const config: GatewayConfig = {
+const { gw } = withGateway({
+  fakes: {
+    openai: startFakeOpenAI,
+    glm: () => startFakeOpenAI({ streamUsage: 'glm' }),
+    xai: () => startFakeOpenAI({ streamUsage: 'xai' }),
+    dashscope: () => startFakeOpenAI({ chatPath: '/compatible-mode/v1/chat/completions' }),
+    gemini: startFakeGemini,
+  },
+  config: ({ openai, glm, xai, dashscope, gemini }): GatewayConfig => ({
     account: { balance: 100 },
     models: [
       { id: 's-openai', family: 'gpt', vendor: 'openai', pricing: token },
@@ -51,12 +44,7 @@ beforeAll(async () => {
     ],
     groups: [{ id: 'main', protocol: 'chat', models: Object.keys(MODELS), upstreams: ['openai', 'zhipu', 'ark', 'dashscope', 'xai', 'gateway', 'gemini'] }],
     keys: [{ key: TEST_KEY, group: 'main' }],
-  }
-  gw = await startTestGateway(config)
-})
-afterAll(async () => {
-  await gw.stop()
-  await Promise.all([openai, glm, xai, dashscope, gemini].map((f) => f.close()))
+  }),
 })
 
 interface Chunk {

@@ -1,28 +1,22 @@
 // A field of the wrong type is a 400 naming it, before any upstream call, also for fields that only some model
 // families read (found by the fuzz suite in test/fuzz/).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startFakeOpenAIImages, type FakeOpenAIImages } from '../fakes/images/openai-images.js'
-import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js'
-import { chatConfig, startTestGateway, type TestGateway } from '../helpers/gateway.js'
+import { describe, expect, it } from 'vitest'
+import { startFakeOpenAIImages } from '../fakes/images/openai-images.js'
+import { startFakeOpenAI } from '../fakes/openai.js'
+import { chatConfig, withGateway } from '../helpers/gateway.js'
 import { rawRequest } from '../helpers/raw-http.js'
 
-let chat: FakeOpenAI
-let images: FakeOpenAIImages
-let gw: TestGateway
-
-beforeAll(async () => {
-  ;[chat, images] = await Promise.all([startFakeOpenAI(), startFakeOpenAIImages()])
-  const config = chatConfig([{ id: 'chat', baseUrl: chat.url }])
-  config.upstreams = [
-    { ...config.upstreams![0], models: ['test-gpt'] },
-    { id: 'images', vendor: 'openai', baseUrl: images.url, apiKey: 'upstream-secret-images', models: ['test-image'] },
-  ]
-  config.groups![0].upstreams = ['chat', 'images']
-  gw = await startTestGateway(config)
-})
-afterAll(async () => {
-  await gw.stop()
-  await Promise.all([chat.close(), images.close()])
+const { gw, fakes: { chat, images } } = withGateway({
+  fakes: { chat: startFakeOpenAI, images: startFakeOpenAIImages },
+  config({ chat, images }) {
+    const config = chatConfig([{ id: 'chat', baseUrl: chat.url }])
+    config.upstreams = [
+      { ...config.upstreams![0], models: ['test-gpt'] },
+      { id: 'images', vendor: 'openai', baseUrl: images.url, apiKey: 'upstream-secret-images', models: ['test-image'] },
+    ]
+    config.groups![0].upstreams = ['chat', 'images']
+    return config
+  },
 })
 
 const invalid = (message: string, param: string) => ({ error: { message, type: 'invalid_request_error', param, code: 'invalid_request' } })

@@ -1,11 +1,9 @@
 // DashScope's native video path at the domain root (Wan models): native body, native answers, native task polling,
 // native error shape — on the same reservation, poller and settlement as /v1/video/generate.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import type { RunningGateway } from '../../electron/gateway/gateway.js'
+import { describe, expect, it } from 'vitest'
 import { startFakeDashScope } from '../fakes/video/dashscope.js'
 import { startFakeArk } from '../fakes/video/ark.js'
-import type { FakeVideoServer } from '../fakes/video/task-script.js'
-import { startGatewayOnTestStore, TEST_KEY, tempDataDir } from '../helpers/gateway.js'
+import { TEST_KEY, withGateway } from '../helpers/gateway.js'
 
 const WAN = 'wan2.7-t2v'
 const WAN_I2V = 'wan2.7-i2v'
@@ -14,43 +12,24 @@ const SEEDANCE = 'doubao-seedance-2-0-260128'
 const NATIVE = '/api/v1/services/aigc/video-generation/video-synthesis'
 const MESSAGES_KEY = 'sk-messages-0123456789abcdef'
 
-let dashscope: FakeVideoServer
-let ark: FakeVideoServer
-let gw: RunningGateway
-const data = tempDataDir()
-
-beforeAll(async () => {
-  dashscope = await startFakeDashScope()
-  ark = await startFakeArk()
-  gw = await startGatewayOnTestStore({
-    dataDir: data.dir,
-    port: 0,
-    log: () => {},
-    videoPoll: { intervalMs: 15, maxIntervalMs: 40, timeoutMs: 300 },
-    config: {
-      account: { balance: 3, concurrency: 5 },
-      upstreams: [
-        { id: 'ds', vendor: 'dashscope', baseUrl: dashscope.url, apiKey: 'sk-dashscope-test' },
-        { id: 'ark', vendor: 'ark', baseUrl: `${ark.url}/api/v3`, apiKey: 'ark-test-key' },
-      ],
-      groups: [
-        { id: 'video', protocol: 'chat', models: [WAN, WAN_I2V, HAPPYHORSE, SEEDANCE], upstreams: ['ds', 'ark'] },
-        { id: 'claude', protocol: 'messages', models: [WAN], upstreams: ['ds'] },
-      ],
-      keys: [{ key: TEST_KEY, group: 'video' }, { key: MESSAGES_KEY, group: 'claude' }],
-      // The fakes' video links are on 127.0.0.1.
-      network: { allowPrivateAddresses: true },
-    },
-  })
-})
-afterAll(async () => {
-  await gw.close(1_000)
-  data.remove()
-  await Promise.all([dashscope.close(), ark.close()])
-})
-beforeEach(() => {
-  dashscope.reset()
-  ark.reset()
+const { gw, fakes: { dashscope, ark } } = withGateway({
+  fakes: { dashscope: startFakeDashScope, ark: startFakeArk },
+  config: ({ dashscope, ark }) => ({
+    account: { balance: 3, concurrency: 5 },
+    upstreams: [
+      { id: 'ds', vendor: 'dashscope', baseUrl: dashscope.url, apiKey: 'sk-dashscope-test' },
+      { id: 'ark', vendor: 'ark', baseUrl: `${ark.url}/api/v3`, apiKey: 'ark-test-key' },
+    ],
+    groups: [
+      { id: 'video', protocol: 'chat', models: [WAN, WAN_I2V, HAPPYHORSE, SEEDANCE], upstreams: ['ds', 'ark'] },
+      { id: 'claude', protocol: 'messages', models: [WAN], upstreams: ['ds'] },
+    ],
+    keys: [{ key: TEST_KEY, group: 'video' }, { key: MESSAGES_KEY, group: 'claude' }],
+    // The fakes' video links are on 127.0.0.1.
+    network: { allowPrivateAddresses: true },
+  }),
+  options: { videoPoll: { intervalMs: 15, maxIntervalMs: 40, timeoutMs: 300 } },
+  resetFakes: true,
 })
 
 const headers = (key = TEST_KEY) => ({ authorization: `Bearer ${key}`, 'content-type': 'application/json', 'x-dashscope-async': 'enable' })

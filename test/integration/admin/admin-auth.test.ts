@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { chatConfig, startTestGateway, TEST_KEY, type TestGateway } from '../../helpers/gateway.js'
+import { describe, expect, it } from 'vitest'
+import { chatConfig, TEST_KEY, withGateway } from '../../helpers/gateway.js'
 import { UNAUTHORIZED } from './admin-helpers.js'
 
 describe('admin API sign-in', () => {
-  let gw: TestGateway
-  beforeAll(async () => {
-    gw = await startTestGateway(chatConfig([]))
-  })
-  afterAll(() => gw.stop())
+  const { gw } = withGateway({ config: () => chatConfig([]) })
 
   it('refuses calls without a session, and gateway keys are not admin credentials', async () => {
     const attempts: Array<Record<string, string>> = [{}, { authorization: `Bearer ${TEST_KEY}` }, { authorization: 'Bearer wrong' }, { cookie: 'gatehouse_admin=forged' }]

@@ -1,16 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { chatConfig, startTestGateway, type TestGateway } from '../../helpers/gateway.js'
+import { describe, expect, it } from 'vitest'
+import { chatConfig, withGateway } from '../../helpers/gateway.js'
 import { adminClient, apiError } from './admin-helpers.js'
 
 describe('admin API: groups, upstream accounts, keys, account', () => {
-  let gw: TestGateway
-  let admin: ReturnType<typeof adminClient>
+  const { gw } = withGateway({ config: () => chatConfig([{ id: 'up1', baseUrl: 'http://127.0.0.1:9' }]) })
+  const admin = adminClient(gw)
   const models = (key: string) => fetch(`${gw.url}/v1/models`, { headers: { authorization: `Bearer ${key}` } })
-  beforeAll(async () => {
-    gw = await startTestGateway(chatConfig([{ id: 'up1', baseUrl: 'http://127.0.0.1:9' }]))
-    admin = adminClient(gw)
-  })
-  afterAll(() => gw.stop())
 
   it('creates, changes and deletes a group, with the config file rules and exact errors', async () => {
     const created = await admin.post('/admin/v1/groups', { id: 'team', name: 'Team', protocol: 'chat', models: ['test-gpt'], upstreams: ['up1'] })

@@ -1,20 +1,17 @@
 // Every numeric filter of the admin listings has a range, and text filters hold no U+0000: a value past them is a
 // 400 naming the field on both stores (PostgreSQL fails a statement with a number past BIGINT, or text with U+0000,
 // and answered 500), while the bounds themselves are served.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { chatConfig, startTestGateway, type TestGateway } from '../../helpers/gateway.js'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { chatConfig, withGateway } from '../../helpers/gateway.js'
 import { adminClient, apiError } from './admin-helpers.js'
 
-let gw: TestGateway
-let admin: ReturnType<typeof adminClient>
+const { gw } = withGateway({ config: () => chatConfig([]) })
+const admin = adminClient(gw)
 
 beforeAll(async () => {
-  gw = await startTestGateway(chatConfig([]))
-  admin = adminClient(gw)
   // A row in the log, so that the filters have something to pass over.
   expect((await gw.get('/v1/models')).status).toBe(200)
 })
-afterAll(() => gw.stop())
 
 const AFTER_DATE_RANGE = 'must be at most 8640000000000000 milliseconds since 1970'
 const NOT_A_CURSOR = 'must be the `next` value of a previous page'

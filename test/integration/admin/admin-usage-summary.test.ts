@@ -1,9 +1,9 @@
 // GET /admin/v1/usage/summary against a real ledger: requests through a fake vendor, their timestamps and latencies
 // then set in the store so they spread over known local days.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { USAGE_LATENCY_SAMPLE } from '../../../shared/admin.js'
-import { startFakeOpenAI, type FakeOpenAI } from '../../fakes/openai.js'
-import { chatConfig, startTestGateway, TEST_KEY, type TestGateway } from '../../helpers/gateway.js'
+import { startFakeOpenAI } from '../../fakes/openai.js'
+import { chatConfig, TEST_KEY, withGateway } from '../../helpers/gateway.js'
 import { adminClient, apiError } from './admin-helpers.js'
 
 const SECOND_KEY = 'sk-second-0123456789abcdef'
@@ -11,13 +11,9 @@ const TZ = 'Asia/Shanghai' // UTC+8 all year: local midnight is 16:00 UTC the da
 const localMidnight = (date: string) => Date.parse(`${date}T00:00:00+08:00`)
 const HOUR = 3_600_000
 
-let fake: FakeOpenAI
-let gw: TestGateway
-let admin: ReturnType<typeof adminClient>
-
-beforeAll(async () => {
-  fake = await startFakeOpenAI()
-  gw = await startTestGateway(chatConfig([{ id: 'fake', baseUrl: fake.url }], {
+const { gw, fakes: { openai: fake } } = withGateway({
+  fakes: { openai: startFakeOpenAI },
+  config: ({ openai }) => chatConfig([{ id: 'fake', baseUrl: openai.url }], {
     models: [
       { id: 'test-gpt', family: 'gpt', vendor: 'openai', pricing: { unit: 'token', input: 2, output: 8 } },
       { id: 'test-mini', family: 'gpt', vendor: 'openai', pricing: { unit: 'token', input: 1, output: 4 } },
@@ -27,13 +23,9 @@ beforeAll(async () => {
       { id: 'side', protocol: 'chat', models: ['test-mini'], upstreams: ['fake'] },
     ],
     keys: [{ key: TEST_KEY, group: 'main', name: 'first' }, { key: SECOND_KEY, group: 'side', name: 'second' }],
-  }))
-  admin = adminClient(gw)
+  }),
 })
-afterAll(async () => {
-  await gw.stop()
-  await fake.close()
-})
+const admin = adminClient(gw)
 
 /** One chat request; answers its request id. */
 async function chat(key: string, model: string): Promise<string> {

@@ -4,10 +4,10 @@
 import http from 'node:http'
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { makePng } from '../../fakes/images/image-bytes.js'
 import { listenLocal } from '../../fakes/listen-local.js'
-import { chatConfig, startTestGateway, type TestGateway } from '../../helpers/gateway.js'
+import { chatConfig, withGateway, type TestGateway } from '../../helpers/gateway.js'
 import { fetchConforming } from '../../helpers/openapi-conformance.js'
 import { MAX_LINKED_IMAGE_BYTES } from '../../../electron/gateway/admin/linked-image.js'
 import { apiError, browserSignIn, UNAUTHORIZED } from './admin-helpers.js'
@@ -68,24 +68,14 @@ async function startImageHost() {
   return { origin, state, close: () => (timers.forEach(clearInterval), close()) }
 }
 
-type Host = Awaited<ReturnType<typeof startImageHost>>
-
-let host: Host
 /** links may reach 127.0.0.1 (`network.allowPrivateAddresses`), like every test gateway, with a short first-byte timeout */
-let gw: TestGateway
-/** the default: links may not reach private addresses */
-let strict: TestGateway
-
-beforeAll(async () => {
-  host = await startImageHost()
-  ;[gw, strict] = await Promise.all([
-    startTestGateway(chatConfig([{ id: 'fake', baseUrl: host.origin }], { timeouts: { firstByteMs: 400 } })),
-    startTestGateway(chatConfig([{ id: 'fake', baseUrl: host.origin }], { network: { allowPrivateAddresses: false } })),
-  ])
+const { gw, fakes: { host } } = withGateway({
+  fakes: { host: startImageHost },
+  config: ({ host }) => chatConfig([{ id: 'fake', baseUrl: host.origin }], { timeouts: { firstByteMs: 400 } }),
 })
-afterAll(async () => {
-  await Promise.all([gw?.stop(), strict?.stop()])
-  await host?.close()
+/** the default: links may not reach private addresses */
+const { gw: strict } = withGateway({
+  config: () => chatConfig([{ id: 'fake', baseUrl: host.origin }], { network: { allowPrivateAddresses: false } }),
 })
 
 const PATH = '/admin/v1/linked-image'

@@ -2,10 +2,10 @@
 // copy of the store does not hold them in clear.
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { issueLoginCode } from '../../../electron/gateway/admin/login-codes.js'
 import { ConfigError, loadConfig } from '../../../electron/gateway/config/load-config.js'
-import { chatConfig, startTestGateway, tempDataDir, type TestGateway } from '../../helpers/gateway.js'
+import { chatConfig, startTestGateway, tempDataDir, withGateway, type TestGateway } from '../../helpers/gateway.js'
 import { storeText } from '../../helpers/store-text.js'
 
 const MINUTE = 60_000
@@ -25,11 +25,7 @@ async function expectRefused(res: Response, text: string): Promise<void> {
 }
 
 describe('sign-in codes', () => {
-  let gw: TestGateway
-  beforeAll(async () => {
-    gw = await startTestGateway(chatConfig([]))
-  })
-  afterAll(() => gw.stop())
+  const { gw } = withGateway({ config: () => chatConfig([]) })
   const addressOf = (code: string) => `${gw.url}/admin/login?code=${code}`
 
   it('work for 10 minutes by default', async () => {

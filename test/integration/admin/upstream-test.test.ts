@@ -1,47 +1,41 @@
 import http from 'node:http'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startFakeAnthropic, type FakeAnthropic } from '../fakes/anthropic.js'
-import { startFakeGemini, type FakeGemini } from '../fakes/gemini.js'
-import { listenLocal } from '../fakes/listen-local.js'
-import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js'
-import { chatConfig, startTestGateway, tempDataDir, type TestGateway } from '../helpers/gateway.js'
-import { adminClient } from './admin/admin-helpers.js'
+import { describe, expect, it } from 'vitest'
+import { startFakeAnthropic } from '../../fakes/anthropic.js'
+import { startFakeGemini } from '../../fakes/gemini.js'
+import { listenLocal } from '../../fakes/listen-local.js'
+import { startFakeOpenAI } from '../../fakes/openai.js'
+import { chatConfig, withGateway } from '../../helpers/gateway.js'
+import { adminClient } from './admin-helpers.js'
 
 const OPENAI_KEY = 'sk-proj-wizard-0123456789abcdef'
 const ANTHROPIC_KEY = 'sk-ant-wizard-0123456789abcdef'
 const GEMINI_KEY = 'AIza-wizard-0123456789abcdef'
 
-let openai: FakeOpenAI
-let anthropic: FakeAnthropic
-let gemini: FakeGemini
-let stall: { origin: string; close(): Promise<void> }
-let page: { origin: string; close(): Promise<void> }
-let gw: TestGateway
-let admin: ReturnType<typeof adminClient>
 const logs: string[] = []
 
-beforeAll(async () => {
-  openai = await startFakeOpenAI({ apiKey: OPENAI_KEY, models: ['gpt-6.1-sol', 'gpt-5.4-mini', 'gpt-5', 'my-own-model'] })
-  anthropic = await startFakeAnthropic({ apiKey: ANTHROPIC_KEY })
-  gemini = await startFakeGemini({ apiKey: GEMINI_KEY, models: ['gemini-3.8-flash', 'text-embedding-004'] })
-  // answers nothing, ever (its sockets are destroyed at close)
-  stall = await listenLocal(http.createServer(() => {}))
-  // a web page where an API was expected
-  page = await listenLocal(http.createServer((req, res) => {
-    // hostile lists: nested past the gateway's depth limit, or larger than it reads
-    if (req.url?.startsWith('/deep/')) return void res.writeHead(200, { 'content-type': 'application/json' }).end(`{"data":${'['.repeat(5000)}${']'.repeat(5000)}}`)
-    if (req.url?.startsWith('/huge/')) return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: [{ id: 'x'.repeat(5 * 1024 * 1024) }] }))
-    res.writeHead(200, { 'content-type': 'text/html' }).end('<html>Welcome</html>')
-  }))
-  const config = chatConfig([{ id: 'stored', baseUrl: openai.url }], { timeouts: { firstByteMs: 400 } })
-  config.upstreams![0].apiKey = OPENAI_KEY
-  gw = await startTestGateway(config, tempDataDir(), { log: (line) => logs.push(line) })
-  admin = adminClient(gw)
+const { gw, fakes: { openai, anthropic, gemini, stall, page } } = withGateway({
+  fakes: {
+    openai: () => startFakeOpenAI({ apiKey: OPENAI_KEY, models: ['gpt-6.1-sol', 'gpt-5.4-mini', 'gpt-5', 'my-own-model'] }),
+    anthropic: () => startFakeAnthropic({ apiKey: ANTHROPIC_KEY }),
+    gemini: () => startFakeGemini({ apiKey: GEMINI_KEY, models: ['gemini-3.8-flash', 'text-embedding-004'] }),
+    // answers nothing, ever (its sockets are destroyed at close)
+    stall: () => listenLocal(http.createServer(() => {})),
+    // a web page where an API was expected
+    page: () => listenLocal(http.createServer((req, res) => {
+      // hostile lists: nested past the gateway's depth limit, or larger than it reads
+      if (req.url?.startsWith('/deep/')) return void res.writeHead(200, { 'content-type': 'application/json' }).end(`{"data":${'['.repeat(5000)}${']'.repeat(5000)}}`)
+      if (req.url?.startsWith('/huge/')) return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: [{ id: 'x'.repeat(5 * 1024 * 1024) }] }))
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<html>Welcome</html>')
+    })),
+  },
+  config({ openai }) {
+    const config = chatConfig([{ id: 'stored', baseUrl: openai.url }], { timeouts: { firstByteMs: 400 } })
+    config.upstreams![0].apiKey = OPENAI_KEY
+    return config
+  },
+  options: { log: (line) => logs.push(line) },
 })
-afterAll(async () => {
-  await gw.stop()
-  await Promise.all([openai.close(), anthropic.close(), gemini.close(), stall.close(), page.close()])
-})
+const admin = adminClient(gw)
 
 const test = (body: object) => admin.post('/admin/v1/upstreams/test', body)
 
