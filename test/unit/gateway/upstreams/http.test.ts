@@ -1,7 +1,7 @@
 import { createServer } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { AnswerTooLarge, createHttp, DEFAULT_TIMEOUTS, MAX_ANSWER_BYTES, MAX_ERROR_BYTES, readAnswer, readErrorText, transportFailure } from '../../../electron/gateway/upstreams/http.js'
-import { listenLocal } from '../../fakes/listen-local.js'
+import { AnswerTooLarge, createHttp, DEFAULT_TIMEOUTS, MAX_ANSWER_BYTES, MAX_ERROR_BYTES, readAnswer, readErrorText, transportFailure } from '../../../../electron/gateway/upstreams/http.js'
+import { listenLocal } from '../../../fakes/listen-local.js'
 
 describe('transportFailure', () => {
   it.each([

@@ -1,10 +1,10 @@
 // The switches every fake video vendor shares (task-script.ts), driven through the Seedance adapter.
 import { errors } from 'undici'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { ark as seedance } from '../../../../electron/gateway/upstreams/video/ark.js'
-import { startFakeArk } from '../../../fakes/video/ark.js'
-import { parseStep, type FakeVideoServer } from '../../../fakes/video/task-script.js'
-import { ctxFor, runTask, send, submission } from './drive.js'
+import { ark as seedance } from '../../electron/gateway/upstreams/video/ark.js'
+import { startFakeArk } from '../fakes/video/ark.js'
+import { parseStep, type FakeVideoServer } from '../fakes/video/task-script.js'
+import { ctxFor, runTask, send, submission } from './gateway/video/drive.js'
 
 const MODEL = 'doubao-seedance-1-5-pro-251215'
 const sub = submission({ model: MODEL, prompt: 'p' })
