@@ -5,6 +5,7 @@ import { useCount, useT } from '../../i18n'
 import { useAppStore } from '../../stores/app-store'
 import { downloadName } from './image-results'
 import type { ImageRun, RunImage } from './image-types'
+import { compositeBlobKey, referenceBlobKey, resultBlobKey } from './run-history'
 import { PLURALS, STRINGS, type ImageCount, type ImageT } from './strings'
 
 /** The current time, ticking every second while `active`. */
@@ -119,9 +120,9 @@ function RawToggle({ run, t }: { run: ImageRun; t: ImageT }) {
 }
 
 function ResultImage({ run, image, index, t }: { run: ImageRun; image: RunImage; index: number; t: ImageT }) {
-  const blobUrl = useAppStore((s) => s.imageBlobUrls[`${run.id}:${index}`])
-  const compositeBlob = useAppStore((s) => s.imageBlobUrls[`${run.id}:${index}:composite`])
-  const reference = useAppStore((s) => s.imageBlobUrls[`${run.id}:reference`])
+  const blobUrl = useAppStore((s) => s.imageBlobUrls[resultBlobKey(run.id, index)])
+  const compositeBlob = useAppStore((s) => s.imageBlobUrls[compositeBlobKey(run.id, index)])
+  const reference = useAppStore((s) => s.imageBlobUrls[referenceBlobKey(run.id)])
   // The gateway's copy first: it outlives both this session's blob and the vendor's 24-hour link. The page's CSP
   // lets images come only from the gateway, data: and blob: URLs: a vendor link without a copy is offered as a link.
   const link = image.sourceUrl && isWebLink(image.sourceUrl) ? image.sourceUrl : undefined

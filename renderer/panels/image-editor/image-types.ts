@@ -1,8 +1,24 @@
-/** Types of the images panel's state: reference images, runs (past and under way) and their results. */
+/** Types of the images panel's state: the models, reference images and mask, runs (past and under way) and their results. */
 import type { CompositeStats } from '../../canvas/composite'
-import type { MaskTool } from '../../canvas/mask-ops'
+import type { History } from '../../canvas/history'
+import type { MaskOp, MaskTool } from '../../canvas/mask-ops'
+import type { ImageModelOption } from './model-options'
 
 export type ImageMode = 'generate' | 'edit'
+
+/** The image models of the group the panel works in, with their controls. */
+export interface ImageModels {
+  group: string | null
+  options: ImageModelOption[]
+  loading: boolean
+  error: unknown
+}
+
+/** The mask painted over the first reference image: its history, reset when that image changes. */
+export interface MaskState {
+  refId: string | null
+  history: History<MaskOp>
+}
 
 /** A reference image picked, dropped or pasted (not saved: it is the user's file). */
 export interface ReferenceImage {

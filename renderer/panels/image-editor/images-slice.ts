@@ -5,29 +5,22 @@ import { listModels, modelSpecs } from '../../api/gateway'
 import { naturalSize } from '../../components/downscale-image'
 import { askNotificationPermissionOnce, notifyTaskEnded } from '../../notify'
 import type { AppState } from '../../stores/app-store'
-import { carryOut, resumeRun, toRunError, type RunHooks } from './image-runs'
 import { DEFAULT_FEATHER } from '../../canvas/composite'
-import { compositeResult } from './composite-run'
-import type { BrushSettings, ImageMode, ImageRun, ReferenceImage, ResultComposite, SelectSettings } from './image-types'
-import { keepImage } from './images-api'
-import { mediaSrc } from '../../api/admin'
-import { MAX_BRUSH, MIN_BRUSH } from './mask-keys'
-import { fitParams, imageModelOptions, type EndpointControls, type ImageModelOption } from './model-options'
-import { buildSubmission, formProblem, type SentMask } from './submission'
+import { compositeResults, type CompositeHooks } from './composite-results'
+import { carryOut, resumeRun, toRunError, type RunHooks } from './image-runs'
+import { modeFor, modelFor, readyToSend, refit, typedN } from './image-form'
+import type { BrushSettings, ImageMode, ImageModels, ImageRun, MaskState, ReferenceImage, SelectSettings } from './image-types'
+import { DEFAULT_BRUSH, DEFAULT_SELECT, fitBrush, fitFeather, fitSelect, withClear } from './mask-settings'
+import { imageModelOptions } from './model-options'
+import { withReferenceFirst, withReferences, withoutReference } from './references'
+import {
+  compositeBlobKey, MAX_RUNS, referenceBlobKey, resultBlobKey, withNewRun, withoutRun, withoutRunBlobs, withRunUpdated,
+} from './run-history'
+import { endedNotice, runFailed, runInterrupted, unfinishedRuns } from './run-status'
+import { buildSubmission } from './submission'
 
-/** The image models of the group the panel works in, with their controls. */
-export interface ImageModels {
-  group: string | null
-  options: ImageModelOption[]
-  loading: boolean
-  error: unknown
-}
-
-/** The mask painted over the first reference image: its history, reset when that image changes. */
-export interface MaskState {
-  refId: string | null
-  history: History<MaskOp>
-}
+// The panel's selectors, with the state they read.
+export { selectedControls, selectedModel } from './image-form'
 
 /** The images panel: the form, references and mask (not saved), brush settings and the run history (saved). */
 export interface ImagesSlice {
@@ -48,7 +41,7 @@ export interface ImagesSlice {
   imageModels: ImageModels
   /** newest first */
   imageRuns: ImageRun[]
-  /** `<runId>:<index>` → object URL of an inline result (this session only) */
+  /** object URLs of inline results, composites and sent references, by run (run-history.ts keys; this session only) */
   imageBlobUrls: Record<string, string>
   imageFormError: unknown
   loadImageModels(group: string): Promise<void>
@@ -77,106 +70,59 @@ export interface ImagesSlice {
   dismissImageFormError(): void
 }
 
-/** Most runs the history keeps. */
-export const MAX_RUNS = 200
-/** The widest feather offered: beyond a few pixels the seam only gets blurrier. */
-export const MAX_FEATHER = 16
-const DEFAULT_BRUSH: BrushSettings = { tool: 'brush', size: 48, opacity: 0.5 }
-const DEFAULT_SELECT: SelectSettings = { tolerance: 32, mode: 'add', busy: false, error: null }
-
 // Runs this session is carrying out; a saved run marked running but not here was cut off by a restart.
 const active = new Set<string>()
 
-/** The option of the chosen model, if the group has it. */
-export const selectedModel = (s: AppState): ImageModelOption | undefined => s.imageModels.options.find((m) => m.id === s.imageModelId)
-
-/** The controls of the chosen model on the current mode's endpoint. */
-export const selectedControls = (s: AppState): EndpointControls | undefined => {
-  const option = selectedModel(s)
-  return s.imageMode === 'edit' ? option?.edits : option?.generations
-}
-
-/** The model to use in `mode`: the current one if it serves that endpoint, else the first that does. */
-function modelFor(options: ImageModelOption[], mode: ImageMode, current: string | null): string | null {
-  const serves = (m: ImageModelOption) => (mode === 'edit' ? m.edits : m.generations) !== undefined
-  if (options.some((m) => m.id === current && serves(m))) return current
-  return options.find(serves)?.id ?? null
-}
-
-/** The form fitted to a (possibly new) model: unsupported values fall back to defaults, n within bounds. */
-function refit(s: AppState, patch: Partial<ImagesSlice>): Partial<ImagesSlice> {
-  const next = { ...s, ...patch } as AppState
-  const controls = selectedControls(next)
-  return {
-    ...patch,
-    imageParams: fitParams(next.imageParams, controls),
-    imageSizeText: controls?.size?.custom ? next.imageSizeText : null,
-    imageN: Math.max(1, Math.min(next.imageN, controls?.nMax ?? 1)),
+/** A picked file as a reference: shown through an object URL, measured (the mask is painted at its natural size). */
+async function readReference(file: File): Promise<ReferenceImage> {
+  const url = URL.createObjectURL(file)
+  try {
+    return { id: crypto.randomUUID(), file, url, ...(await naturalSize(url)) }
+  } catch (err) {
+    URL.revokeObjectURL(url)
+    throw new Error(`${file.name}: ${(err as Error).message}`)
   }
 }
 
-/** A desktop notification for a long run that ended while the window was in the background. */
-function notifyRunEnded(s: AppState, id: string): void {
-  const run = s.imageRuns.find((r) => r.id === id)
-  if (!run || run.status === 'running') return
-  void notifyTaskEnded(run.status === 'succeeded' ? 'imageDone' : 'imageFailed', run.model, run.prompt, (run.finishedAt ?? Date.now()) - run.createdAt, s.language)
-}
-
-/** The mask state for the current first reference: kept when it is the same image, empty otherwise. */
-const maskFor = (mask: MaskState, refs: ReferenceImage[]): MaskState =>
-  mask.refId === (refs[0]?.id ?? null) ? mask : { refId: refs[0]?.id ?? null, history: emptyHistory() }
+/** The panel before anything is picked, typed or run. */
+const initialState = () => ({
+  imageMode: 'generate' as ImageMode,
+  imageModelId: null,
+  imagePrompt: '',
+  imageParams: {},
+  imageSizeText: null,
+  imageN: 1,
+  imageReferences: [],
+  imageMask: { refId: null, history: emptyHistory<MaskOp>() },
+  imageBrush: DEFAULT_BRUSH,
+  imageSelect: DEFAULT_SELECT,
+  imageFeather: DEFAULT_FEATHER,
+  imageModels: { group: null, options: [], loading: false, error: null },
+  imageRuns: [],
+  imageBlobUrls: {},
+  imageFormError: null,
+})
 
 export const createImagesSlice: StateCreator<AppState, [], [], ImagesSlice> = (set, get) => {
-  const updateRun = (id: string) => (fn: (run: ImageRun) => ImageRun) => set((s) => ({ imageRuns: s.imageRuns.map((r) => (r.id === id ? fn(r) : r)) }))
-  const hooksFor = (id: string): RunHooks => ({
+  const updateRun = (id: string) => (fn: (run: ImageRun) => ImageRun) => set((s) => ({ imageRuns: withRunUpdated(s.imageRuns, id, fn) }))
+  const showBlob = (key: string, blob: Blob) => set((s) => ({ imageBlobUrls: { ...s.imageBlobUrls, [key]: URL.createObjectURL(blob) } }))
+  const hooksFor = (id: string): RunHooks => ({ update: updateRun(id), showBlob: (index, blob) => showBlob(resultBlobKey(id, index), blob) })
+  const compositeHooks = (id: string): CompositeHooks => ({
     update: updateRun(id),
-    showBlob: (index, blob) => set((s) => ({ imageBlobUrls: { ...s.imageBlobUrls, [`${id}:${index}`]: URL.createObjectURL(blob) } })),
+    resultBlob: (index) => get().imageBlobUrls[resultBlobKey(id, index)],
+    showComposite: (index, png) => showBlob(compositeBlobKey(id, index), png),
   })
-  const patchComposite = (runId: string, index: number, patch: Partial<ResultComposite>) =>
-    updateRun(runId)((r) => ({ ...r, images: r.images.map((img, i) => (i === index ? { ...img, composite: { state: 'pending', ...img.composite, ...patch } } : img)) }))
-
-  /**
-   * Puts the reference back outside the mask in each result of a finished masked run, shows the composite at
-   * once and keeps it in the media store; a result that cannot be read (say, only a vendor link) stays raw.
-   */
-  const compositeRunImages = async (runId: string, mask: SentMask, reference: Blob, feather: number) => {
-    const run = get().imageRuns.find((r) => r.id === runId)
-    if (!run || run.status !== 'succeeded') return
-    await Promise.all(
-      run.images.map(async (image, i) => {
-        const src = get().imageBlobUrls[`${runId}:${i}`] ?? (image.url ? mediaSrc(image.url) : undefined)
-        if (!src) return
-        patchComposite(runId, i, { state: 'pending' })
-        try {
-          const { png, stats } = await compositeResult(src, reference, mask, feather)
-          set((s) => ({ imageBlobUrls: { ...s.imageBlobUrls, [`${runId}:${i}:composite`]: URL.createObjectURL(png) } }))
-          patchComposite(runId, i, { stats })
-          const media = await keepImage(run.requestId ?? '', png)
-          patchComposite(runId, i, { state: 'kept', mediaId: media.id, url: media.url })
-        } catch (err) {
-          patchComposite(runId, i, { state: 'failed', error: toRunError(err).message })
-        }
-      }),
-    )
-  }
   const editMask = (fn: (h: History<MaskOp>) => History<MaskOp>) => set((s) => ({ imageMask: { ...s.imageMask, history: fn(s.imageMask.history) } }))
+  /** The run is no longer carried out here; a long one that ended in the background gets a desktop notification. */
+  const ended = (id: string) => {
+    active.delete(id)
+    const s = get()
+    const notice = endedNotice(s.imageRuns.find((r) => r.id === id), Date.now())
+    if (notice) void notifyTaskEnded(notice.kind, notice.model, notice.prompt, notice.elapsedMs, s.language)
+  }
 
   return {
-    imageMode: 'generate',
-    imageModelId: null,
-    imagePrompt: '',
-    imageParams: {},
-    imageSizeText: null,
-    imageN: 1,
-    imageReferences: [],
-    imageMask: { refId: null, history: emptyHistory() },
-    imageBrush: DEFAULT_BRUSH,
-    imageSelect: DEFAULT_SELECT,
-    imageFeather: DEFAULT_FEATHER,
-    imageModels: { group: null, options: [], loading: false, error: null },
-    imageRuns: [],
-    imageBlobUrls: {},
-    imageFormError: null,
+    ...initialState(),
 
     loadImageModels: async (group) => {
       set((s) => ({ imageModels: { ...s.imageModels, group, loading: true, error: null } }))
@@ -185,7 +131,7 @@ export const createImagesSlice: StateCreator<AppState, [], [], ImagesSlice> = (s
         if (get().groupId !== group) return
         const options = imageModelOptions(listed, index, get().groups.find((g) => g.id === group)?.images ?? {})
         set((s) => {
-          const mode = s.imageMode === 'edit' && !options.some((m) => m.edits) ? 'generate' : s.imageMode
+          const mode = modeFor(options, s.imageMode)
           return refit(s, { imageModels: { group, options, loading: false, error: null }, imageMode: mode, imageModelId: modelFor(options, mode, s.imageModelId) })
         })
       } catch (error) {
@@ -197,25 +143,12 @@ export const createImagesSlice: StateCreator<AppState, [], [], ImagesSlice> = (s
     setImagePrompt: (imagePrompt) => set({ imagePrompt }),
     setImageParam: (field, value) => set((s) => refit(s, { imageParams: { ...s.imageParams, [field]: value } })),
     setImageSizeText: (imageSizeText) => set({ imageSizeText }),
-    setImageN: (n) => set((s) => refit(s, { imageN: Number.isFinite(n) ? Math.round(n) : 1 })),
+    setImageN: (n) => set((s) => refit(s, { imageN: typedN(n) })),
 
     addImageReferences: async (files) => {
       try {
-        const refs = await Promise.all(
-          files.map(async (file) => {
-            const url = URL.createObjectURL(file)
-            try {
-              return { id: crypto.randomUUID(), file, url, ...(await naturalSize(url)) }
-            } catch (err) {
-              URL.revokeObjectURL(url)
-              throw new Error(`${file.name}: ${(err as Error).message}`)
-            }
-          }),
-        )
-        set((s) => {
-          const imageReferences = [...s.imageReferences, ...refs]
-          return { imageReferences, imageMask: maskFor(s.imageMask, imageReferences) }
-        })
+        const refs = await Promise.all(files.map(readReference))
+        set((s) => withReferences(s.imageMask, [...s.imageReferences, ...refs]))
       } catch (error) {
         set({ imageFormError: error })
       }
@@ -224,87 +157,64 @@ export const createImagesSlice: StateCreator<AppState, [], [], ImagesSlice> = (s
       set((s) => {
         const gone = s.imageReferences.find((r) => r.id === id)
         if (gone) URL.revokeObjectURL(gone.url)
-        const imageReferences = s.imageReferences.filter((r) => r.id !== id)
-        return { imageReferences, imageMask: maskFor(s.imageMask, imageReferences) }
+        return withReferences(s.imageMask, withoutReference(s.imageReferences, id))
       }),
     makeReferenceFirst: (id) =>
       set((s) => {
-        const ref = s.imageReferences.find((r) => r.id === id)
-        if (!ref) return {}
-        const imageReferences = [ref, ...s.imageReferences.filter((r) => r.id !== id)]
-        return { imageReferences, imageMask: maskFor(s.imageMask, imageReferences) }
+        const imageReferences = withReferenceFirst(s.imageReferences, id)
+        return imageReferences ? withReferences(s.imageMask, imageReferences) : {}
       }),
 
     commitMaskOp: (op) => editMask((h) => pushHistory(h, op)),
     undoMask: () => editMask(undoHistory),
     redoMask: () => editMask(redoHistory),
-    // A clear of an empty mask would only add a step that undoes nothing.
-    clearMask: () => editMask((h) => (h.done.length === 0 || h.done[h.done.length - 1].kind === 'clear' ? h : pushHistory(h, { kind: 'clear' }))),
+    clearMask: () => editMask(withClear),
     invertMask: () => editMask((h) => pushHistory(h, { kind: 'invert' })),
-    setBrush: (patch) =>
-      set((s) => {
-        const brush = { ...s.imageBrush, ...patch }
-        return { imageBrush: { ...brush, size: Math.min(MAX_BRUSH, Math.max(MIN_BRUSH, Math.round(brush.size))), opacity: Math.min(1, Math.max(0, brush.opacity)) } }
-      }),
-
-    setSelect: (patch) =>
-      set((s) => {
-        const select = { ...s.imageSelect, ...patch }
-        return { imageSelect: { ...select, tolerance: Math.min(255, Math.max(0, Math.round(select.tolerance))) } }
-      }),
-    setFeather: (px) => set({ imageFeather: Number.isFinite(px) ? Math.min(MAX_FEATHER, Math.max(0, Math.round(px))) : DEFAULT_FEATHER }),
+    setBrush: (patch) => set((s) => ({ imageBrush: fitBrush({ ...s.imageBrush, ...patch }) })),
+    setSelect: (patch) => set((s) => ({ imageSelect: fitSelect({ ...s.imageSelect, ...patch }) })),
+    setFeather: (px) => set({ imageFeather: fitFeather(px) }),
     setShowRaw: (runId, showRaw) => updateRun(runId)((r) => ({ ...r, showRaw })),
 
     submitImageRun: async () => {
       const s = get()
-      const option = selectedModel(s)
-      const controls = selectedControls(s)
-      if (!s.groupId || !option || !controls || formProblem(s, controls)) return
-      const { run, request, masked } = buildSubmission(s, s.groupId, option, controls)
+      const ready = readyToSend(s)
+      if (!ready) return
+      const { run, request, masked } = buildSubmission(s, ready.group, ready.option, ready.controls)
       const feather = s.imageFeather
       // Image tasks can take minutes: ask once whether the desktop may say when one ends in the background.
       askNotificationPermissionOnce()
       active.add(run.id)
       set((st) => ({
         imageFormError: null,
-        imageRuns: [run, ...st.imageRuns].slice(0, MAX_RUNS),
+        imageRuns: withNewRun(st.imageRuns, run),
         // The reference as it was sent, for the before/after comparison (this session only).
-        ...(masked ? { imageBlobUrls: { ...st.imageBlobUrls, [`${run.id}:reference`]: URL.createObjectURL(masked.reference) } } : {}),
+        ...(masked ? { imageBlobUrls: { ...st.imageBlobUrls, [referenceBlobKey(run.id)]: URL.createObjectURL(masked.reference) } } : {}),
       }))
       const hooks = hooksFor(run.id)
       try {
         await carryOut(await request(), hooks)
-        if (masked) await compositeRunImages(run.id, masked.mask, masked.reference, feather)
+        if (masked) await compositeResults(get().imageRuns.find((r) => r.id === run.id), masked.mask, masked.reference, feather, compositeHooks(run.id))
       } catch (err) {
-        hooks.update((r) => ({ ...r, status: 'failed', phase: undefined, error: toRunError(err), finishedAt: Date.now() }))
+        hooks.update((r) => runFailed(r, toRunError(err), Date.now()))
       } finally {
-        active.delete(run.id)
-        notifyRunEnded(get(), run.id)
+        ended(run.id)
       }
     },
     resumeImageRuns: () => {
-      for (const run of get().imageRuns) {
-        if (run.status !== 'running' || active.has(run.id)) continue
+      for (const run of unfinishedRuns(get().imageRuns, active)) {
         if (!run.taskId) {
-          updateRun(run.id)((r) => ({ ...r, status: 'failed', phase: undefined, interrupted: true, finishedAt: Date.now() }))
+          updateRun(run.id)((r) => runInterrupted(r, Date.now()))
           continue
         }
         active.add(run.id)
-        void resumeRun(run.group, run.taskId, run.requestId ?? '', hooksFor(run.id)).finally(() => {
-          active.delete(run.id)
-          notifyRunEnded(get(), run.id)
-        })
+        void resumeRun(run.group, run.taskId, run.requestId ?? '', hooksFor(run.id)).finally(() => ended(run.id))
       }
     },
     removeImageRun: (id) =>
       set((s) => {
-        const blobUrls = { ...s.imageBlobUrls }
-        for (const key of Object.keys(blobUrls)) {
-          if (!key.startsWith(`${id}:`)) continue
-          URL.revokeObjectURL(blobUrls[key])
-          delete blobUrls[key]
-        }
-        return { imageRuns: s.imageRuns.filter((r) => r.id !== id), imageBlobUrls: blobUrls }
+        const { kept, dropped } = withoutRunBlobs(s.imageBlobUrls, id)
+        for (const url of dropped) URL.revokeObjectURL(url)
+        return { imageRuns: withoutRun(s.imageRuns, id), imageBlobUrls: kept }
       }),
     dismissImageFormError: () => set({ imageFormError: null }),
   }
