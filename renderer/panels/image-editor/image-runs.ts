@@ -7,6 +7,7 @@ import { ApiError } from '../../api/http'
 import { b64ToBlob, parseImagesBody, type ImageItem } from './image-results'
 import { findCopies, keepImage, resumeTask, submitImages, type Progress, type Submission } from './images-api'
 import type { ImageRun, RunError, RunImage } from './image-types'
+import { runFailed, runSaved, runSucceeded } from './run-status'
 
 export interface RunHooks {
   /** applies a change to the run with this id */
@@ -46,12 +47,15 @@ export async function carryOut(submission: Omit<Submission, 'onProgress' | 'onRe
     })
     await settle(body, requestId, hooks)
   } catch (err) {
-    hooks.update((r) => ({ ...r, status: 'failed', phase: undefined, error: withLogId(toRunError(err), r), finishedAt: Date.now() }))
+    failed(err, hooks)
   }
 }
 
 /** A task's failure is logged under the task's id (the gateway's request log row of the task). */
 const withLogId = (error: RunError, run: ImageRun): RunError => (run.taskId && !error.requestId ? { ...error, requestId: run.taskId } : error)
+
+/** The run failed with `err`, saved with the request-log row to look it up by. */
+const failed = (err: unknown, hooks: RunHooks): void => hooks.update((r) => runFailed(r, withLogId(toRunError(err), r), Date.now()))
 
 /** The answer of a task resumed after a restart, or of a fresh submission: results, then copies. */
 export async function settle(body: unknown, requestId: string, hooks: RunHooks): Promise<void> {
@@ -62,9 +66,9 @@ export async function settle(body: unknown, requestId: string, hooks: RunHooks):
   const images: RunImage[] = items.map((item) => ({
     mimeType: item.mimeType, keep: 'pending', ...(item.url ? { sourceUrl: item.url } : {}), ...(item.revisedPrompt ? { revisedPrompt: item.revisedPrompt } : {}),
   }))
-  hooks.update((r) => ({ ...r, status: 'succeeded', phase: 'saving', images, finishedAt: Date.now() }))
+  hooks.update((r) => runSucceeded(r, images, Date.now()))
   await Promise.all([keepInline(blobs, requestId, hooks), keepLinked(items, requestId, hooks)])
-  hooks.update((r) => ({ ...r, phase: undefined }))
+  hooks.update(runSaved)
 }
 
 async function keepInline(blobs: Array<Blob | undefined>, requestId: string, hooks: RunHooks): Promise<void> {
@@ -103,6 +107,6 @@ export async function resumeRun(group: string, taskId: string, requestId: string
     const body = await resumeTask(group, taskId, (p) => hooks.update((r) => ({ ...r, ...progressPatch(p) })))
     await settle(body, requestId, hooks)
   } catch (err) {
-    hooks.update((r) => ({ ...r, status: 'failed', phase: undefined, error: withLogId(toRunError(err), r), finishedAt: Date.now() }))
+    failed(err, hooks)
   }
 }
