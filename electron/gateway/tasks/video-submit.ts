@@ -10,6 +10,7 @@ import { failover, type Attempt } from '../relay/failover.js'
 import { isFailoverStatus } from '../relay/upstream-failure.js'
 import type { Services } from '../services.js'
 import type { VideoDedupe, VideoTaskRow } from '../store/tasks.js'
+import { parseJson } from '../upstreams/video/adapter-helpers.js'
 import { videoAdapterFor, type VideoSubmission } from '../upstreams/video/index.js'
 import { newTaskId } from './image-tasks.js'
 import { videoPrice, type VideoPrice } from './video-pricing.js'
@@ -156,7 +157,7 @@ function startUpstream(services: Services, candidates: UpstreamAccount[], model:
 }
 
 /** One account's create call: the vendor's task id, or why the next account is tried (its time limit counts as a timeout). */
-function startOn(services: Services, upstream: UpstreamAccount, model: CatalogModel, sub: VideoSubmission, timeoutMs: number): Promise<Attempt<VideoStarted>> {
+async function startOn(services: Services, upstream: UpstreamAccount, model: CatalogModel, sub: VideoSubmission, timeoutMs: number): Promise<Attempt<VideoStarted>> {
   const adapter = videoAdapterFor(upstream.vendor)!
   const spec = adapter.toStart(sub, { upstream, model }, Math.floor(Date.now() / 1000))
   return attempt(async () => {
@@ -164,12 +165,4 @@ function startOn(services: Services, upstream: UpstreamAccount, model: CatalogMo
     const text = (await readAnswer(response)).toString('utf8')
     return { upstreamId: upstream.id, vendorTaskId: adapter.fromStart(parseJson(text), sub) }
   }, 'timeout')
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text)
-  } catch {
-    return undefined
-  }
 }
