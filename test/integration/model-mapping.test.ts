@@ -2,6 +2,7 @@
 // to its own name for it. The upstream gets the account's name; the client and the ledger see the gateway's id.
 import { describe, expect, it } from 'vitest'
 import { loadBuiltinModels } from '../../electron/gateway/catalog/catalog.js'
+import type { GatewayConfig } from '../../electron/gateway/config/load-config.js'
 import { startFakeAnthropic } from '../fakes/anthropic.js'
 import { startFakeOpenAIImages } from '../fakes/images/openai-images.js'
 import { startFakeOpenAI } from '../fakes/openai.js'
@@ -20,7 +21,7 @@ const { gw, fakes } = withGateway({
     images: () => startFakeOpenAIImages({ apiKey: 'img-key' }),
     video: () => startFakeXai({ apiKey: 'xai-key' }),
   },
-  config: ({ azure, plain, claude, images, video }) => ({
+  config: ({ azure, plain, claude, images, video }): GatewayConfig => ({
     account: { balance: 100, concurrency: 5 },
     models: [
       { id: 'test-gpt', family: 'gpt', vendor: 'openai', pricing: { unit: 'token', input: 2, output: 8 } },

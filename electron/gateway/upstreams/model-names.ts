@@ -1,4 +1,7 @@
-import type { ChatStreamTranslator, RelayAdapter, UpstreamCtx } from '../contract/upstream.js'
+import type { ChatStreamTranslator, RelayAdapter, TokenUsage, UpstreamCtx } from '../contract/upstream.js'
+
+/** A translator that may write the end of a stream the upstream left unended. */
+type Ending = { endOfAnswer?(usage: TokenUsage | undefined): string[] | undefined }
 
 /** The account's own name for the model, when it maps the gateway's id to another (README "Model mapping and fallbacks"). */
 export const accountModelName = (ctx: Pick<UpstreamCtx, 'model' | 'upstream'>): string | undefined => ctx.upstream.modelNames?.get(ctx.model.id)
@@ -37,9 +40,15 @@ export function withModelNames(adapter: RelayAdapter): RelayAdapter {
       const id = ctx.model.id
       const rename = (frames: string[]): string[] => frames.map((frame) => withGatewayModel(frame, id))
       const renamed: ChatStreamTranslator = { ...translator, push: (event) => rename(translator.push(event)) }
-      // Frames the translator writes itself at the end (a usage chunk it built) name the model too.
-      const { endOfAnswer } = translator
-      if (endOfAnswer !== undefined) renamed.endOfAnswer = (usage) => { const end = endOfAnswer(usage); return end && rename(end) }
+      // Frames a translator writes itself at the end (a usage chunk it built) name the model too.
+      const ending = translator as Ending
+      if (ending.endOfAnswer !== undefined) {
+        const endOfAnswer = ending.endOfAnswer
+        ;(renamed as Ending).endOfAnswer = (usage) => {
+          const end = endOfAnswer(usage)
+          return end && rename(end)
+        }
+      }
       return renamed
     },
     fromError: adapter.fromError,
