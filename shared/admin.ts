@@ -54,8 +54,7 @@ export interface UpstreamSummary {
   baseUrl: string
   /** the secret, masked (`sk-abc…wxyz`); the secret itself never comes back */
   apiKeyHint: string
-  /** the models served: ids under their own names, or each id mapped to the account's own name for it; null: every catalog model of the vendor */
-  models: string[] | Record<string, string> | null
+  models: string[] | null
   priority: number
   /** groups that use this account */
   groups: string[]
@@ -144,7 +143,28 @@ export interface RequestLogEntry {
   /** USD */
   cost: number
   latencyMs: number
+  /** every upstream attempt the failover loop made (or skipped), oldest first; null: none recorded (no upstream call) */
+  attempts: UpstreamAttempt[] | null
 }
+
+/**
+ * One try of one account by the failover loop, as the ledger keeps it (column `attempts`, JSON, at most
+ * MAX_ATTEMPT_RECORDS of them): which account and model, what came of it, how long it took, and why the loop moved on.
+ */
+export interface UpstreamAttempt {
+  /** the account's id */
+  account: string
+  model: string
+  /** `ok`, `status 503`, `timeout`, `reset`, `connect`, `malformed`, `empty`, `aborted` or `skipped: breaker open` */
+  outcome: string
+  /** milliseconds the attempt took (0 when skipped) */
+  ms: number
+  /** why the loop moved on: `failed over`, `retry in 2000 ms (Retry-After)`, `retry budget spent` …; absent on success */
+  next?: string
+}
+
+/** The most attempts a ledger row keeps: the retry budget bounds a request far below it. */
+export const MAX_ATTEMPT_RECORDS = 32
 
 export interface RequestLogPage {
   data: RequestLogEntry[]

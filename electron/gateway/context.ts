@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { languageOf, type Lang } from '../../shared/messages.js'
+import type { UpstreamAttempt } from '../../shared/admin.js'
 import type { CatalogModel } from '../../shared/types.js'
 import { ClientAbort } from './client/client-abort.js'
 import type { ClientTimeouts } from './client/client-timeouts.js'
@@ -42,6 +43,8 @@ export interface RequestContext {
     errorCode?: string
     /** overrides the HTTP status in the ledger (a stream that failed after its 200) */
     status?: number
+    /** the failover loop's tries of upstream accounts (relay/attempt.ts requestRun), kept on the ledger row */
+    attempts?: UpstreamAttempt[]
   }
 }
 

@@ -6,6 +6,7 @@ import type { BodyBudget } from './client/body-budget.js'
 import type { ConcurrencyLimiter } from './limits.js'
 import type { MediaFiles } from './media/media-files.js'
 import type { Registry } from './registry.js'
+import type { Routing } from './relay/failover.js'
 import type { SecretBox } from './secrets/secrets.js'
 import type { Store } from './store/index.js'
 
@@ -33,6 +34,8 @@ export interface Services {
   media: MediaFiles
   secrets: SecretBox
   admin: AdminAuth
+  /** the failover loop's retry policy and the accounts' circuit breakers (config `routing`; per process) */
+  routing: Routing
   /** each key's requests in flight, ended when the key is deleted, disabled or expires */
   keyRequests: KeyRequests
   /** each admin session's kept-media downloads in flight, ended when the session ends */

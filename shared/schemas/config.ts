@@ -1,33 +1,5 @@
-import { ENDPOINTS, FALLBACK_TRIGGERS, FAMILIES, MODEL_TYPES, VENDORS } from '../types.js'
+import { ENDPOINTS, FAMILIES, MODEL_TYPES, VENDORS } from '../types.js'
 import { MAX_USD, pricing } from './common.js'
-
-/**
- * The models an upstream account serves: gateway model ids served under their own names, or each gateway model id
- * mapped to the name this account knows it by (README "Model mapping and fallbacks").
- */
-export const upstreamModels = {
-  description: 'the models this account serves: an array of gateway model ids (called under their own names), or an object mapping each gateway model id to the name the account knows it by (an Azure deployment, a reseller\'s `vendor/model` id); absent: every catalog model of the vendor',
-  anyOf: [
-    { type: 'array', items: { type: 'string', minLength: 1 } },
-    { type: 'object', additionalProperties: { type: 'string', minLength: 1, maxLength: 256 } },
-  ],
-} as const
-
-/** A model's ordered fallbacks, each with the error classes that lead to it. */
-export const modelFallbacks = {
-  type: 'array',
-  maxItems: 8,
-  description: 'models tried in order when this model fails with one of the `on` classes before any content reached the client: unavailable (its accounts exhausted with 5xx, timeouts or breakers open), rate_limited (429s), context_length (the prompt is too long for it); content filtering never falls back. A fallback outside the key\'s group is skipped',
-  items: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['model', 'on'],
-    properties: {
-      model: { type: 'string', minLength: 1 },
-      on: { type: 'array', minItems: 1, uniqueItems: true, items: { enum: FALLBACK_TRIGGERS } },
-    },
-  },
-} as const
 
 /** JSON Schema of the headless config file (README "Config file"). */
 export const gatewayConfig = {
@@ -53,7 +25,7 @@ export const gatewayConfig = {
           vendor: { enum: VENDORS },
           baseUrl: { type: 'string', pattern: '^https?://' },
           apiKey: { type: 'string', minLength: 1 },
-          models: upstreamModels,
+          models: { type: 'array', items: { type: 'string', minLength: 1 } },
           priority: { type: 'number' },
           budget: { type: 'number', minimum: 0, maximum: MAX_USD, description: 'USD: a spending cap for this account; once reached, failover skips it' },
         },
@@ -87,8 +59,7 @@ export const gatewayConfig = {
       type: 'array',
       items: {
         type: 'object',
-        required: ['id'],
-        description: 'a catalog entry added or overridden; family and pricing are required for a model not in the built-in catalog',
+        required: ['id', 'family', 'pricing'],
         properties: {
           id: { type: 'string', minLength: 1 },
           family: { enum: FAMILIES },
@@ -96,7 +67,6 @@ export const gatewayConfig = {
           vendor: { enum: VENDORS.filter((v) => v !== 'gateway') },
           pricing,
           endpoints: { type: 'array', items: { enum: ENDPOINTS } },
-          fallbacks: modelFallbacks,
           limits: {
             type: 'object',
             properties: {
@@ -137,6 +107,33 @@ export const gatewayConfig = {
         bodyIdleMs: { type: 'integer', minimum: 1, default: 30000, description: 'client: longest silence while a request body arrives (past it: 408 request_timeout)' },
         bodyMs: { type: 'integer', minimum: 1, default: 120000, description: 'client: the whole request body must arrive within it (past it: 408 request_timeout)' },
         clientIdleMs: { type: 'integer', minimum: 1, default: 30000, description: 'client: longest time a response may stay unread before the connection is cut (ledger 499)' },
+      },
+    },
+    routing: {
+      type: 'object',
+      additionalProperties: false,
+      description: 'how the failover loop retries and when it skips an account (README "Retries and circuit breakers")',
+      properties: {
+        retries: {
+          type: 'object',
+          additionalProperties: false,
+          description: "one request's retry budget",
+          properties: {
+            maxAttempts: { type: 'integer', minimum: 1, maximum: 32, default: 6, description: 'upstream calls one request may make in all (first tries and same-account retries, every account and fallback model)' },
+            maxBackoffMs: { type: 'integer', minimum: 0, maximum: 600000, default: 10000, description: 'milliseconds one request may spend waiting between tries; a Retry-After longer than what is left is not waited: the request fails over, or answers 503 with that Retry-After' },
+            backoffMs: { type: 'integer', minimum: 0, maximum: 60000, default: 250, description: 'a 408, 5xx or broken connection is retried on the same account once, after half to all of this (jitter)' },
+            rateLimitBackoffMs: { type: 'integer', minimum: 0, maximum: 60000, default: 1000, description: 'a 429 without a retry delay is retried on the same account once, after half to all of this (jitter)' },
+          },
+        },
+        breaker: {
+          type: 'object',
+          additionalProperties: false,
+          description: "each account's circuit breaker (per process)",
+          properties: {
+            failures: { type: 'integer', minimum: 1, maximum: 1000, default: 5, description: 'failures in a row that open an account\'s breaker: it is skipped at once' },
+            coolDownMs: { type: 'integer', minimum: 100, maximum: 3600000, default: 30000, description: 'how long an open account is skipped before one request tries it again (half-open)' },
+          },
+        },
       },
     },
     limits: {

@@ -1,4 +1,4 @@
-import type { RequestLogEntry, RequestLogPage } from '../../../shared/admin.js'
+import type { RequestLogEntry, RequestLogPage, UpstreamAttempt } from '../../../shared/admin.js'
 import type { RequestContext } from '../context.js'
 import { nanoToUsd } from '../money/money.js'
 import { sendJson } from '../respond.js'
@@ -44,8 +44,19 @@ export function parseLogQuery(q: URLSearchParams): RequestLogFilter {
 const toEntry = (r: LedgerEntry): RequestLogEntry => ({
   id: r.id, createdAt: r.created_at, keyId: r.key_id, group: r.group_id, model: r.model, endpoint: r.endpoint, status: r.status,
   errorCode: r.error_code, upstream: r.upstream_id, inputTokens: r.input_tokens, outputTokens: r.output_tokens,
-  cost: nanoToUsd(r.cost_nano), latencyMs: r.latency_ms,
+  cost: nanoToUsd(r.cost_nano), latencyMs: r.latency_ms, attempts: attemptsOf(r.attempts),
 })
+
+/** The row's attempts column (written by billing.ts attemptsJson); null when none were recorded or it cannot be read. */
+function attemptsOf(column: string | null | undefined): UpstreamAttempt[] | null {
+  if (column === null || column === undefined) return null
+  try {
+    const parsed: unknown = JSON.parse(column)
+    return Array.isArray(parsed) ? (parsed as UpstreamAttempt[]) : null
+  } catch {
+    return null
+  }
+}
 
 /** GET /admin/v1/requests: the request log, newest first, filtered, in pages. */
 export async function listRequests(ctx: RequestContext, services: Services): Promise<void> {

@@ -1,3 +1,4 @@
+import { MAX_ATTEMPT_RECORDS, type UpstreamAttempt } from '../../../shared/admin.js'
 import type { CatalogModel } from '../../../shared/types.js'
 import { accountBudget, fundsVerdict } from '../money/budget.js'
 import type { RequestContext } from '../context.js'
@@ -47,8 +48,18 @@ export function recordRequest(store: Store, registry: Registry, ctx: RequestCont
     cost_nano: cost,
     latency_ms: Math.round((performance.now() - ctx.startedAt) * 1000) / 1000,
     created_at: Date.now(),
+    attempts: outcome.attempts === undefined ? null : attemptsJson(outcome.attempts),
   })
   if (cost > 0) chargeMirror(registry, key, outcome.upstreamId ?? null, cost)
+}
+
+/**
+ * The attempts as the ledger keeps them: at most MAX_ATTEMPT_RECORDS (the first ones and the last, which served or
+ * failed last).
+ */
+export function attemptsJson(attempts: readonly UpstreamAttempt[]): string {
+  const kept = attempts.length <= MAX_ATTEMPT_RECORDS ? attempts : [...attempts.slice(0, MAX_ATTEMPT_RECORDS - 1), attempts.at(-1)!]
+  return JSON.stringify(kept)
 }
 
 /** The in-memory mirror of a charge the store makes when the ledger row is written: account, key, upstream account. */

@@ -5,7 +5,7 @@ import { readAnswer, type Http } from '../upstreams/http.js'
 import { exceedsJsonDepth } from '../guards/json-depth.js'
 import type { UpstreamAccount } from '../contract/accounts.js'
 import { attempt, MalformedAnswer, sendCall } from '../relay/attempt.js'
-import { failover } from '../relay/failover.js'
+import { failover, type FailoverRun } from '../relay/failover.js'
 import { isFailoverStatus } from '../relay/upstream-failure.js'
 import { imageAdapterFor } from '../upstreams/images/index.js'
 import type { ImageAdapter, ImageJob, ImageOutcome, ImageTaskSteps } from '../contract/image-upstream.js'
@@ -91,6 +91,7 @@ export async function runImages(
   job: (adapter: ImageAdapter) => Promise<ImageJob>,
   signal: AbortSignal,
   onAccount: (upstreamId: string) => void = () => {},
+  run?: FailoverRun,
 ): Promise<ImagesMade> {
   return failover(candidates, signal, async (upstream) => {
     onAccount(upstream.id)
@@ -100,5 +101,5 @@ export async function runImages(
     // Building the requests refuses what the vendor cannot take with a 400 of its own: thrown, never failed over.
     const specs = adapter.toRequests(imageJob, uctx)
     return attempt(() => makeImages(http, adapter, specs, imageJob, uctx, signal), 'reset')
-  })
+  }, run)
 }

@@ -6,7 +6,9 @@ import type { ClientAbort } from '../client/client-abort.js'
 import type { HttpSpec } from '../contract/http-spec.js'
 import { GatewayError } from '../errors.js'
 import { AnswerTooLarge, readErrorText, transportFailure, type Http, type UpstreamResponse } from '../upstreams/http.js'
-import type { Attempt } from './failover.js'
+import type { RequestContext } from '../context.js'
+import type { Attempt, FailoverRun, Routing } from './failover.js'
+import { retryDelayOf } from './retry-after.js'
 import { isFailoverStatus, type UpstreamFailure } from './upstream-failure.js'
 
 /** An answer no adapter should read (nested deeper than any answer needs): failed over like an unparsable one. */
@@ -15,18 +17,31 @@ export class MalformedAnswer extends Error {}
 /** What a call cut by its own signal counts as: the client leaving (`reset`), or the call's time limit (`timeout`). */
 export type AbortedAs = 'reset' | 'timeout'
 
-/** Sends one call to one account: the response, or the adapter's error for an error status (its body read for the message only). */
+/** The retry delay each vendor error answered by `sendCall` asked for (retry-after.ts), kept beside the error. */
+const retryDelays = new WeakMap<GatewayError, number>()
+
+/**
+ * Sends one call to one account: the response, or the adapter's error for an error status (its body read for the
+ * message, and with its headers for the retry delay it asks for).
+ */
 export async function sendCall(http: Http, spec: HttpSpec, signal: AbortSignal | ClientAbort, adapter: { fromError(status: number, text: string): GatewayError }): Promise<UpstreamResponse> {
   const response = await http.send(spec, signal)
-  // The adapter's status decides: a vendor may say "your account key is bad" with a 400.
-  if (response.statusCode >= 400) throw adapter.fromError(response.statusCode, await readErrorText(response))
+  if (response.statusCode >= 400) {
+    const text = await readErrorText(response)
+    // The adapter's status decides: a vendor may say "your account key is bad" with a 400.
+    const error = adapter.fromError(response.statusCode, text)
+    const delay = isFailoverStatus(error.status) ? retryDelayOf(response.headers, text) : undefined
+    if (delay !== undefined) retryDelays.set(error, delay)
+    throw error
+  }
   return response
 }
 
 /** An upstream's error (spec §7): 401/403/408/429/5xx fail over; any other status is the client's own error, thrown. */
 export function statusFailure(error: GatewayError): UpstreamFailure {
-  if (isFailoverStatus(error.status)) return { kind: 'status', status: error.status, error }
-  throw error
+  if (!isFailoverStatus(error.status)) throw error
+  const retryAfterMs = retryDelays.get(error)
+  return retryAfterMs === undefined ? { kind: 'status', status: error.status, error } : { kind: 'status', status: error.status, error, retryAfterMs }
 }
 
 /** Why a call failed: an upstream error (statusFailure), a malformed answer (unparsable, too large, too deep), or the transport. */
@@ -43,5 +58,25 @@ export async function attempt<T>(call: () => Promise<T>, abortedAs: AbortedAs): 
     return { done: true, value: await call() }
   } catch (err) {
     return { done: false, failure: failureOf(err, abortedAs) }
+  }
+}
+
+/**
+ * A request's run of the failover loop: its attempts recorded for its ledger row, their count so far sent as
+ * `x-gatehouse-attempts` on its answer (a stream's: the count when its headers went out). Made once per request; a
+ * caller that runs the loop for several models passes `{ ...run, model }` to each, so they share one budget and list.
+ */
+export function requestRun(ctx: RequestContext, routing: Routing, model: string, options: { idempotent?: boolean } = {}): FailoverRun {
+  const attempts = (ctx.outcome.attempts ??= [])
+  const { res } = ctx
+  return {
+    routing,
+    model,
+    attempts,
+    idempotent: options.idempotent,
+    spent: { calls: 0, waitedMs: 0 },
+    onCall: (calls) => {
+      if (!res.headersSent) res.setHeader('x-gatehouse-attempts', String(calls))
+    },
   }
 }

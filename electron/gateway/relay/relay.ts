@@ -14,7 +14,7 @@ import type { ChatStreamTranslator, RelayAdapter, RelayCapability, TokenUsage, U
 import { startCheckpoints, type StreamCheckpoints } from './checkpoint.js'
 import type { RelayPlan } from './relay-plan.js'
 import { failover, type Attempt } from './failover.js'
-import { attempt, sendCall, statusFailure } from './attempt.js'
+import { attempt, requestRun, sendCall, statusFailure } from './attempt.js'
 import { interrupted, type UpstreamFailure } from './upstream-failure.js'
 
 const DONE: Attempt<void> = { done: true, value: undefined }
@@ -24,7 +24,7 @@ const DONE: Attempt<void> = { done: true, value: undefined }
  * Failover happens until the first byte reaches the client; after that a break is an error event (spec §6).
  */
 export function relay(ctx: RequestContext, services: Services, plan: RelayPlan): Promise<void> {
-  return failover(plan.candidates, ctx.abort, (upstream) => relayFrom(ctx, services, plan, upstream))
+  return failover(plan.candidates, ctx.abort, (upstream) => relayFrom(ctx, services, plan, upstream), requestRun(ctx, services.routing, plan.model.id))
 }
 
 /** One account's try: the call, then the answer relayed as JSON, a stream or bytes. */

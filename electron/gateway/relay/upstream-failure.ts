@@ -3,7 +3,7 @@ import type { TransportFailure } from '../upstreams/http.js'
 
 /** Why one upstream attempt did not produce an answer, so that the next account is tried. */
 export type UpstreamFailure =
-  | { kind: 'status'; status: number; error: GatewayError }
+  | { kind: 'status'; status: number; error: GatewayError; retryAfterMs?: number }
   | { kind: 'transport'; reason: Exclude<TransportFailure, 'aborted'> }
   | { kind: 'empty' }
   | { kind: 'malformed' }
@@ -27,12 +27,21 @@ function detail(failure: UpstreamFailure): string {
   }
 }
 
-/** Spec §7: after failover is exhausted, 504 when the last account timed out, 503 when overloaded, else 502. */
-export function exhausted(failure: UpstreamFailure | undefined): GatewayError {
+/** The delay a 503 after failover suggests when no vendor named one (spec §7 rule 3's first delay). */
+export const DEFAULT_RETRY_AFTER_MS = 2000
+
+/**
+ * Spec §7: after failover is exhausted, 504 when the last account timed out, 503 when overloaded, else 502. The 503
+ * carries `Retry-After` (whole seconds, rounded up) and `Retry-After-Ms` (rule 4): `retryAfterMs`, the soonest an
+ * account said it may be tried again, else DEFAULT_RETRY_AFTER_MS.
+ */
+export function exhausted(failure: UpstreamFailure | undefined, retryAfterMs?: number): GatewayError {
   if (failure === undefined) return gatewayError('upstream_error', 'upstream_error', { detail: 'no account answered' })
   if (failure.kind === 'transport' && failure.reason === 'timeout') return gatewayError('upstream_timeout', 'upstream_timeout')
   if (failure.kind === 'status' && (failure.status === 429 || failure.status === 503 || failure.status === 529)) {
-    return gatewayError('upstream_unavailable', 'upstream_unavailable', {}, { headers: { 'retry-after': '2', 'retry-after-ms': '2000' } })
+    const ms = Math.ceil(retryAfterMs ?? DEFAULT_RETRY_AFTER_MS)
+    // The last failure rides along as the cause: a model's fallbacks tell rate limiting (429) from an outage by it.
+    return gatewayError('upstream_unavailable', 'upstream_unavailable', {}, { headers: { 'retry-after': String(Math.ceil(ms / 1000)), 'retry-after-ms': String(ms) }, cause: failure })
   }
   return gatewayError('upstream_error', 'upstream_error', { detail: detail(failure) })
 }

@@ -18,6 +18,7 @@ import { sendJson } from '../respond.js'
 import type { Services } from '../services.js'
 import { startImageTask, taskView } from '../tasks/image-tasks.js'
 import type { ImageAdapter, ImageJob } from '../contract/image-upstream.js'
+import { requestRun } from '../relay/attempt.js'
 
 interface ImageBody {
   body: Record<string, unknown>
@@ -115,7 +116,7 @@ async function handleImages(ctx: RequestContext, services: Services, endpoint: I
   const { input, request: req, model, candidates } = await admit(ctx, services, ADMISSION[endpoint])
   const job = jobBuilder(ctx, services, req, input)
   // The request log names the account a failure came from (the app shows it next to the error).
-  const run = (signal: AbortSignal, onAccount: (id: string) => void = (id) => void (ctx.outcome.upstreamId = id)) => runImages(services.http, candidates, model, job, signal, onAccount)
+  const run = (signal: AbortSignal, onAccount: (id: string) => void = (id) => void (ctx.outcome.upstreamId = id)) => runImages(services.http, candidates, model, job, signal, onAccount, requestRun(ctx, services.routing, model.id))
 
   if (req.async) {
     const task = await startImageTask(ctx, services, model, req, `images.${endpoint}`, run)

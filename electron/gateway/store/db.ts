@@ -171,6 +171,8 @@ export const MIGRATIONS: readonly string[] = [
   // store, so that another process (`npm run gateway -- --login`) can issue one, and any team replica can take it.
   `CREATE TABLE login_codes (hash TEXT PRIMARY KEY, expires_at INTEGER NOT NULL);
    CREATE INDEX login_codes_expires ON login_codes (expires_at);`,
+  // Every upstream attempt of a request (relay/failover.ts): JSON, at most MAX_ATTEMPT_RECORDS; NULL: none made.
+  `ALTER TABLE requests ADD COLUMN attempts TEXT;`,
 ]
 
 /** Opens (creating if needed) the gateway's SQLite store in the data dir and brings its schema up to date. */

@@ -18,18 +18,20 @@ export interface LedgerEntry {
   cost_nano: number
   latency_ms: number
   created_at: number
+  /** the failover loop's attempts, JSON (shared/admin.ts UpstreamAttempt[]); null or absent: none made */
+  attempts?: string | null
 }
 
 /** A ledger row, once: a repeated request id (or task id) inserts nothing. Values in LEDGER_COLUMNS order. */
 export const INSERT_LEDGER_ROW = `
   INSERT INTO requests (id, key_id, group_id, model, endpoint, status, error_code, upstream_id,
-    input_tokens, output_tokens, usage, cost_nano, latency_ms, created_at)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`
+    input_tokens, output_tokens, usage, cost_nano, latency_ms, created_at, attempts)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`
 
 /** A row's values for INSERT_LEDGER_ROW, charged `cost`: bound by position, which SQLite binds faster than by name. */
 export const ledgerRowValues = (e: LedgerEntry, cost: number) => [
   e.id, e.key_id, e.group_id, e.model, e.endpoint, e.status, e.error_code, e.upstream_id,
-  e.input_tokens, e.output_tokens, e.usage, cost, e.latency_ms, e.created_at,
+  e.input_tokens, e.output_tokens, e.usage, cost, e.latency_ms, e.created_at, e.attempts ?? null,
 ]
 
 /**

@@ -192,6 +192,8 @@ export const PG_MIGRATIONS: readonly string[] = [
   // SQLite migration 13: sign-in codes, hashed, until spent or expired; any replica takes a code any other issued.
   `CREATE TABLE login_codes (hash TEXT PRIMARY KEY, expires_at BIGINT NOT NULL);
    CREATE INDEX login_codes_expires ON login_codes (expires_at);`,
+  // SQLite migration 14: every upstream attempt of a request, JSON (relay/failover.ts).
+  `ALTER TABLE requests ADD COLUMN attempts TEXT;`,
 ]
 
 /**

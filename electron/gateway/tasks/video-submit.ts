@@ -5,8 +5,8 @@ import { asGatewayError, GatewayError, gatewayError } from '../errors.js'
 import { readAnswer } from '../upstreams/http.js'
 import { nanoToUsd } from '../money/money.js'
 import type { UpstreamAccount } from '../contract/accounts.js'
-import { attempt, sendCall } from '../relay/attempt.js'
-import { failover, type Attempt } from '../relay/failover.js'
+import { attempt, requestRun, sendCall } from '../relay/attempt.js'
+import { failover, type Attempt, type FailoverRun } from '../relay/failover.js'
 import { isFailoverStatus } from '../relay/upstream-failure.js'
 import type { Services } from '../services.js'
 import type { VideoDedupe, VideoTaskRow } from '../store/tasks.js'
@@ -88,7 +88,7 @@ export async function submitVideo(ctx: RequestContext, services: Services, admit
   try {
     // Not tied to the client's connection: once held, the submission completes, and a resubmission finds it.
     // The request log names the account tried last, so a refused submission says which account refused it.
-    started = await startUpstream(services, candidates, model, order.sub, videoRuntime(services).options.submitTimeoutMs, (id) => void (ctx.outcome.upstreamId = id))
+    started = await startUpstream(services, candidates, model, order.sub, videoRuntime(services).options.submitTimeoutMs, (id) => void (ctx.outcome.upstreamId = id), requestRun(ctx, services.routing, model.id, { idempotent: false }))
   } catch (err) {
     submissionsUnderWay.delete(row.id)
     const error = asGatewayError(err, ctx.id)
@@ -149,11 +149,11 @@ interface VideoStarted {
 }
 
 /** The vendor create call, in failover order (connect errors, timeouts, 401/403/408/429/5xx move to the next account). */
-function startUpstream(services: Services, candidates: UpstreamAccount[], model: CatalogModel, sub: VideoSubmission, timeoutMs: number, onAccount: (upstreamId: string) => void): Promise<VideoStarted> {
+function startUpstream(services: Services, candidates: UpstreamAccount[], model: CatalogModel, sub: VideoSubmission, timeoutMs: number, onAccount: (upstreamId: string) => void, run: FailoverRun): Promise<VideoStarted> {
   return failover(candidates, undefined, (upstream) => {
     onAccount(upstream.id)
     return startOn(services, upstream, model, sub, timeoutMs)
-  })
+  }, run)
 }
 
 /** One account's create call: the vendor's task id, or why the next account is tried (its time limit counts as a timeout). */
