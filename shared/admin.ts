@@ -54,7 +54,8 @@ export interface UpstreamSummary {
   baseUrl: string
   /** the secret, masked (`sk-abc…wxyz`); the secret itself never comes back */
   apiKeyHint: string
-  models: string[] | null
+  /** the models served: ids under their own names, or each id mapped to the account's own name for it; null: every catalog model of the vendor */
+  models: string[] | Record<string, string> | null
   priority: number
   /** groups that use this account */
   groups: string[]

@@ -54,7 +54,23 @@ export interface CatalogModel {
   endpoints?: Endpoint[]
   deprecated?: { replacement: string }
   retired?: boolean
+  /** models tried in order when this one's accounts fail with one of the listed error classes (README "Model mapping and fallbacks") */
+  fallbacks?: ModelFallback[]
   [variant: string]: unknown
+}
+
+/**
+ * The error classes that send a request on to a fallback model: `unavailable` (every account failed with 5xx, a
+ * timeout or an open breaker), `rate_limited` (they answered 429), `context_length` (the prompt is longer than the
+ * model takes). A content filter's refusal is never one.
+ */
+export const FALLBACK_TRIGGERS = ['unavailable', 'rate_limited', 'context_length'] as const
+export type FallbackTrigger = (typeof FALLBACK_TRIGGERS)[number]
+
+/** One fallback of a model: the model tried next, and the error classes that lead to it. */
+export interface ModelFallback {
+  model: string
+  on: FallbackTrigger[]
 }
 
 export type GroupProtocol = 'chat' | 'messages'

@@ -88,7 +88,7 @@ export class Registry {
           vendor: u.vendor,
           baseUrl: u.base_url.replace(/\/+$/, ''),
           apiKey: this.secrets.decrypt(u.api_key_enc),
-          models: u.models === null ? undefined : new Set(JSON.parse(u.models) as string[]),
+          ...accountModels(u.models),
           priority: u.priority,
           budgetNano: u.budget_nano,
           spentNano: u.spent_nano,
@@ -191,3 +191,16 @@ export class Registry {
 }
 
 const HASH_MEMO_SIZE = 1024
+
+/**
+ * An account's stored `models`: absent (every model of its vendor), an array of ids served under their own names, or
+ * an object mapping each id to the account's own name for it (kept only where the name differs, so an account
+ * serving ids under their own names pays nothing per request).
+ */
+function accountModels(stored: string | null): Pick<UpstreamAccount, 'models' | 'modelNames'> {
+  if (stored === null) return {}
+  const parsed = JSON.parse(stored) as string[] | Record<string, string>
+  if (Array.isArray(parsed)) return { models: new Set(parsed) }
+  const renamed = Object.entries(parsed).filter(([id, name]) => id !== name)
+  return { models: new Set(Object.keys(parsed)), ...(renamed.length > 0 ? { modelNames: new Map(renamed) } : {}) }
+}

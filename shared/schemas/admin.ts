@@ -98,7 +98,8 @@ export const groupSummary = obj({
 })
 export const upstreamSummary = obj({
   id: str, vendor: { enum: VENDORS }, baseUrl: str, apiKeyHint: { type: 'string', description: 'masked; the secret is never sent back' },
-  models: { type: ['array', 'null'], items: str }, priority: num, groups: { type: 'array', items: str },
+  models: { anyOf: [{ type: 'array', items: str }, { type: 'object', additionalProperties: str }, { type: 'null' }], description: 'ids served under their own names, or each gateway model id mapped to the name this account knows it by; null: every catalog model of the vendor' },
+  priority: num, groups: { type: 'array', items: str },
   budget: { type: ['number', 'null'], description: 'USD: the account\'s spending cap; null: none' },
   spent: { type: 'number', description: 'USD spent through the account since its cap was set' },
 })

@@ -1,5 +1,33 @@
-import { ENDPOINTS, FAMILIES, MODEL_TYPES, VENDORS } from '../types.js'
+import { ENDPOINTS, FALLBACK_TRIGGERS, FAMILIES, MODEL_TYPES, VENDORS } from '../types.js'
 import { MAX_USD, pricing } from './common.js'
+
+/**
+ * The models an upstream account serves: gateway model ids served under their own names, or each gateway model id
+ * mapped to the name this account knows it by (README "Model mapping and fallbacks").
+ */
+export const upstreamModels = {
+  description: 'the models this account serves: an array of gateway model ids (called under their own names), or an object mapping each gateway model id to the name the account knows it by (an Azure deployment, a reseller\'s `vendor/model` id); absent: every catalog model of the vendor',
+  anyOf: [
+    { type: 'array', items: { type: 'string', minLength: 1 } },
+    { type: 'object', additionalProperties: { type: 'string', minLength: 1, maxLength: 256 } },
+  ],
+} as const
+
+/** A model's ordered fallbacks, each with the error classes that lead to it. */
+export const modelFallbacks = {
+  type: 'array',
+  maxItems: 8,
+  description: 'models tried in order when this model fails with one of the `on` classes before any content reached the client: unavailable (its accounts exhausted with 5xx, timeouts or breakers open), rate_limited (429s), context_length (the prompt is too long for it); content filtering never falls back. A fallback outside the key\'s group is skipped',
+  items: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['model', 'on'],
+    properties: {
+      model: { type: 'string', minLength: 1 },
+      on: { type: 'array', minItems: 1, uniqueItems: true, items: { enum: FALLBACK_TRIGGERS } },
+    },
+  },
+} as const
 
 /** JSON Schema of the headless config file (README "Config file"). */
 export const gatewayConfig = {
@@ -25,7 +53,7 @@ export const gatewayConfig = {
           vendor: { enum: VENDORS },
           baseUrl: { type: 'string', pattern: '^https?://' },
           apiKey: { type: 'string', minLength: 1 },
-          models: { type: 'array', items: { type: 'string', minLength: 1 } },
+          models: upstreamModels,
           priority: { type: 'number' },
           budget: { type: 'number', minimum: 0, maximum: MAX_USD, description: 'USD: a spending cap for this account; once reached, failover skips it' },
         },
@@ -59,7 +87,8 @@ export const gatewayConfig = {
       type: 'array',
       items: {
         type: 'object',
-        required: ['id', 'family', 'pricing'],
+        required: ['id'],
+        description: 'a catalog entry added or overridden; family and pricing are required for a model not in the built-in catalog',
         properties: {
           id: { type: 'string', minLength: 1 },
           family: { enum: FAMILIES },
@@ -67,6 +96,7 @@ export const gatewayConfig = {
           vendor: { enum: VENDORS.filter((v) => v !== 'gateway') },
           pricing,
           endpoints: { type: 'array', items: { enum: ENDPOINTS } },
+          fallbacks: modelFallbacks,
           limits: {
             type: 'object',
             properties: {

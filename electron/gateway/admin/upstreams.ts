@@ -1,7 +1,7 @@
 import type { UpstreamSummary } from '../../../shared/admin.js'
 import { upstreamCreate, upstreamPatch } from '../../../shared/schemas/admin.js'
 import { applyConfig } from '../config/apply-config.js'
-import type { GatewayConfig } from '../config/load-config.js'
+import type { GatewayConfig, UpstreamModels } from '../config/load-config.js'
 import type { RequestContext } from '../context.js'
 import { gatewayError } from '../errors.js'
 import { keyHint } from '../secrets/keys.js'
@@ -15,14 +15,14 @@ import { applyChange, bodyReader, noContent, notFound, segment } from './admin-i
 
 type UpstreamBody = NonNullable<GatewayConfig['upstreams']>[number]
 const readCreate = bodyReader<UpstreamBody & { groups?: string[] }>(upstreamCreate)
-const readPatch = bodyReader<Partial<Omit<UpstreamBody, 'models' | 'budget'>> & { models?: string[] | null; budget?: number | null }>(upstreamPatch)
+const readPatch = bodyReader<Partial<Omit<UpstreamBody, 'models' | 'budget'>> & { models?: UpstreamModels | null; budget?: number | null }>(upstreamPatch)
 
 /** The account as the app sees it: the secret only as a hint (never decrypted for display beyond that). */
 function summary(services: Services, u: StoredUpstream, groups: GroupRecord[]): UpstreamSummary {
   const secret = services.secrets.decrypt(u.api_key_enc)
   return {
     id: u.id, vendor: u.vendor, baseUrl: u.base_url, apiKeyHint: secret.length <= 12 ? `${secret.slice(0, 2)}…` : keyHint(secret),
-    models: u.models === null ? null : (JSON.parse(u.models) as string[]), priority: u.priority,
+    models: u.models === null ? null : (JSON.parse(u.models) as UpstreamModels), priority: u.priority,
     groups: groups.filter((g) => g.upstreams.includes(u.id)).map((g) => g.id),
     budget: u.budget_nano === null ? null : nanoToUsd(u.budget_nano), spent: nanoToUsd(u.spent_nano),
   }
@@ -63,7 +63,8 @@ export async function createUpstream(ctx: RequestContext, services: Services): P
 }
 
 /**
- * PATCH /admin/v1/upstreams/{id}: an absent apiKey keeps the stored one; `models: null` serves every model of the vendor again;
+ * PATCH /admin/v1/upstreams/{id}: an absent apiKey keeps the stored one; `models` (ids, or ids mapped to the account's own
+ * names) replaces the list, `null` serves every model of the vendor again;
  * `budget` sets a cap counted from now, null removes it.
  */
 export async function updateUpstream(ctx: RequestContext, services: Services, params: string[]): Promise<void> {
@@ -75,7 +76,7 @@ export async function updateUpstream(ctx: RequestContext, services: Services, pa
       vendor: current.vendor,
       baseUrl: patch.baseUrl ?? current.base_url,
       apiKey: patch.apiKey ?? services.secrets.decrypt(current.api_key_enc),
-      models: patch.models === null ? undefined : (patch.models ?? (current.models === null ? undefined : (JSON.parse(current.models) as string[]))),
+      models: patch.models === null ? undefined : (patch.models ?? (current.models === null ? undefined : (JSON.parse(current.models) as UpstreamModels))),
       priority: patch.priority ?? current.priority,
       budget: patch.budget === null ? undefined : (patch.budget ?? (current.budget_nano === null ? undefined : nanoToUsd(current.budget_nano))),
     }),

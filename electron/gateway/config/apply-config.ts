@@ -4,22 +4,34 @@ import { keyHint, keyId, legacyKeyHash, type KeyHasher } from '../secrets/keys.j
 import { usdToNano } from '../money/money.js'
 import type { SecretBox } from '../secrets/secrets.js'
 import type { Repos } from '../store/index.js'
-import { ConfigError, type GatewayConfig } from './load-config.js'
+import { ConfigError, modelIdsOf, type GatewayConfig } from './load-config.js'
 
 /** Checks every cross-reference of the config against itself, the store and the catalog; throws ConfigError. */
 export async function checkReferences(config: GatewayConfig, store: Repos, builtin: CatalogModel[]): Promise<void> {
   const models = new Set([...builtin.map((m) => m.id), ...(await store.modelOverrides.all()).map((m) => m.id)])
   const builtinIds = new Set(builtin.map((m) => m.id))
   config.models?.forEach((m, i) => {
-    if (!builtinIds.has(m.id) && m.vendor === undefined) throw new ConfigError(`models[${i}].vendor`, 'is required for a model that is not in the built-in catalog')
+    if (!builtinIds.has(m.id)) {
+      for (const field of ['vendor', 'family', 'pricing'] as const) {
+        if (m[field] === undefined) throw new ConfigError(`models[${i}].${field}`, 'is required for a model that is not in the built-in catalog')
+      }
+    }
     models.add(m.id)
+  })
+  config.models?.forEach((m, i) => {
+    m.fallbacks?.forEach((f, j) => {
+      if (f.model === m.id) throw new ConfigError(`models[${i}].fallbacks[${j}].model`, `"${m.id}" cannot fall back to itself`)
+      if (!models.has(f.model)) throw new ConfigError(`models[${i}].fallbacks[${j}].model`, `unknown model "${f.model}"`)
+    })
   })
   const upstreams = new Set((await store.upstreams.all()).map((u) => u.id))
   config.upstreams?.forEach((u, i) => {
     if (config.upstreams!.findIndex((o) => o.id === u.id) !== i) throw new ConfigError(`upstreams[${i}].id`, `duplicate id "${u.id}"`)
-    u.models?.forEach((m, j) => {
-      if (!models.has(m)) throw new ConfigError(`upstreams[${i}].models[${j}]`, `unknown model "${m}"`)
-    })
+    if (u.models !== undefined) {
+      modelIdsOf(u.models).forEach((m, j) => {
+        if (!models.has(m)) throw new ConfigError(Array.isArray(u.models) ? `upstreams[${i}].models[${j}]` : `upstreams[${i}].models.${m}`, `unknown model "${m}"`)
+      })
+    }
     upstreams.add(u.id)
   })
   const groups = new Set((await store.groups.all()).map((g) => g.id))
@@ -53,7 +65,8 @@ export async function applyConfig(config: GatewayConfig, store: Repos, secrets: 
     if (config.account?.balance !== undefined) await tx.account.applyConfigBalance(usdToNano(config.account.balance))
     for (const m of config.models ?? []) {
       const builtinEntry = builtin.find((b) => b.id === m.id)
-      await tx.modelOverrides.upsert({ created: builtinEntry?.created ?? now, ...m, type: FAMILY_TYPE[m.family] })
+      // A row naming only a built-in model's fallbacks (or any other field) keeps the rest of its entry.
+      await tx.modelOverrides.upsert({ created: builtinEntry?.created ?? now, ...m, type: FAMILY_TYPE[(m.family ?? builtinEntry?.family)!] })
     }
     for (const u of config.upstreams ?? []) {
       await tx.upstreams.upsert({

@@ -1,14 +1,14 @@
 import { readFileSync } from 'node:fs'
 import { gatewayConfig } from '../../../shared/schemas/config.js'
-import type { Family, GroupProtocol, Pricing, Vendor } from '../../../shared/types.js'
+import type { Family, GroupProtocol, ModelFallback, Pricing, Vendor } from '../../../shared/types.js'
 import type { ClientTimeouts } from '../client/client-timeouts.js'
 import { compileValidator } from '../validate.js'
 
 export interface GatewayConfig {
   account?: { balance?: number; concurrency?: number }
-  upstreams?: Array<{ id: string; vendor: Vendor; baseUrl: string; apiKey: string; models?: string[]; priority?: number; budget?: number }>
+  upstreams?: Array<{ id: string; vendor: Vendor; baseUrl: string; apiKey: string; models?: UpstreamModels; priority?: number; budget?: number }>
   groups?: Array<{ id: string; name?: string; protocol: GroupProtocol; models: string[]; upstreams: string[]; images?: { singleImage?: boolean; officialDirect?: boolean } }>
-  models?: Array<{ id: string; family: Family; vendor?: Exclude<Vendor, 'gateway'>; pricing: Pricing; [field: string]: unknown }>
+  models?: Array<{ id: string; family?: Family; vendor?: Exclude<Vendor, 'gateway'>; pricing?: Pricing; fallbacks?: ModelFallback[]; [field: string]: unknown }>
   keys?: Array<{ key: string; group: string; name?: string; concurrency?: number; quota?: number; expiresAt?: string | number; disabled?: boolean }>
   timeouts?: { connectMs?: number; firstByteMs?: number; idleMs?: number } & Partial<ClientTimeouts>
   limits?: { maxConnections?: number; maxConnectionsPerAddress?: number; bodyBytes?: number }
@@ -21,6 +21,12 @@ export interface GatewayConfig {
     breaker?: { failures?: number; coolDownMs?: number }
   }
 }
+
+/** An account's models: ids served under their own names, or each id mapped to the account's own name for it. */
+export type UpstreamModels = string[] | Record<string, string>
+
+/** The gateway model ids an account's `models` names. */
+export const modelIdsOf = (models: UpstreamModels): string[] => (Array.isArray(models) ? models : Object.keys(models))
 
 /** A config problem, naming the field at fault. */
 export class ConfigError extends Error {

@@ -11,6 +11,8 @@ export interface GroupOptions {
   singleImage?: boolean
   /** the Gemini official-direct group: no edits endpoint, reference images at most 20 MiB decoded */
   officialDirect?: boolean
+  /** a chat stream cut after its content started is continued by the next account that takes a prefix (relay/continuation.ts) */
+  continuation?: boolean
 }
 
 export interface UpstreamAccount {
@@ -20,6 +22,8 @@ export interface UpstreamAccount {
   apiKey: string
   /** undefined: every catalog model of the vendor (every model for a `gateway` upstream). */
   models?: ReadonlySet<string>
+  /** gateway model id → the name this account knows it by, only where the two differ (an Azure deployment, a reseller's id) */
+  modelNames?: ReadonlyMap<string, string>
   priority: number
   /** nano-USD: the account's spending cap; null or absent: none */
   budgetNano?: number | null

@@ -37,7 +37,7 @@ type Obj = Record<string, unknown>
 
 export function toGeminiRequest(body: Obj, { upstream, model }: UpstreamCtx): HttpSpec {
   const stream = body.stream === true
-  const modelId = upstreamModel({ model })
+  const modelId = upstreamModel({ model, upstream })
   const method = stream ? 'streamGenerateContent?alt=sse' : 'generateContent'
   return {
     method: 'POST',

@@ -6,28 +6,31 @@ import { geminiInteractions } from './gemini-interactions.js'
 import { openAICompatibleChat } from './openai-compatible.js'
 import { openAIResponses } from './openai-responses.js'
 import { openAISpeech } from './openai-speech.js'
+import { withModelNames as named } from './model-names.js'
 import type { VendorAdapter } from '../contract/upstream.js'
 
 /**
  * One adapter per vendor. The path after the account's base URL follows the vendor's
- * official SDK base URL (README "Config file").
+ * official SDK base URL (README "Config file"). Adapters whose body names the model are `named`: an account's own
+ * name for a model goes in the body, and the gateway's id comes back in the answer (Gemini's chat puts the name in
+ * its URL, upstreamModel).
  */
 const ADAPTERS: Partial<Record<Vendor, VendorAdapter>> = {
-  openai: { vendor: 'openai', chat: openAICompatibleChat('/chat/completions'), responses: openAIResponses('/responses'), speech: openAISpeech('/audio/speech') },
-  gemini: { vendor: 'gemini', chat: geminiChat, interactions: geminiInteractions },
-  anthropic: { vendor: 'anthropic', messages: anthropicMessages, countTokens: anthropicCountTokens },
-  xai: { vendor: 'xai', chat: openAICompatibleChat('/chat/completions'), responses: openAIResponses('/responses') },
-  zhipu: { vendor: 'zhipu', chat: openAICompatibleChat('/chat/completions') },
-  ark: { vendor: 'ark', chat: openAICompatibleChat('/chat/completions') },
-  dashscope: { vendor: 'dashscope', chat: openAICompatibleChat('/compatible-mode/v1/chat/completions') },
+  openai: { vendor: 'openai', chat: named(openAICompatibleChat('/chat/completions')), responses: named(openAIResponses('/responses')), speech: named(openAISpeech('/audio/speech')) },
+  gemini: { vendor: 'gemini', chat: geminiChat, interactions: named(geminiInteractions) },
+  anthropic: { vendor: 'anthropic', messages: named(anthropicMessages), countTokens: named(anthropicCountTokens) },
+  xai: { vendor: 'xai', chat: named(openAICompatibleChat('/chat/completions')), responses: named(openAIResponses('/responses')) },
+  zhipu: { vendor: 'zhipu', chat: named(openAICompatibleChat('/chat/completions')) },
+  ark: { vendor: 'ark', chat: named(openAICompatibleChat('/chat/completions')) },
+  dashscope: { vendor: 'dashscope', chat: named(openAICompatibleChat('/compatible-mode/v1/chat/completions')) },
   gateway: {
     vendor: 'gateway',
-    chat: openAICompatibleChat('/v1/chat/completions'),
-    responses: openAIResponses('/v1/responses'),
-    speech: openAISpeech('/v1/audio/speech'),
-    messages: anthropicMessages,
-    countTokens: anthropicCountTokens,
-    interactions: gatewayInteractions,
+    chat: named(openAICompatibleChat('/v1/chat/completions')),
+    responses: named(openAIResponses('/v1/responses')),
+    speech: named(openAISpeech('/v1/audio/speech')),
+    messages: named(anthropicMessages),
+    countTokens: named(anthropicCountTokens),
+    interactions: named(gatewayInteractions),
   },
 }
 
