@@ -1,12 +1,13 @@
-import type { CatalogModel, Endpoint } from '../../shared/types.js'
+import type { CatalogModel, Endpoint, FallbackTrigger } from '../../shared/types.js'
 import { ensureFunds } from './billing/billing.js'
 import { readJson } from './client/body.js'
 import type { RequestContext } from './context.js'
-import type { GatewayError } from './errors.js'
+import { GatewayError } from './errors.js'
 import { resolveModel, upstreamsFor } from './access/model-access.js'
 import type { UpstreamAccount } from './contract/accounts.js'
 import type { Services } from './services.js'
 import type { RelayCapability } from './contract/upstream.js'
+import { isContextLengthError } from './upstreams/context-length.js'
 
 type Body = Record<string, unknown>
 
@@ -20,6 +21,8 @@ export interface AdmissionSpec<In, Req, Funds> {
   validate(input: In): GatewayError | undefined
   /** the model the client named */
   modelOf(input: In): unknown
+  /** the request as sent, naming another model instead (a fallback's); without it the endpoint has no fallbacks */
+  withModel?(input: In, model: string): In
   /** the family's rules (400): the request as the upstreams will get it */
   rules(input: In, model: CatalogModel, ctx: RequestContext): Req | Promise<Req>
   /** what the vendor refuses before anything is held (video: a shape its API cannot express) */
@@ -47,7 +50,12 @@ export async function admit<In, Req, Funds>(ctx: RequestContext, services: Servi
   const input = read instanceof Promise ? await read : read
   const problem = spec.validate(input)
   if (problem) throw problem
-  const model = resolveModel(services.registry, ctx.group!, spec.modelOf(input), spec.endpoint)
+  return admitModel(ctx, services, spec, input, spec.modelOf(input))
+}
+
+/** The steps after the schema, for the model named: the model in the group, its rules, its accounts, funds. */
+async function admitModel<In, Req, Funds>(ctx: RequestContext, services: Services, spec: AdmissionSpec<In, Req, Funds>, input: In, named: unknown): Promise<Admitted<In, Req, Funds>> {
+  const model = resolveModel(services.registry, ctx.group!, named, spec.endpoint)
   ctx.model = model
   const ruled = spec.rules(input, model, ctx)
   const request = ruled instanceof Promise ? await ruled : ruled
@@ -58,6 +66,71 @@ export async function admit<In, Req, Funds>(ctx: RequestContext, services: Servi
   return { input, request, model, candidates, funds }
 }
 
+/**
+ * Why a model's try failed, as its fallbacks name it: `context_length` (the upstream's 400 that the prompt is too
+ * long), `rate_limited` (its accounts exhausted on 429s), `unavailable` (exhausted on 5xx, timeouts, breakers open,
+ * broken connections). Anything else (the client's own error, a content filter, the client leaving) has no fallback.
+ */
+export function fallbackTrigger(err: unknown): FallbackTrigger | undefined {
+  if (!(err instanceof GatewayError)) return undefined
+  if (err.status === 400 || err.status === 413) return isContextLengthError(err) ? 'context_length' : undefined
+  const last = err.cause as { kind?: string; status?: number } | undefined
+  if (err.status === 429 || (last?.kind === 'status' && last.status === 429)) return 'rate_limited'
+  switch (err.kind) {
+    case 'upstream_unavailable':
+    case 'upstream_timeout':
+    case 'upstream_error':
+      return 'unavailable'
+    default:
+      return undefined
+  }
+}
+
+/**
+ * Serves an admitted request, falling back to the model's fallbacks (catalog `fallbacks`, README "Model mapping and
+ * fallbacks"): when `serve` fails before anything reached the client with an error class a fallback lists, the
+ * request is admitted again for that model (it must be in the key's group; its rules, accounts and funds apply at its
+ * price) and served through its accounts. Fallbacks are tried in the primary's order, each at most once; one that
+ * cannot be admitted is passed over. When none serves, the last model's error stands.
+ */
+export async function serveWithFallbacks<In, Req, Funds, T>(
+  ctx: RequestContext,
+  services: Services,
+  spec: AdmissionSpec<In, Req, Funds>,
+  admitted: Admitted<In, Req, Funds>,
+  serve: (admitted: Admitted<In, Req, Funds>) => Promise<T>,
+): Promise<T> {
+  const fallbacks = admitted.model.fallbacks
+  // The common case pays one property read.
+  if (fallbacks === undefined || fallbacks.length === 0 || spec.withModel === undefined) return serve(admitted)
+  let current = admitted
+  let next = 0
+  for (;;) {
+    try {
+      return await serve(current)
+    } catch (err) {
+      const trigger = ctx.res.headersSent || ctx.abort.aborted ? undefined : fallbackTrigger(err)
+      if (trigger === undefined) throw err
+      let fallback: Admitted<In, Req, Funds> | undefined
+      while (fallback === undefined && next < fallbacks.length) {
+        const { model, on } = fallbacks[next++]
+        // A fallback outside the key's group is never used; one it cannot be admitted for is passed over.
+        if (!on.includes(trigger) || model === current.model.id || !ctx.group!.modelSet.has(model)) continue
+        try {
+          fallback = await admitModel(ctx, services, spec, spec.withModel(admitted.input, model), model)
+        } catch (refused) {
+          if (!(refused instanceof GatewayError)) throw refused
+        }
+      }
+      if (fallback === undefined) {
+        ctx.model = current.model
+        throw err
+      }
+      current = fallback
+    }
+  }
+}
+
 /** Funds for a call billed after it ran: a positive balance and a key within its quota. */
 export const balanceAndQuota = (ctx: RequestContext, services: Services): void => ensureFunds(services.registry, ctx.key!)
 
@@ -65,6 +138,7 @@ export const balanceAndQuota = (ctx: RequestContext, services: Services): void =
 export const free = (): void => {}
 
 const modelField = (body: Body): unknown => body.model
+const renamed = (body: Body, model: string): Body => ({ ...body, model })
 const unchanged = (body: Body): Body => body
 
 /** An endpoint whose body is a JSON object naming its `model`; without rules it goes on as sent, billed after the call. */
@@ -74,6 +148,7 @@ export function jsonAdmission<Req = Body, Funds = void>(
   return {
     read: readJson,
     modelOf: modelField,
+    withModel: renamed,
     rules: unchanged as unknown as AdmissionSpec<Body, Req, Funds>['rules'],
     funds: balanceAndQuota as unknown as AdmissionSpec<Body, Req, Funds>['funds'],
     ...spec,

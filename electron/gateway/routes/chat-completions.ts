@@ -1,5 +1,5 @@
 import { chatCompletionRequest } from '../../../shared/schemas/chat.js'
-import { admit, jsonAdmission } from '../admission.js'
+import { admit, jsonAdmission, serveWithFallbacks, type Admitted } from '../admission.js'
 import type { RequestContext } from '../context.js'
 import { applyChatRules } from '../families/chat-rules.js'
 import { outputCap, tokenQuote, type Quotable } from '../billing/quote-price.js'
@@ -23,7 +23,13 @@ export const CHAT_QUOTE: Quotable<Record<string, unknown>> = {
 
 /** POST /v1/chat/completions (spec §4.1). */
 export async function chatCompletions(ctx: RequestContext, services: Services): Promise<void> {
-  const { input: parsed, request: body, model, candidates } = await admit(ctx, services, ADMISSION)
+  const admitted = await admit(ctx, services, ADMISSION)
+  // A fallback's body names another model: the client's bytes go out only for the model they name.
+  await serveWithFallbacks(ctx, services, ADMISSION, admitted, (served) => relayChat(ctx, services, served, served === admitted ? ctx.body : undefined))
+}
+
+/** One model's try: the admitted body (usage always asked of streams) through the model's accounts. */
+async function relayChat(ctx: RequestContext, services: Services, { input: parsed, request: body, model, candidates }: Admitted<Record<string, unknown>, Record<string, unknown>, void>, raw: Buffer | undefined): Promise<void> {
   const stream = body.stream === true
   const streamOptions = (body.stream_options ?? {}) as Record<string, unknown>
   const includeUsage = streamOptions.include_usage === true
@@ -33,7 +39,7 @@ export async function chatCompletions(ctx: RequestContext, services: Services): 
     capability: 'chat',
     model,
     body: upstreamBody,
-    rawBody: upstreamBody === parsed ? ctx.body : undefined,
+    rawBody: upstreamBody === parsed ? raw : undefined,
     candidates,
     stream,
     includeUsage,

@@ -1,4 +1,4 @@
-import { admit, balanceAndQuota, type AdmissionSpec } from '../admission.js'
+import { admit, balanceAndQuota, serveWithFallbacks, type AdmissionSpec, type Admitted } from '../admission.js'
 import { costNano } from '../billing/billing.js'
 import { readJson } from '../client/body.js'
 import type { RequestContext } from '../context.js'
@@ -52,7 +52,7 @@ function checkInputImages(input: ImageBody, req: NormalizedImageRequest): void {
 }
 
 /** The bytes a vendor needs: references resolved once, and the mask fitted to the first reference. */
-function jobBuilder(ctx: RequestContext, services: Services, req: NormalizedImageRequest, input: ImageBody) {
+function jobBuilder(ctx: RequestContext, services: Services, req: NormalizedImageRequest, input: ImageBody, fallback: boolean) {
   let withBytes: Promise<ImageJob> | undefined
   const build = async (): Promise<ImageJob> => {
     const images = await allReferenceBytes(services.http, input.imageFiles, req.references, ctx.abort.signal)
@@ -61,7 +61,9 @@ function jobBuilder(ctx: RequestContext, services: Services, req: NormalizedImag
     if (images.length === 0) throw gatewayError('invalid_request', 'missing_field', { field: 'image' }, { param: 'image' })
     return { req, images, mask: (await fitMask(Buffer.concat(maskImage.chunks), images[0], ctx.abort.signal)).png }
   }
-  const original = { path: ctx.path, contentType: String(ctx.req.headers['content-type'] ?? 'application/json'), body: ctx.body }
+  // A fallback's JSON names its own model; a multipart body goes as sent.
+  const body = fallback && !input.multipart ? Buffer.from(JSON.stringify(input.body)) : ctx.body
+  const original = { path: ctx.path, contentType: String(ctx.req.headers['content-type'] ?? 'application/json'), body }
   return (adapter: ImageAdapter): Promise<ImageJob> => (adapter.needsBytes ? (withBytes ??= build()) : Promise.resolve({ req, images: [], original }))
 }
 
@@ -77,6 +79,7 @@ function imagesAdmission(endpoint: ImageEndpoint): AdmissionSpec<ImageBody, Norm
     },
     validate: ({ body }) => (typeof body.model !== 'string' || body.model === '' ? gatewayError('invalid_request', 'missing_field', { field: 'model' }, { param: 'model' }) : undefined),
     modelOf: ({ body }) => body.model,
+    withModel: (input, model) => ({ ...input, body: { ...input.body, model } }),
     rules: (input, model, ctx) => {
       const group = ctx.group!
       const req = checkImageRequest(input.body, model, {
@@ -113,8 +116,14 @@ function imagesQuote(endpoint: ImageEndpoint): Quotable<NormalizedImageRequest> 
 export const IMAGE_QUOTES = { generations: imagesQuote('generations'), edits: imagesQuote('edits') }
 
 async function handleImages(ctx: RequestContext, services: Services, endpoint: ImageEndpoint): Promise<void> {
-  const { input, request: req, model, candidates } = await admit(ctx, services, ADMISSION[endpoint])
-  const job = jobBuilder(ctx, services, req, input)
+  const spec = ADMISSION[endpoint]
+  const admitted = await admit(ctx, services, spec)
+  await serveWithFallbacks(ctx, services, spec, admitted, (served) => serveImages(ctx, services, endpoint, served, served !== admitted))
+}
+
+/** One model's try: a task (202), or the images made through the model's accounts, billed at its price. */
+async function serveImages(ctx: RequestContext, services: Services, endpoint: ImageEndpoint, { input, request: req, model, candidates }: Admitted<ImageBody, NormalizedImageRequest, void>, fallback: boolean): Promise<void> {
+  const job = jobBuilder(ctx, services, req, input, fallback)
   // The request log names the account a failure came from (the app shows it next to the error).
   const run = (signal: AbortSignal, onAccount: (id: string) => void = (id) => void (ctx.outcome.upstreamId = id)) => runImages(services.http, candidates, model, job, signal, onAccount, requestRun(ctx, services.routing, model.id))
 

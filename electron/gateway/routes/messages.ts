@@ -1,5 +1,5 @@
 import { countTokensRequest, messagesRequest } from '../../../shared/schemas/messages.js'
-import { admit, free, jsonAdmission } from '../admission.js'
+import { admit, free, jsonAdmission, serveWithFallbacks } from '../admission.js'
 import type { RequestContext } from '../context.js'
 import { outputCap, tokenQuote, type Quotable } from '../billing/quote-price.js'
 import { relay } from '../relay/relay.js'
@@ -25,16 +25,17 @@ export const MESSAGES_QUOTE: Quotable<Record<string, unknown>> = {
 
 /** POST /v1/messages: Anthropic's wire format, relayed event by event (spec §4.3, §6). */
 export async function messages(ctx: RequestContext, services: Services): Promise<void> {
-  const { request: body, model, candidates } = await admit(ctx, services, MESSAGES)
-  await relay(ctx, services, {
-    capability: 'messages',
-    model,
-    body,
-    candidates,
-    stream: body.stream === true,
-    billable: true,
-    promptText: () => messagesPromptText(body),
-  })
+  await serveWithFallbacks(ctx, services, MESSAGES, await admit(ctx, services, MESSAGES), ({ request: body, model, candidates }) =>
+    relay(ctx, services, {
+      capability: 'messages',
+      model,
+      body,
+      candidates,
+      stream: body.stream === true,
+      billable: true,
+      promptText: () => messagesPromptText(body),
+    }),
+  )
 }
 
 /** POST /v1/messages/count_tokens: free, but it holds a concurrency slot like any call (spec §8). */

@@ -1,5 +1,5 @@
 import { responsesRequest } from '../../../shared/schemas/responses.js'
-import { admit, jsonAdmission } from '../admission.js'
+import { admit, jsonAdmission, serveWithFallbacks } from '../admission.js'
 import type { RequestContext } from '../context.js'
 import { dropUnknownServiceTier } from '../families/chat-rules.js'
 import { outputCap, tokenQuote, type Quotable } from '../billing/quote-price.js'
@@ -34,14 +34,15 @@ export const RESPONSES_QUOTE: Quotable<Record<string, unknown>> = {
 
 /** POST /v1/responses: relayed to OpenAI-compatible accounts (spec §4.3). */
 export async function responses(ctx: RequestContext, services: Services): Promise<void> {
-  const { request: body, model, candidates } = await admit(ctx, services, ADMISSION)
-  await relay(ctx, services, {
-    capability: 'responses',
-    model,
-    body,
-    candidates,
-    stream: body.stream === true,
-    billable: true,
-    promptText: () => responsesPromptText(body),
-  })
+  await serveWithFallbacks(ctx, services, ADMISSION, await admit(ctx, services, ADMISSION), ({ request: body, model, candidates }) =>
+    relay(ctx, services, {
+      capability: 'responses',
+      model,
+      body,
+      candidates,
+      stream: body.stream === true,
+      billable: true,
+      promptText: () => responsesPromptText(body),
+    }),
+  )
 }

@@ -1,5 +1,5 @@
 import { nativeVideoRequest, videoGenerateRequest } from '../../../shared/schemas/video.js'
-import { admit, jsonAdmission } from '../admission.js'
+import { admit, jsonAdmission, serveWithFallbacks } from '../admission.js'
 import type { RequestContext } from '../context.js'
 import { gatewayError } from '../errors.js'
 import { decodeSegment } from '../guards/path-segment.js'
@@ -44,7 +44,7 @@ export const VIDEO_QUOTES = { generate: videoQuotable(GENERATE), native: videoQu
  * and `idempotent_replay: true` when the same key sent the same body within 10 minutes, or the same Idempotency-Key.
  */
 export async function videoGenerate(ctx: RequestContext, services: Services): Promise<void> {
-  const { task, replay } = await submitVideo(ctx, services, await admit(ctx, services, GENERATE))
+  const { task, replay } = await serveWithFallbacks(ctx, services, GENERATE, await admit(ctx, services, GENERATE), (admitted) => submitVideo(ctx, services, admitted))
   const view = { ...videoTaskView(task, await services.store.media.byRequest(task.id), ctx.redact), idempotent_replay: replay }
   sendJson(ctx.res, replay ? 200 : 202, view, replay ? REPLAYED : {})
 }
@@ -78,7 +78,7 @@ export async function videoContent(ctx: RequestContext, services: Services, para
  * duplicate guard, poller and settlement as /v1/video/generate.
  */
 export async function nativeVideoSynthesis(ctx: RequestContext, services: Services): Promise<void> {
-  const { task, replay } = await submitVideo(ctx, services, await admit(ctx, services, NATIVE))
+  const { task, replay } = await serveWithFallbacks(ctx, services, NATIVE, await admit(ctx, services, NATIVE), (admitted) => submitVideo(ctx, services, admitted))
   sendJson(ctx.res, 200, nativeCreated(ctx.id, task), replay ? REPLAYED : {})
 }
 
