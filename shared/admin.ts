@@ -4,7 +4,7 @@
  * answers; the request bodies are validated by the schemas in `schemas/admin.ts`.
  * Secrets only ever travel inward: upstream keys come back as hints, gateway keys are shown once.
  */
-import type { GroupProtocol, Vendor } from './types.js'
+import type { GroupProtocol, ModelFallback, Vendor } from './types.js'
 
 export const ADMIN_PREFIX = '/admin/v1'
 /** The cookie a session rides in (HttpOnly, SameSite=Strict). Alone it authorizes nothing: see ADMIN_SESSION_HEADER. */
@@ -46,6 +46,12 @@ export interface GroupSummary {
   upstreams: string[]
   images: { singleImage?: boolean; officialDirect?: boolean }
   keyCount: number
+}
+
+/** A model's settings the admin API changes: its ordered fallbacks (README "Model mapping and fallbacks"). */
+export interface ModelSettings {
+  model: string
+  fallbacks: ModelFallback[]
 }
 
 export interface UpstreamSummary {
@@ -228,6 +234,8 @@ export interface MediaItem {
  *   POST   /admin/v1/upstreams            {id,vendor,baseUrl,apiKey,models?,priority?,groups?} → UpstreamSummary (201)
  *   PATCH  /admin/v1/upstreams/{id}       {baseUrl?,apiKey?,models?,priority?,budget?} → UpstreamSummary
  *   DELETE /admin/v1/upstreams/{id}       also leaves every group's list → 204
+ *   GET    /admin/v1/model-settings       → ModelSettings[] (every catalog model's fallbacks)
+ *   PATCH  /admin/v1/model-settings/{id}  {fallbacks} → ModelSettings (replaced whole; [] none)
  *   POST   /admin/v1/upstreams/test       {vendor,baseUrl,apiKey} | {id} → UpstreamTestResult (the vendor's model list)
  *   GET    /admin/v1/keys?group=…         → KeySummary[]
  *   POST   /admin/v1/keys                 {group,name?,concurrency?,quota?,expiresAt?} → CreatedKey (201)

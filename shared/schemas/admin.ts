@@ -3,9 +3,9 @@
  * item schemas, so a group or key made in the app obeys exactly the rules of one made in a config file.
  */
 import { LANGUAGES, STATE_NAMES, USAGE_BY, USAGE_LATENCY_SAMPLE, USAGE_MAX_KEYS, USAGE_MAX_SERIES } from '../admin.js'
-import { VENDORS } from '../types.js'
+import { FALLBACK_TRIGGERS, VENDORS } from '../types.js'
 import { MAX_USD } from './common.js'
-import { gatewayConfig } from './config.js'
+import { gatewayConfig, modelFallbacks } from './config.js'
 
 type Props = Record<string, object>
 const configItem = <N extends 'groups' | 'upstreams' | 'keys'>(name: N): (typeof gatewayConfig.properties)[N]['items'] =>
@@ -26,6 +26,9 @@ export const upstreamPatch = patchOf({
   models: nullable({ ...configItem('upstreams').properties.models, description: 'null: every catalog model of the vendor' }),
   budget: nullable({ ...configItem('upstreams').properties.budget, description: 'USD: a spending cap for this account, counted from now; null: none' }),
 })
+
+/** PATCH /admin/v1/model-settings/{model}: the model's ordered fallbacks, replaced whole (`[]`: none). */
+export const modelSettingsPatch = { type: 'object', additionalProperties: false, required: ['fallbacks'], properties: { fallbacks: modelFallbacks } }
 
 const keyProps = configItem('keys').properties
 export const keyCreate = {
@@ -102,6 +105,14 @@ export const upstreamSummary = obj({
   priority: num, groups: { type: 'array', items: str },
   budget: { type: ['number', 'null'], description: 'USD: the account\'s spending cap; null: none' },
   spent: { type: 'number', description: 'USD spent through the account since its cap was set' },
+})
+export const modelSettings = obj({
+  model: str,
+  fallbacks: {
+    type: 'array',
+    description: 'tried in order when the model fails before any content with one of `on` (README "Model mapping and fallbacks")',
+    items: obj({ model: str, on: { type: 'array', items: { enum: FALLBACK_TRIGGERS } } }),
+  },
 })
 const keyFields = {
   id: str, hint: str, group: str, name: strOrNull, concurrency: { type: ['integer', 'null'] }, quota: numOrNull, used: num,

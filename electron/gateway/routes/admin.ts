@@ -5,6 +5,7 @@ import { appKey, createGroup, deleteGroup, listGroups, updateGroup } from '../ad
 import { createKey, listKeys, revokeKey, updateKey } from '../admin/keys.js'
 import { fetchLinkedImage, LINKED_IMAGE_TIMEOUT_MS, MAX_LINKED_IMAGE_BYTES } from '../admin/linked-image.js'
 import { getMedia, listMedia, uploadMedia } from '../admin/media.js'
+import { listModelSettings, updateModelSettings } from '../admin/model-settings.js'
 import { listRequests } from '../admin/requests.js'
 import { closeSession, getSession, login, openSession } from '../admin/session.js'
 import { getSettings, getState, putSettings, putState } from '../admin/settings-state.js'
@@ -75,6 +76,12 @@ export const ADMIN_ROUTES: Route[] = [
   }),
   adminRoute('PATCH', `${P}/upstreams/{upstream}`, 'upstreams.update', updateUpstream, { summary: 'Change an upstream account', description: 'Without apiKey the stored secret stays.', request: { schema: schema.upstreamPatch }, response: schema.upstreamSummary }),
   adminRoute('DELETE', `${P}/upstreams/{upstream}`, 'upstreams.delete', deleteUpstream, { summary: 'Remove an upstream account', description: 'It leaves every group\'s failover list too.', response: {}, success: '204' }),
+  adminRoute('GET', `${P}/model-settings`, 'model_settings.list', listModelSettings, { summary: "Every catalog model's fallbacks", response: list(schema.modelSettings) }),
+  adminRoute('PATCH', `${P}/model-settings/{model}`, 'model_settings.update', updateModelSettings, {
+    summary: "Set a model's fallbacks",
+    description: 'The ordered list replaces the one before (`[]`: none). Each fallback names a catalog model and the error classes that lead to it: `unavailable` (the model\'s accounts exhausted with 5xx, timeouts or breakers open), `rate_limited` (429s), `context_length` (the vendor says the prompt is too long). Used only before any content reached the client, and only when the fallback is in the key\'s group; the answer and the bill are the served model\'s.',
+    request: { schema: schema.modelSettingsPatch }, response: schema.modelSettings,
+  }),
   adminRoute('GET', `${P}/keys`, 'keys.list', listKeys, { summary: 'List gateway keys (hints only)', query: [{ name: 'group', required: false, description: 'only this group\'s keys' }], response: list(schema.keySummary) }),
   adminRoute('POST', `${P}/keys`, 'keys.create', createKey, { summary: 'Create a gateway key', description: 'The answer holds the key; it is shown this once and stored only hashed.', request: { schema: schema.keyCreate }, response: schema.createdKey, success: '201' }),
   adminRoute('PATCH', `${P}/keys/{key}`, 'keys.update', updateKey, { summary: 'Rename, disable, or change limits of a key', description: 'null clears a limit.', request: { schema: schema.keyPatch }, response: schema.keySummary }),
