@@ -115,6 +115,8 @@ beforeEach(() => {
   chaos.reset()
   openai.reset()
   anthropic.reset()
+  // Each case starts on closed breakers: the failures of the cases before are not its own.
+  gw.services.routing.breakers.reset()
 })
 
 const PATH: Record<Protocol, string> = { chat: '/v1/chat/completions', messages: '/v1/messages' }

@@ -114,7 +114,7 @@ export interface GatewayFixture<F extends FakeStarters> {
   config(fakes: StartedFakes<F>): GatewayConfig | Promise<GatewayConfig>
   /** start options added to or overriding a test gateway's (`videoPoll`, `log` …) */
   options?: Partial<GatewayOptions>
-  /** before each test, every fake is reset (its calls, queued and default scenarios) */
+  /** before each test, every fake is reset (its calls, queued and default scenarios), and the gateway's circuit breakers */
   resetFakes?: boolean
 }
 
@@ -142,7 +142,11 @@ export function withGateway<F extends FakeStarters = Record<never, never>>(fixtu
       await Promise.all(Object.values(started).map((fake) => fake.close()))
     }
   })
-  if (fixture.resetFakes) beforeEach(() => Object.values(started).forEach((fake) => fake.reset?.()))
+  // The gateway's circuit breakers forget the fakes' failures with them: each test starts on closed breakers.
+  if (fixture.resetFakes) beforeEach(() => {
+    Object.values(started).forEach((fake) => fake.reset?.())
+    gateway?.services.routing.breakers.reset()
+  })
   const fakes = Object.fromEntries(names.map((name) => [name, late(`fake "${name}"`, () => started[name])]))
   return { gw: late('the gateway', () => gateway), fakes: fakes as StartedFakes<F> }
 }

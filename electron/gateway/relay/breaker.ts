@@ -90,6 +90,11 @@ export class Breakers {
     if (entry?.trial) entry.trial = false
   }
 
+  /** Every account closed, their counts cleared (a test's fresh start on a gateway shared by a file's tests). */
+  reset(): void {
+    this.#accounts.clear()
+  }
+
   /** When the account last opened (undefined when closed): the loop tries the one opened longest ago when all are. */
   openedAt(id: string): number | undefined {
     const entry = this.#accounts.get(id)
