@@ -1,5 +1,5 @@
 import { Fragment, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react'
-import type { KeySummary, RequestLogPage } from '../../../shared/admin'
+import type { KeySummary, RequestLogPage, UpstreamAttempt } from '../../../shared/admin'
 import { ENDPOINTS } from '../../../shared/types'
 import { admin } from '../../api/admin'
 import { ErrorNote } from '../../components/ErrorNote'
@@ -9,6 +9,7 @@ import { useAppStore } from '../../stores/app-store'
 import { useAction } from '../keys/use-action'
 import { DEFAULT_COLUMNS, EMPTY_FILTERS, LOG_COLUMNS, logQuery, PAGE_SIZE, pageTotals, toggleColumn, type LogColumn, type LogFilters } from './log-query'
 import { PLURALS, STRINGS, type UsageCount, type UsageT } from './strings'
+import { callsOf, nextWords, outcomeWords, type AttemptWords } from './attempts'
 
 const AUTO_REFRESH_MS = 5_000
 
@@ -149,8 +150,43 @@ function ColumnChooser({ t, columns, setColumns }: { t: UsageT; columns: LogColu
   )
 }
 
+/** A request's upstream attempts (the failover loop's records), shown under its row. */
+function AttemptsDetail({ t, attempts, span }: { t: UsageT; attempts: UpstreamAttempt[]; span: number }) {
+  const words = (w: AttemptWords) => ('key' in w ? t(w.key, w.vars) : w.text)
+  return (
+    <tr className="usage-attempts" data-testid="usage-attempts">
+      <td colSpan={span}>
+        <table className="usage-attempts-table">
+          <caption className="muted small">{t('attemptsTitle')}</caption>
+          <thead>
+            <tr><th>#</th><th>{t('attempt_account')}</th><th>{t('attempt_model')}</th><th>{t('attempt_outcome')}</th><th>{t('attempt_ms')}</th><th>{t('attempt_next')}</th></tr>
+          </thead>
+          <tbody>
+            {attempts.map((a, i) => (
+              <tr key={i} data-testid="usage-attempt" data-outcome={a.outcome}>
+                <td>{i + 1}</td>
+                <td><code>{a.account}</code></td>
+                <td>{a.model}</td>
+                <td>{words(outcomeWords(a.outcome))}</td>
+                <td>{formatMs(a.ms)}</td>
+                <td>{a.next === undefined ? '' : words(nextWords(a.next))}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </td>
+    </tr>
+  )
+}
+
 function LogTable({ t, count, page, hints, columns }: { t: UsageT; count: UsageCount; page: RequestLogPage; hints: Map<string, string>; columns: LogColumn[] }) {
   const totals = pageTotals(page.data)
+  const [open, setOpen] = useState<ReadonlySet<string>>(new Set())
+  const toggle = (id: string) => setOpen((was) => {
+    const next = new Set(was)
+    if (!next.delete(id)) next.add(id)
+    return next
+  })
   if (page.data.length === 0) return <p className="muted">{t('noRequests')}</p>
   const cell: Record<LogColumn, (r: RequestLogPage['data'][number]) => ReactNode> = {
     time: (r) => <td title={`${r.id}\n${new Date(r.createdAt).toLocaleString()}`}>{shortTime(r.createdAt)}</td>,
@@ -162,6 +198,11 @@ function LogTable({ t, count, page, hints, columns }: { t: UsageT; count: UsageC
       <td className="usage-ellipsis" title={r.errorCode ?? undefined}>
         <span className={`badge ${r.status < 400 ? 'ok' : 'error'}`}>{r.status}</span>
         {r.errorCode && <span className="muted small"> {r.errorCode}</span>}
+        {r.attempts && r.attempts.length > 0 && (
+          <button type="button" className="link small" aria-expanded={open.has(r.id)} title={t('attemptsShow')} onClick={() => toggle(r.id)} data-testid="usage-attempts-toggle">
+            {' '}{count('attempts', callsOf(r.attempts))}
+          </button>
+        )}
       </td>
     ),
     tokens: (r) => <td>{tokens(r.inputTokens)} / {tokens(r.outputTokens)}</td>,
@@ -183,9 +224,12 @@ function LogTable({ t, count, page, hints, columns }: { t: UsageT; count: UsageC
         </thead>
         <tbody>
           {page.data.map((r) => (
-            <tr key={r.id} data-testid="usage-row" data-status={r.status}>
-              {columns.map((c) => <Fragment key={c}>{cell[c](r)}</Fragment>)}
-            </tr>
+            <Fragment key={r.id}>
+              <tr data-testid="usage-row" data-status={r.status}>
+                {columns.map((c) => <Fragment key={c}>{cell[c](r)}</Fragment>)}
+              </tr>
+              {r.attempts && open.has(r.id) && <AttemptsDetail t={t} attempts={r.attempts} span={columns.length} />}
+            </Fragment>
           ))}
         </tbody>
         <tfoot>

@@ -1,5 +1,6 @@
 import type { Plurals } from '../../format'
 import type { Strings } from '../../i18n'
+import type { AttemptKey } from './attempts'
 
 type Key =
   | 'title' | 'account' | 'balance' | 'reserved' | 'available' | 'concurrency' | 'amount' | 'addFunds' | 'setBalance'
@@ -11,6 +12,8 @@ type Key =
   | 'noModel' | 'noGroup' | 'noKey' | 'revokedKey' | 'appKey' | 'col_day' | 'col_total' | 'col_requests' | 'col_errors' | 'col_errorRate'
   | 'col_share' | 'errorRate' | 'noUsage' | 'rangeTotal' | 'chartData' | 'range' | 'sampled'
   | 'budget' | 'spent' | 'noLimit' | 'noLimitHelp' | 'removeLimit'
+  | 'attemptsTitle' | 'attemptsShow' | 'attempt_account' | 'attempt_model' | 'attempt_outcome' | 'attempt_ms' | 'attempt_next'
+  | AttemptKey
 
 /** The usage panel's text. */
 export const STRINGS: Strings<Key> = {
@@ -31,6 +34,13 @@ export const STRINGS: Strings<Key> = {
     rangeTotal: '{cost} spent, {requests}, {errors}', chartData: 'The chart as a table', range: 'Days', sampled: 'percentiles of {n} sampled requests',
     budget: 'Budget', spent: 'Spent', noLimit: 'No limit', removeLimit: 'Remove limit',
     noLimitHelp: 'No budget is set: requests are never refused for money. Set a balance to make it a spending limit.',
+    attemptsTitle: 'Upstream attempts', attemptsShow: 'Show the upstream attempts', attempt_account: 'Account', attempt_model: 'Model',
+    attempt_outcome: 'Outcome', attempt_ms: 'Took', attempt_next: 'Then',
+    at_ok: 'answered', at_status: 'HTTP {status}', at_timeout: 'timed out', at_reset: 'connection reset', at_connect: 'connection refused',
+    at_malformed: 'malformed answer', at_empty: 'empty answer', at_aborted: 'client left', at_skipped: 'skipped: circuit breaker open',
+    at_error: 'error', at_failedOver: 'next account', at_noneLeft: 'no account left', at_retryAsked: 'retry after {ms} ms, as the upstream asked',
+    at_retryBackoff: 'retry after a {ms} ms backoff', at_budgetSpent: 'retry budget spent', at_breakerOpened: 'circuit breaker opened',
+    at_clientLeft: 'client left', at_ended: 'ended: not an upstream failure',
   },
   zh: {
     title: '用量', account: '账户', balance: '余额', reserved: '预留', available: '可用', concurrency: '并发上限',
@@ -49,10 +59,17 @@ export const STRINGS: Strings<Key> = {
     rangeTotal: '花费 {cost}，{requests}，{errors}', chartData: '图表数据表', range: '天数', sampled: '由 {n} 个抽样请求计算的百分位',
     budget: '预算', spent: '已花费', noLimit: '不限', removeLimit: '取消上限',
     noLimitHelp: '尚未设置预算：不会因金额拒绝请求。设置余额即可将其作为支出上限。',
+    attemptsTitle: '上游尝试', attemptsShow: '显示上游尝试', attempt_account: '账户', attempt_model: '模型',
+    attempt_outcome: '结果', attempt_ms: '耗时', attempt_next: '随后',
+    at_ok: '已应答', at_status: 'HTTP {status}', at_timeout: '超时', at_reset: '连接被重置', at_connect: '连接被拒绝',
+    at_malformed: '应答格式错误', at_empty: '空应答', at_aborted: '客户端已离开', at_skipped: '已跳过：熔断中',
+    at_error: '错误', at_failedOver: '切换到下一个账户', at_noneLeft: '没有可用的账户了', at_retryAsked: '按上游要求 {ms} 毫秒后重试',
+    at_retryBackoff: '退避 {ms} 毫秒后重试', at_budgetSpent: '重试预算已用完', at_breakerOpened: '熔断已打开',
+    at_clientLeft: '客户端已离开', at_ended: '结束：并非上游故障',
   },
 }
 
-type Counted = 'requests' | 'errors' | 'lastDays' | 'otherSeries' | 'otherKeys'
+type Counted = 'requests' | 'errors' | 'lastDays' | 'otherSeries' | 'otherKeys' | 'attempts'
 
 /** The usage panel's counted phrases. */
 export const PLURALS: Plurals<Counted> = {
@@ -60,10 +77,11 @@ export const PLURALS: Plurals<Counted> = {
     requests: { one: '{n} request', other: '{n} requests' }, errors: { one: '{n} error', other: '{n} errors' },
     lastDays: { one: 'last day', other: 'last {n} days' }, otherSeries: { one: '{n} other', other: '{n} others' },
     otherKeys: { one: '{n} other key', other: '{n} other keys' },
+    attempts: { one: '{n} attempt', other: '{n} attempts' },
   },
   zh: {
     requests: { other: '{n} 个请求' }, errors: { other: '{n} 个错误' }, lastDays: { other: '最近 {n} 天' },
-    otherSeries: { other: '其他 {n} 项' }, otherKeys: { other: '其他 {n} 个密钥' },
+    otherSeries: { other: '其他 {n} 项' }, otherKeys: { other: '其他 {n} 个密钥' }, attempts: { other: '{n} 次尝试' },
   },
 }
 
