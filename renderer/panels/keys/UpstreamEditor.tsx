@@ -63,6 +63,28 @@ export function UpstreamEditor({ mode, group, initial, data, onClose }: { mode: 
           <input type="number" min={0} step="any" value={form.budget} placeholder={t('noLimit')} onChange={(e) => setForm({ ...form, budget: e.target.value })} className="keys-number" data-testid="upstream-budget" />
         </label>
       </div>
+      <fieldset className="keys-model-names" data-testid="upstream-model-names">
+        <legend title={t('modelNamesHelp')}>{t('modelNames')}</legend>
+        <p className="muted small">{t('modelNamesHelp')}</p>
+        {form.names.map((row, i) => (
+          <div className="row" key={i} data-testid="upstream-model-name">
+            <label>
+              <span>{t('gatewayModel')}</span>
+              <input value={row.model} list="upstream-model-ids" onChange={(e) => setForm({ ...form, names: form.names.map((r, j) => (j === i ? { ...r, model: e.target.value } : r)) })} data-testid="upstream-model-name-model" />
+            </label>
+            <span aria-hidden="true">→</span>
+            <label className="keys-wide">
+              <span>{t('nameAtAccount')}</span>
+              <input value={row.name} onChange={(e) => setForm({ ...form, names: form.names.map((r, j) => (j === i ? { ...r, name: e.target.value } : r)) })} data-testid="upstream-model-name-name" />
+            </label>
+            <button type="button" onClick={() => setForm({ ...form, names: form.names.filter((_, j) => j !== i) })} data-testid="upstream-model-name-remove">{t('removeModelName')}</button>
+          </div>
+        ))}
+        <datalist id="upstream-model-ids">
+          {data.catalog.map((m) => <option key={m.model} value={m.model} />)}
+        </datalist>
+        <button type="button" onClick={() => setForm({ ...form, names: [...form.names, { model: '', name: '' }] })} data-testid="upstream-model-name-add">{t('addModelName')}</button>
+      </fieldset>
       <ErrorNote error={save.error} onDismiss={save.clear} />
       <div className="row">
         <button type="submit" className="primary" disabled={problem !== null || save.busy} data-testid="upstream-save">{mode === 'create' ? t('create') : t('save')}</button>

@@ -7,7 +7,7 @@ import { useAppStore } from '../../stores/app-store'
 import { ConfirmButton } from './ConfirmButton'
 import { STRINGS } from './strings'
 import { UpstreamEditor } from './UpstreamEditor'
-import { newUpstreamForm, upstreamFormOf } from './upstream-form'
+import { accountModelsText, newUpstreamForm, upstreamFormOf } from './upstream-form'
 import { useAction } from './use-action'
 import type { KeysData } from './use-keys-data'
 
@@ -57,7 +57,7 @@ function UpstreamRow({ upstream: u, group, data }: { upstream: UpstreamSummary; 
         <span className="small" title={t('secretHidden')} data-testid="upstream-hint"><code>{u.apiKeyHint}</code></span>
         <span className="muted small">{t('priority')}: {u.priority}</span>
         {u.budget !== null && <span className="muted small" data-testid="upstream-budget-shown">{t('upstreamSpent', { spent: formatUsd(u.spent), budget: formatUsd(u.budget) })}</span>}
-        <span className="muted small">{t('models')}: {u.models?.join(', ') || t('allModels')}</span>
+        <span className="muted small">{t('models')}: {accountModelsText(u.models) || t('allModels')}</span>
         {others.length > 0 && <span className="muted small">{t('usedBy', { groups: others.join(', ') })}</span>}
       </div>
       <div className="row">

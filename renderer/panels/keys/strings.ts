@@ -17,6 +17,7 @@ type Key =
   | 'problem_concurrency' | 'problem_quota' | 'problem_expires'
   | 'useFromCode' | 'snippetHelp' | 'node' | 'python' | 'curl' | 'chooseGroup'
   | 'upstreamBudget' | 'upstreamBudgetHelp' | 'upstreamSpent' | 'problem_budget'
+  | 'modelNames' | 'modelNamesHelp' | 'addModelName' | 'gatewayModel' | 'nameAtAccount' | 'removeModelName' | 'problem_modelName'
 
 /** The keys & groups panel's text. */
 export const STRINGS: Strings<Key> = {
@@ -38,6 +39,10 @@ export const STRINGS: Strings<Key> = {
     confirmDeleteAccount: 'Delete the account {id} for good? It leaves every group that uses it ({groups}).', noUpstreams: 'This group has no upstream accounts.',
     problem_baseUrl: 'The base URL starts with http:// or https://.', problem_apiKey: 'Enter the API key.',
     problem_klingKey: 'A Kling key is ACCESS_KEY:SECRET_KEY.', problem_priority: 'The priority is a number.',
+    modelNames: 'Model names at this account',
+    modelNamesHelp: 'When the account calls a model by another name (an Azure deployment, a reseller\'s vendor/model id): the gateway sends that name, and clients and the usage log still see the model\'s id. An account with names serves the models listed and named.',
+    addModelName: 'Add a name', gatewayModel: 'Model', nameAtAccount: 'Name at this account', removeModelName: 'Remove',
+    problem_modelName: 'Give each model name row both a model and its name at this account.',
     usedBy: 'used by {groups}', secretHidden: 'key',
     gatewayKeys: 'Gateway keys', newKey: 'New key', keyName: 'Name', concurrency: 'Concurrency cap', quota: 'Quota (USD)', expires: 'Expires',
     never: 'never', noLimit: 'no limit', createKey: 'Create key',
@@ -73,6 +78,10 @@ export const STRINGS: Strings<Key> = {
     confirmDeleteAccount: '永久删除账号 {id}？它将从所有使用它的分组中移除（{groups}）。', noUpstreams: '此分组没有上游账号。',
     problem_baseUrl: 'Base URL 需以 http:// 或 https:// 开头。', problem_apiKey: '请填写 API 密钥。',
     problem_klingKey: '可灵密钥格式为 ACCESS_KEY:SECRET_KEY。', problem_priority: '优先级必须是数字。',
+    modelNames: '此账号的模型名称',
+    modelNamesHelp: '账号以其他名称调用某个模型时（Azure 部署名、转售商的 vendor/model ID）：网关发送该名称，客户端和用量记录仍显示模型 ID。设置了名称的账号只提供列出和命名的模型。',
+    addModelName: '添加名称', gatewayModel: '模型', nameAtAccount: '此账号中的名称', removeModelName: '移除',
+    problem_modelName: '每行模型名称需同时填写模型和它在此账号中的名称。',
     usedBy: '使用分组：{groups}', secretHidden: '密钥',
     gatewayKeys: '网关密钥', newKey: '新建密钥', keyName: '名称', concurrency: '并发上限', quota: '额度（美元）', expires: '到期',
     never: '永不', noLimit: '不限', createKey: '创建密钥',

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import {
-  DEFAULT_BASE_URL, newUpstreamForm, upstreamCreateBody, upstreamFormOf, upstreamFormProblem, upstreamPatchBody, withVendor,
+  accountModelsText, DEFAULT_BASE_URL, newUpstreamForm, upstreamCreateBody, upstreamFormOf, upstreamFormProblem, upstreamPatchBody, withVendor,
 } from '../../../../../renderer/panels/keys/upstream-form'
 
 describe('upstream account forms', () => {
   it('starts from the vendor\'s base URL and a free id', () => {
-    expect(newUpstreamForm('openai', ['openai-1'])).toEqual({ id: 'openai-2', vendor: 'openai', baseUrl: 'https://api.openai.com/v1', apiKey: '', models: '', priority: '0', budget: '' })
+    expect(newUpstreamForm('openai', ['openai-1'])).toEqual({ id: 'openai-2', vendor: 'openai', baseUrl: 'https://api.openai.com/v1', apiKey: '', models: '', names: [], priority: '0', budget: '' })
     expect(DEFAULT_BASE_URL.gateway).toBe('')
   })
 
@@ -23,8 +23,11 @@ describe('upstream account forms', () => {
     [{ vendor: 'kling', apiKey: 'only-one-part' }, 'create', 'klingKey'],
     [{ vendor: 'kling', apiKey: 'AK:SK' }, 'create', null],
     [{ priority: 'high' }, 'create', 'priority'],
+    [{ names: [{ model: 'gpt-5.2', name: ' ' }] }, 'create', 'modelName'],
+    [{ names: [{ model: '', name: 'my-deployment' }] }, 'create', 'modelName'],
+    [{ names: [{ model: '', name: '' }] }, 'create', null],
   ] as const)('checks %o when %s → %s', (patch, mode, problem) => {
-    const form = { ...newUpstreamForm('openai', []), apiKey: 'sk-x', ...patch }
+    const form = { ...newUpstreamForm('openai', []), apiKey: 'sk-x', ...patch, names: 'names' in patch ? [...patch.names] : [] }
     expect(upstreamFormProblem(form, mode)).toBe(problem)
   })
 
@@ -42,6 +45,22 @@ describe('upstream account forms', () => {
     expect(form.apiKey).toBe('')
     expect(upstreamPatchBody(form)).toEqual({ baseUrl: 'https://api.openai.com/v1', models: ['gpt-5.2'], priority: 1, budget: null })
     expect(upstreamPatchBody({ ...form, apiKey: 'sk-new' })).toMatchObject({ apiKey: 'sk-new' })
+  })
+
+  it('model names at the account: rows map listed or named ids; the form shows a map back as ids and rows', () => {
+    const form = { ...newUpstreamForm('openai', []), apiKey: 'k', models: 'gpt-5.2, o3', names: [{ model: ' gpt-5.2 ', name: ' my-azure-deployment ' }, { model: 'gpt-5-mini', name: 'mini-deployment' }, { model: '', name: '' }] }
+    expect(upstreamCreateBody(form, null)).toEqual({
+      id: 'openai-1', vendor: 'openai', baseUrl: 'https://api.openai.com/v1', apiKey: 'k', priority: 0,
+      models: { 'gpt-5.2': 'my-azure-deployment', o3: 'o3', 'gpt-5-mini': 'mini-deployment' },
+    })
+    const u = { id: 'o', vendor: 'openai' as const, baseUrl: 'https://x.example/v1', apiKeyHint: 'sk-ab…yz', models: { 'gpt-5.2': 'my-azure-deployment', o3: 'o3' }, priority: 0, groups: [], budget: null, spent: 0 }
+    const edit = upstreamFormOf(u)
+    expect([edit.models, edit.names]).toEqual(['gpt-5.2, o3', [{ model: 'gpt-5.2', name: 'my-azure-deployment' }]])
+    expect(upstreamPatchBody(edit)).toEqual({ baseUrl: 'https://x.example/v1', models: { 'gpt-5.2': 'my-azure-deployment', o3: 'o3' }, priority: 0, budget: null })
+    // Without rows the list goes as ids again.
+    expect(upstreamPatchBody({ ...edit, names: [] })).toMatchObject({ models: ['gpt-5.2', 'o3'] })
+    expect(accountModelsText(u.models)).toBe('gpt-5.2 → my-azure-deployment, o3')
+    expect([accountModelsText(['a', 'b']), accountModelsText(null)]).toEqual(['a, b', ''])
   })
 
   it('a budget: kept as shown, sent as a number, blank removes it, a negative or non-number is a problem', () => {
