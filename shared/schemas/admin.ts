@@ -151,6 +151,17 @@ export const requestLogPage = obj({
     items: obj({
       id: str, createdAt: int, keyId: strOrNull, group: strOrNull, model: strOrNull, endpoint: str, status: int, errorCode: strOrNull,
       upstream: strOrNull, inputTokens: { type: ['integer', 'null'] }, outputTokens: { type: ['integer', 'null'] }, cost: num, latencyMs: num,
+      attempts: {
+        type: ['array', 'null'],
+        maxItems: 32,
+        description: "the failover loop's upstream attempts, oldest first (README \"Retries and circuit breakers\"); null: no upstream call recorded",
+        items: obj({
+          account: str, model: str,
+          outcome: { type: 'string', description: '`ok`, `status 503`, `timeout`, `reset`, `connect`, `malformed`, `empty`, `aborted` or `skipped: breaker open`' },
+          ms: num,
+          next: { type: 'string', description: 'why the loop moved on (`failed over`, `retry in 2000 ms (Retry-After)`, `retry budget spent …`, `no account left`); absent on the attempt that answered' },
+        }, ['account', 'model', 'outcome', 'ms']),
+      },
     }),
   },
   next: strOrNull,

@@ -72,7 +72,8 @@ describe('the public API answers as documented', () => {
     await expectStatus(401, 'POST', '/v1/chat/completions', { headers: json, body: chat })
     await expectStatus(402, 'POST', '/v1/chat/completions', { headers: { ...json, ...bearer(BROKE_KEY) }, body: chat })
     await expectStatus(404, 'POST', '/v1/chat/completions', { headers: key, body: { ...chat, model: 'no-such-model' } })
-    openai.once({ kind: 'status', status: 500 })
+    // A 500 once is retried on the same account: twice, and the gateway answers 502.
+    openai.once({ kind: 'status', status: 500 }, { kind: 'status', status: 500 })
     await expectStatus(502, 'POST', '/v1/chat/completions', { headers: key, body: chat })
     await expectStatus(200, 'POST', '/v1/responses', { headers: key, body: { model: 'test-gpt', input: 'hi' } })
     await expectStatus(400, 'POST', '/v1/responses', { headers: key, body: { input: 'hi' } })

@@ -61,20 +61,25 @@ export async function attempt<T>(call: () => Promise<T>, abortedAs: AbortedAs): 
   }
 }
 
+/** Each request's retry budget spent so far: the runs of the loop for its model and its fallbacks share it. */
+const budgets = new WeakMap<RequestContext, NonNullable<FailoverRun['spent']>>()
+
 /**
- * A request's run of the failover loop: its attempts recorded for its ledger row, their count so far sent as
- * `x-gatehouse-attempts` on its answer (a stream's: the count when its headers went out). Made once per request; a
- * caller that runs the loop for several models passes `{ ...run, model }` to each, so they share one budget and list.
+ * A request's run of the failover loop for one model: its attempts recorded for its ledger row, their count so far
+ * sent as `x-gatehouse-attempts` on its answer (a stream's: the count when its headers went out). Every run for the
+ * same request (a model, then its fallbacks) shares one attempt list and one retry budget.
  */
 export function requestRun(ctx: RequestContext, routing: Routing, model: string, options: { idempotent?: boolean } = {}): FailoverRun {
   const attempts = (ctx.outcome.attempts ??= [])
+  let spent = budgets.get(ctx)
+  if (spent === undefined) budgets.set(ctx, (spent = { calls: 0, waitedMs: 0 }))
   const { res } = ctx
   return {
     routing,
     model,
     attempts,
     idempotent: options.idempotent,
-    spent: { calls: 0, waitedMs: 0 },
+    spent,
     onCall: (calls) => {
       if (!res.headersSent) res.setHeader('x-gatehouse-attempts', String(calls))
     },

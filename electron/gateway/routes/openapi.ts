@@ -17,7 +17,7 @@ const ERROR_STATUSES: Record<string, string> = {
   '429': 'Account or key concurrency cap (`user_concurrency_limit`, `apikey_concurrency_limit`), or the key\'s request bodies in flight over its byte budget (`apikey_body_limit`); honour Retry-After',
   '500': 'Internal error (`internal_error`); no stack trace is shown',
   '502': 'Model unavailable after failover',
-  '503': 'Model overloaded on every account (`upstream_unavailable`), or, in team mode, the shared database unreachable when the concurrency slot was taken (`shared_store_unavailable`), or the gateway already holding limits.bodyBytes of request bodies (`gateway_body_limit`, with Retry-After)',
+  '503': 'Model overloaded on every account (`upstream_unavailable`, with Retry-After and Retry-After-Ms: the soonest delay an account named, else 2 s), or, in team mode, the shared database unreachable when the concurrency slot was taken (`shared_store_unavailable`), or the gateway already holding limits.bodyBytes of request bodies (`gateway_body_limit`, with Retry-After)',
   '504': 'Upstream timed out',
 }
 
@@ -99,7 +99,7 @@ export function buildOpenApi(routes: Route[]): object {
     info: {
       title: 'Gatehouse gateway',
       version: API_VERSION,
-      description: 'One local base URL for chat, image, video and speech models of many vendors. Errors carry a stable `code`; messages follow Accept-Language (English, or Chinese for zh). Every response has `x-request-id`.',
+      description: 'One local base URL for chat, image, video and speech models of many vendors. Errors carry a stable `code`; messages follow Accept-Language (English, or Chinese for zh). Every response has `x-request-id`; an answer that called upstream accounts has `x-gatehouse-attempts`, the count of upstream calls made for it (retries and failovers included; for a stream, the count when its headers went out).',
     },
     servers: [{ url: '/' }],
     security: [{ bearerAuth: [] }],

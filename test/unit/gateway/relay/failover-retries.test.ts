@@ -4,6 +4,8 @@ import { gatewayError, GatewayError } from '../../../../electron/gateway/errors.
 import { createRouting, failoverServed, type Attempt, type FailoverRun, type RoutingConfig } from '../../../../electron/gateway/relay/failover.js'
 import type { UpstreamFailure } from '../../../../electron/gateway/relay/upstream-failure.js'
 import type { UpstreamAccount } from '../../../../electron/gateway/contract/accounts.js'
+import type { RequestContext } from '../../../../electron/gateway/context.js'
+import { requestRun } from '../../../../electron/gateway/relay/attempt.js'
 
 const account = (id: string): UpstreamAccount => ({ id, vendor: 'openai', baseUrl: `http://127.0.0.1:1/${id}`, apiKey: `key-${id}`, priority: 0 })
 
@@ -191,5 +193,22 @@ describe('failover with circuit breakers', () => {
     expect(h.calls.map((c) => c.id)).toEqual(['a'])
     expect(both.attempts.map((a) => a.outcome)).toEqual(['skipped: breaker open', 'skipped: breaker open', 'ok'])
     expect(h.routing.breakers.state('a')).toBe('closed')
+  })
+})
+
+describe("a request's runs of the loop", () => {
+  it('share one attempt list and one budget across models, and set x-gatehouse-attempts before each call', async () => {
+    const headers: Record<string, string> = {}
+    const ctx = { outcome: { costNano: 0 }, res: { headersSent: false, setHeader: (name: string, value: string) => void (headers[name] = value) } } as unknown as RequestContext
+    const routing = createRouting({ retries: { maxAttempts: 2, maxBackoffMs: 0 } })
+    const first = requestRun(ctx, routing, 'big')
+    await rejection(failoverServed([account('a')], undefined, async () => failed(status(503)), first))
+    expect(headers['x-gatehouse-attempts']).toBe('1')
+    const fallback = requestRun(ctx, routing, 'bigger')
+    expect(fallback.attempts).toBe(first.attempts)
+    expect((await rejection(failoverServed([account('b'), account('c')], undefined, async (u) => (u.id === 'c' ? answered('c') : failed(status(503))), fallback))).status).toBe(503)
+    expect(headers['x-gatehouse-attempts']).toBe('2')
+    // the second model's run had one call left of the two: b, and never c
+    expect(ctx.outcome.attempts!.map((a) => [a.model, a.account, a.outcome])).toEqual([['big', 'a', 'status 503'], ['bigger', 'b', 'status 503']])
   })
 })
