@@ -43,6 +43,8 @@ export interface RequestContext {
     errorCode?: string
     /** overrides the HTTP status in the ledger (a stream that failed after its 200) */
     status?: number
+    /** the whole answer went out (a stream's protocol end was written): a client that leaves after it is no 499 */
+    delivered?: boolean
     /** the failover loop's tries of upstream accounts (relay/attempt.ts requestRun), kept on the ledger row */
     attempts?: UpstreamAttempt[]
   }

@@ -106,7 +106,8 @@ export function createGatewayServer(services: Services, routes: Route[], opts: S
   }
 
   function finish(ctx: RequestContext, r: Route): void {
-    const status = ctx.abort.aborted ? 499 : ctx.res.statusCode
+    // A client that closes once it read the whole answer (a stream's end) still got all of it.
+    const status = ctx.abort.aborted && ctx.outcome.delivered !== true ? 499 : ctx.res.statusCode
     if (status === 499) ctx.outcome.errorCode ??= 'client_closed_request'
     try {
       recordRequest(services.store, services.registry, ctx, r.endpoint, status)

@@ -97,6 +97,7 @@ export const gatewayConfig = {
           pricing,
           endpoints: { type: 'array', items: { enum: ENDPOINTS } },
           fallbacks: modelFallbacks,
+          firstTokenMs: { type: 'integer', minimum: 1, description: "upstream: a stream's first content within this of its response headers, for this model (default timeouts.firstTokenMs)" },
           limits: {
             type: 'object',
             properties: {
@@ -128,11 +129,13 @@ export const gatewayConfig = {
     timeouts: {
       type: 'object',
       additionalProperties: false,
-      description: 'timeouts in milliseconds: upstream calls (connectMs, firstByteMs, idleMs) and clients (headersMs, bodyIdleMs, bodyMs, clientIdleMs)',
+      description: 'timeouts in milliseconds: upstream calls (connectMs, firstByteMs, streamFirstByteMs, firstTokenMs, idleMs) and clients (headersMs, bodyIdleMs, bodyMs, clientIdleMs)',
       properties: {
-        connectMs: { type: 'integer', minimum: 1, description: 'upstream TCP and TLS connect' },
-        firstByteMs: { type: 'integer', minimum: 1, description: 'upstream: from sending the request to its response headers' },
-        idleMs: { type: 'integer', minimum: 1, description: 'upstream: longest silence while its answer streams' },
+        connectMs: { type: 'integer', minimum: 1, default: 10000, description: 'upstream TCP and TLS connect' },
+        firstByteMs: { type: 'integer', minimum: 1, default: 300000, description: 'upstream, an answer not streamed: from sending the request to its response headers, and longest silence in its body' },
+        streamFirstByteMs: { type: 'integer', minimum: 1, default: 30000, description: 'upstream, a stream: from sending the request to its response headers (past it: the next account)' },
+        firstTokenMs: { type: 'integer', minimum: 1, default: 120000, description: "upstream, a stream: from its response headers to its first content, pings and role-only chunks aside (past it: the next account); a model row's firstTokenMs overrides it" },
+        idleMs: { type: 'integer', minimum: 1, default: 30000, description: 'upstream, a stream: longest silence once its content flows (past it: the protocol\'s error event, stream_interrupted)' },
         headersMs: { type: 'integer', minimum: 1, default: 20000, description: "client: longest wait for a request's headers" },
         bodyIdleMs: { type: 'integer', minimum: 1, default: 30000, description: 'client: longest silence while a request body arrives (past it: 408 request_timeout)' },
         bodyMs: { type: 'integer', minimum: 1, default: 120000, description: 'client: the whole request body must arrive within it (past it: 408 request_timeout)' },

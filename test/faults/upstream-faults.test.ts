@@ -102,7 +102,7 @@ beforeAll(async () => {
       { key: KEYS.messagesPair, group: 'messages-pair' },
       { key: KEYS.messagesSolo, group: 'messages-solo' },
     ],
-    timeouts: { connectMs: 500, firstByteMs: 600, idleMs: 600 },
+    timeouts: { connectMs: 500, firstByteMs: 600, streamFirstByteMs: 600, firstTokenMs: 600, idleMs: 600 },
   })
 })
 afterAll(async () => {

@@ -16,7 +16,7 @@ async function deadPort(): Promise<number> {
   return port
 }
 
-const timeouts = { connectMs: 500, firstByteMs: 600, idleMs: 600 }
+const timeouts = { connectMs: 500, firstByteMs: 600, streamFirstByteMs: 600, firstTokenMs: 600, idleMs: 600 }
 
 const { gw, fakes: { first, second } } = withGateway({
   fakes: { first: startFakeOpenAI, second: startFakeOpenAI },

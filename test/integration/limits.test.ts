@@ -9,7 +9,7 @@ const SECOND_KEY = 'sk-second-0123456789'
 
 const { gw, fakes: { openai: fake } } = withGateway({
   ...fakeOpenAIChat(
-    { account: { balance: 100, concurrency: 3 }, timeouts: { connectMs: 500, firstByteMs: 500, idleMs: 500 } },
+    { account: { balance: 100, concurrency: 3 }, timeouts: { connectMs: 500, firstByteMs: 500, streamFirstByteMs: 500, firstTokenMs: 500, idleMs: 500 } },
     [{ key: CAPPED_KEY, group: 'main', concurrency: 1 }, { key: SECOND_KEY, group: 'main' }],
   ),
   resetFakes: true,

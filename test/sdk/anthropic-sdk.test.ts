@@ -27,7 +27,7 @@ beforeAll(async () => {
       { id: 'chat', protocol: 'chat', models: [MODEL], upstreams: ['first'] },
     ],
     keys: [{ key: TEST_KEY, group: 'claude' }, { key: CHAT_KEY, group: 'chat' }],
-    timeouts: { connectMs: 500, firstByteMs: 800, idleMs: 800 },
+    timeouts: { connectMs: 500, firstByteMs: 800, streamFirstByteMs: 800, firstTokenMs: 800, idleMs: 800 },
   })
   // SDKs for the messages protocol take the base URL without /v1.
   client = new Anthropic({ baseURL: gw.url, apiKey: TEST_KEY, maxRetries: 0 })

@@ -10,7 +10,7 @@ export interface GatewayConfig {
   groups?: Array<{ id: string; name?: string; protocol: GroupProtocol; models: string[]; upstreams: string[]; images?: { singleImage?: boolean; officialDirect?: boolean } }>
   models?: Array<{ id: string; family?: Family; vendor?: Exclude<Vendor, 'gateway'>; pricing?: Pricing; fallbacks?: ModelFallback[]; [field: string]: unknown }>
   keys?: Array<{ key: string; group: string; name?: string; concurrency?: number; quota?: number; expiresAt?: string | number; disabled?: boolean }>
-  timeouts?: { connectMs?: number; firstByteMs?: number; idleMs?: number } & Partial<ClientTimeouts>
+  timeouts?: { connectMs?: number; firstByteMs?: number; streamFirstByteMs?: number; firstTokenMs?: number; idleMs?: number } & Partial<ClientTimeouts>
   limits?: { maxConnections?: number; maxConnectionsPerAddress?: number; bodyBytes?: number }
   allowedHosts?: string[]
   network?: { allowPrivateAddresses?: boolean }

@@ -62,6 +62,13 @@ export interface ChatStreamTranslator {
   upstreamError?(): GatewayError | undefined
   /** The frame that ends a stream broken after it started, where the protocol's default does not fit. */
   errorFrame?(code: string, message: string): string
+  /**
+   * For a body that ended cleanly without the protocol's end: when every answer in it had finished (each choice's
+   * finish reason, the message's stop reason), the frames that end it as the upstream should have (the usage chunk
+   * the client asked for, from `usage` when the upstream sent none, then the protocol's end); undefined when an
+   * answer was left unfinished, which makes the stream an interrupted one.
+   */
+  endOfAnswer?(usage: TokenUsage | undefined): string[] | undefined
 }
 
 /** An answer body for the client, with its usage. */

@@ -16,6 +16,7 @@ import type { RelayPlan } from './relay-plan.js'
 import { failover, type Attempt } from './failover.js'
 import { attempt, requestRun, sendCall, statusFailure } from './attempt.js'
 import { interrupted, type UpstreamFailure } from './upstream-failure.js'
+import { firstTokenMsOf, StreamDeadline, streamDeadlines, StreamWatch } from './stream-watch.js'
 
 const DONE: Attempt<void> = { done: true, value: undefined }
 
@@ -34,6 +35,8 @@ async function relayFrom(ctx: RequestContext, services: Services, plan: RelayPla
   ctx.outcome.upstreamId = upstream.id
   // Translation refuses bad input with a 400 of its own: that is thrown, never failed over.
   const spec = adapter.toRequest(plan.body, uctx)
+  // A stream's headers are due sooner than a whole answer's; its first token and its silences are the watch's.
+  if (plan.stream) spec.deadlines = streamDeadlines(firstTokenMsOf(plan.model, services.http.timeouts), services.http.timeouts)
   const sent = await attempt(() => sendCall(services.http, spec, ctx.abort, adapter), 'reset')
   if (!sent.done) return sent
   const response = sent.value
@@ -69,27 +72,40 @@ async function relayJson(ctx: RequestContext, response: UpstreamResponse, adapte
   return DONE
 }
 
+/**
+ * A stream's answer, under its watch (stream-watch.ts): its first content within the model's `firstTokenMs` of the
+ * headers (else the next account is tried), then no silence longer than `idleMs` (else the protocol's error event).
+ */
 async function relayStream(ctx: RequestContext, services: Services, response: UpstreamResponse, translator: ChatStreamTranslator, plan: RelayPlan): Promise<Attempt<void>> {
+  const { timeouts } = services.http
+  const watch = new StreamWatch(response.body, firstTokenMsOf(plan.model, timeouts), timeouts.idleMs)
+  try {
+    return await relayWatchedStream(ctx, services, response, translator, plan, watch)
+  } finally {
+    watch.stop()
+  }
+}
+
+async function relayWatchedStream(ctx: RequestContext, services: Services, response: UpstreamResponse, translator: ChatStreamTranslator, plan: RelayPlan, watch: StreamWatch): Promise<Attempt<void>> {
   const { res } = ctx
   let checkpoints: StreamCheckpoints | undefined
   let frames = ''
   const parser = createParser({ onEvent: (event) => void (frames += translator.push(redactedIfError(ctx, event)).join('')) })
   const decoder = new TextDecoder()
   let started = false
-  // Content must come as a first byte would: within firstByteMs, however many pings or role chunks come before it.
-  const contentDeadline = performance.now() + services.http.timeouts.firstByteMs
   try {
     for await (const chunk of response.body as AsyncIterable<Buffer>) {
+      watch.chunk()
       parser.feed(decoder.decode(chunk, { stream: true }))
       if (!started) {
         // Frames before the first content are held back: a stream that fails or ends before it is failed over.
         if (!translator.hasContent()) {
           if (translator.finished()) break
-          if (performance.now() > contentDeadline) return abandon(response, { kind: 'transport', reason: 'timeout' })
           if (frames.length > MAX_HELD_CHARS) return abandon(response, { kind: 'malformed' })
           continue
         }
         started = true
+        watch.flowing()
         res.writeHead(200, SSE_HEADERS)
         checkpoints = startCheckpoints(ctx, services, plan, translator)
       }
@@ -97,13 +113,20 @@ async function relayStream(ctx: RequestContext, services: Services, response: Up
       checkpoints!.sent(frames.length)
       const flushed = res.write(frames)
       frames = ''
-      if (!flushed) await drained(ctx)
+      // The protocol's end went out: the answer is whole, whatever the client's socket does next (ledger 200).
+      if (translator.finished() && translator.upstreamError?.() === undefined) ctx.outcome.delivered = true
+      if (!flushed) {
+        watch.waiting(true)
+        await drained(ctx)
+        watch.waiting(false)
+      }
       if (ctx.abort.aborted) break
     }
   } catch (err) {
     // A translator throws a GatewayError for an error the upstream sent inside its stream.
     const reported = err instanceof GatewayError ? err : undefined
-    const reason = reported ? undefined : transportFailure(err)
+    // A deadline of the watch: before content, a timed-out attempt; after, a silent upstream.
+    const reason = reported ? undefined : err instanceof StreamDeadline ? 'timeout' : transportFailure(err)
     if (!started && reported) return failedBeforeContent(reported)
     if (!started && reason !== 'aborted') {
       // An error event the upstream sent before it broke says more than the break.
@@ -122,7 +145,7 @@ async function relayStream(ctx: RequestContext, services: Services, response: Up
   if (ctx.abort.aborted) {
     // The gateway ended it (its key revoked): the client hears why in the protocol's error event, and no chunk more.
     const ended = ctx.abort.endedBy
-    if (ended !== undefined && started && !res.destroyed) res.end(errorEvent(ctx, translator, ended))
+    if (ended !== undefined && started && !res.destroyed && !ctx.outcome.delivered) res.end(errorEvent(ctx, translator, ended))
     // Billed for the output already produced (spec §1): nothing, when it ended before the first byte.
     if (started) await billStream(ctx, plan, translator)
     return started ? DONE : stopped(ctx)
@@ -132,8 +155,16 @@ async function relayStream(ctx: RequestContext, services: Services, response: Up
     return sent ? failedBeforeContent(sent) : { done: false, failure: { kind: 'empty' } }
   }
   if (!translator.finished()) {
-    // The body ended cleanly but the protocol's end never came: a break after the start (spec §6).
     await billStream(ctx, plan, translator)
+    // The body ended cleanly without the protocol's end, yet every answer in it had finished: complete. The gateway
+    // writes the end (and the usage the client asked for) that the upstream left out.
+    const end = translator.endOfAnswer?.(ctx.outcome.usage)
+    if (end !== undefined) {
+      ctx.outcome.delivered = true
+      res.end(end.join(''))
+      return DONE
+    }
+    // Else a break after the start (spec §6).
     ctx.outcome.status = 502
     ctx.outcome.errorCode = 'stream_interrupted'
     const error = interrupted('the upstream ended the stream before it was complete')

@@ -89,6 +89,8 @@ export const anthropicMessages: RelayAdapter = {
     const stream = new StreamState()
     let start: AnthropicUsage | undefined
     let outputTokens: number | undefined
+    // The message's stop reason came (message_delta): the answer is whole, only message_stop is to follow.
+    let stopped = false
     return stream.translator({
       push(event: SseEvent) {
         const parsed = parseJson(event.data) as StreamEventData | undefined
@@ -98,7 +100,7 @@ export const anthropicMessages: RelayAdapter = {
         switch (data?.type) {
           case 'message_start': start = data.message?.usage; break
           // output_tokens in message_delta is cumulative; newer versions may repeat the input counts there.
-          case 'message_delta': outputTokens = data.usage?.output_tokens ?? outputTokens; if (typeof data.usage?.input_tokens === 'number') start = { ...start, ...data.usage }; break
+          case 'message_delta': stopped ||= Boolean(data.delta?.stop_reason); outputTokens = data.usage?.output_tokens ?? outputTokens; if (typeof data.usage?.input_tokens === 'number') start = { ...start, ...data.usage }; break
           // The protocol ends with message_stop, or with its own error event.
           case 'message_stop': case 'error': stream.done = true; break
           case 'content_block_delta': {
@@ -107,6 +109,12 @@ export const anthropicMessages: RelayAdapter = {
           }
         }
         return [`event: ${event.event ?? data?.type ?? 'message'}\ndata: ${event.data}\n\n`]
+      },
+      // A body that ended after the stop reason but without message_stop: the gateway sends it.
+      endOfAnswer() {
+        if (!stopped) return undefined
+        stream.done = true
+        return ['event: message_stop\ndata: {"type":"message_stop"}\n\n']
       },
       // The counts arrive in two events (input at the start, output at the end): joined when asked.
       usage: () => (outputTokens === undefined && !stream.done ? undefined : fromAnthropicUsage(start, outputTokens)),

@@ -42,13 +42,23 @@ function targetOf(url: string): { origin: string; path: string } {
 export interface Timeouts {
   /** TCP + TLS connect */
   connectMs: number
-  /** from sending the request to the response headers */
+  /** a whole answer (not streamed): from sending the request to its response headers, and longest silence in its body */
   firstByteMs: number
-  /** longest silence while the body streams */
+  /** a stream: from sending the request to its response headers */
+  streamFirstByteMs: number
+  /** a stream: from its response headers to its first content (a model row's `firstTokenMs` overrides it) */
+  firstTokenMs: number
+  /** a stream: longest silence once its content flows */
   idleMs: number
 }
 
-export const DEFAULT_TIMEOUTS: Timeouts = { connectMs: 10_000, firstByteMs: 600_000, idleMs: 300_000 }
+/**
+ * Defaults (README, "Deadlines"): a stream's headers come at once from a healthy vendor, so 30 s is already a sick
+ * one; a reasoning model may think for minutes before its first word, hence 120 s to the first token; once words
+ * flow, 30 s of silence is a stall. A whole answer arrives only when it is complete: 300 s covers a long reasoning
+ * answer not streamed.
+ */
+export const DEFAULT_TIMEOUTS: Timeouts = { connectMs: 10_000, firstByteMs: 300_000, streamFirstByteMs: 30_000, firstTokenMs: 120_000, idleMs: 30_000 }
 
 export type UpstreamResponse = Dispatcher.ResponseData
 
@@ -72,7 +82,8 @@ export interface HttpOptions {
  */
 export function createHttp(timeouts: Timeouts, options: HttpOptions = {}) {
   const allowPrivate = options.allowPrivateAddresses === true
-  const agentOptions = { keepAliveTimeout: 30_000, headersTimeout: timeouts.firstByteMs, bodyTimeout: timeouts.idleMs }
+  // A call's own deadlines (HttpSpec.deadlines, a stream's) replace these whole-answer ones.
+  const agentOptions = { keepAliveTimeout: 30_000, headersTimeout: timeouts.firstByteMs, bodyTimeout: timeouts.firstByteMs }
   const agent = new Agent({ ...agentOptions, connect: { timeout: timeouts.connectMs } })
   const linkAgent = new Agent({ ...agentOptions, connect: guardedConnector(allowPrivate, timeouts.connectMs, options.resolveLinkHost) })
 
@@ -98,12 +109,13 @@ export function createHttp(timeouts: Timeouts, options: HttpOptions = {}) {
     /** `signal`: an AbortSignal, or a request's ClientAbort (an EventEmitter, which undici takes too). */
     send(spec: HttpSpec, signal: AbortSignal | ClientAbort): Promise<UpstreamResponse> {
       const { origin, path } = targetOf(spec.url)
+      const deadlines = spec.deadlines === undefined ? undefined : { headersTimeout: spec.deadlines.headersMs, bodyTimeout: spec.deadlines.bodyMs }
       if (spec.body !== undefined && typeof spec.body === 'object' && 'multipart' in spec.body) {
         const { pieces, length, contentType } = encodeMultipart(spec.body.multipart)
         const headers = { ...spec.headers, 'content-type': contentType, 'content-length': String(length) }
-        return agent.request({ origin, path, method: spec.method, headers, body: Readable.from(pieces), signal })
+        return agent.request({ origin, path, method: spec.method, headers, body: Readable.from(pieces), signal, ...deadlines })
       }
-      return agent.request({ origin, path, method: spec.method, headers: spec.headers, body: spec.body as string | Buffer | undefined, signal })
+      return agent.request({ origin, path, method: spec.method, headers: spec.headers, body: spec.body as string | Buffer | undefined, signal, ...deadlines })
     },
     fetchLink,
     /**

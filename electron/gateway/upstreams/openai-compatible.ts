@@ -55,7 +55,10 @@ export function fromOpenAIUsage(usage: OpenAIUsage | null | undefined): TokenUsa
 type OpenAIDelta = { content?: string | null; reasoning_content?: string | null; refusal?: string | null; tool_calls?: Array<{ function?: { arguments?: string } }> }
 
 interface OpenAIChunk {
-  choices?: Array<{ delta?: OpenAIDelta; finish_reason?: string | null }>
+  id?: unknown
+  created?: unknown
+  model?: unknown
+  choices?: Array<{ index?: number; delta?: OpenAIDelta; finish_reason?: string | null }>
   usage?: OpenAIUsage | null
 }
 
@@ -73,12 +76,16 @@ const carriesContent = (choice: { delta?: OpenAIDelta; finish_reason?: string | 
 function openAIStreamRelay(includeUsage: boolean): ChatStreamTranslator {
   const stream = new StreamState()
   let usageFrame: string | undefined
+  // Per choice index: whether its finish reason came; and the last chunk with choices (its id, created and model).
+  const finished: boolean[] = []
+  let last: OpenAIChunk | undefined
+  const end = (): string[] => {
+    stream.done = true
+    return includeUsage && usageFrame !== undefined ? [usageFrame, 'data: [DONE]\n\n'] : ['data: [DONE]\n\n']
+  }
   return stream.translator({
     push(event: SseEvent): string[] {
-      if (event.data === '[DONE]') {
-        stream.done = true
-        return includeUsage && usageFrame !== undefined ? [usageFrame, 'data: [DONE]\n\n'] : ['data: [DONE]\n\n']
-      }
+      if (event.data === '[DONE]') return end()
       const chunk = parseJson(event.data) as (OpenAIChunk & { error?: unknown }) | undefined
       if (chunk === undefined || chunk === null || typeof chunk !== 'object') return []
       // An error payload is how an OpenAI-compatible stream ends in failure: relayed, and the end of it.
@@ -91,7 +98,11 @@ function openAIStreamRelay(includeUsage: boolean): ChatStreamTranslator {
       for (const choice of choices) {
         collectDelta(choice.delta, stream)
         stream.content ||= carriesContent(choice)
+        const index = typeof choice?.index === 'number' && choice.index >= 0 && choice.index < MAX_CHOICES ? choice.index : 0
+        if (choice?.finish_reason) finished[index] = true
+        else finished[index] ??= false
       }
+      if (choices.length > 0) last = chunk
       if (chunk.usage) {
         stream.report(fromOpenAIUsage(chunk.usage))
         usageFrame = `data: ${choices.length === 0 ? event.data : JSON.stringify({ ...chunk, choices: [] })}\n\n`
@@ -107,7 +118,29 @@ function openAIStreamRelay(includeUsage: boolean): ChatStreamTranslator {
       // Asked for usage only for billing: without include_usage, OpenAI's chunks carry no usage field.
       return [`data: ${event.data.replace(',"usage":null', '')}\n\n`]
     },
+    // A body that ended without [DONE] once every choice had its finish reason: the usage chunk (the upstream's,
+    // else `usage`, the gateway's count) if the client asked for it, and [DONE].
+    endOfAnswer(usage) {
+      if (finished.length === 0 || !finished.every(Boolean) || stream.error !== undefined) return undefined
+      if (includeUsage && usageFrame === undefined && usage !== undefined) {
+        usageFrame = `data: ${JSON.stringify({ id: last?.id, object: 'chat.completion.chunk', created: last?.created, model: last?.model, choices: [], usage: toOpenAIUsage(usage) })}\n\n`
+      }
+      return end()
+    },
   })
+}
+
+/** Choice indexes tracked for their finish: n is far below it (a larger index counts as choice 0). */
+const MAX_CHOICES = 128
+
+/** A usage the gateway counted, in a chat chunk's shape: cached tokens are part of prompt_tokens. */
+function toOpenAIUsage(usage: TokenUsage): Record<string, unknown> {
+  const cached = usage.cachedInputTokens ?? 0
+  const prompt = usage.inputTokens + cached
+  return {
+    prompt_tokens: prompt, completion_tokens: usage.outputTokens, total_tokens: prompt + usage.outputTokens,
+    ...(cached > 0 ? { prompt_tokens_details: { cached_tokens: cached } } : {}),
+  }
 }
 
 function collectDelta(delta: NonNullable<OpenAIChunk['choices']>[number]['delta'], into: StreamState): void {
