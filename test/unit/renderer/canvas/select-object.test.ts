@@ -1,3 +1,5 @@
+/// <reference types="node" />
+// Runs in Node (vitest): it loads OpenCV.js from node_modules.
 import { createRequire } from 'node:module'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { cvReady, seedLabels, selectObject, workingSize, type Cv } from '../../../../renderer/canvas/select-object'

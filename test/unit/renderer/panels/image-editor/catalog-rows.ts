@@ -1,3 +1,5 @@
+/// <reference types="node" />
+// Runs in Node (vitest): the gateway's family modules it imports speak of Buffer.
 /** Image catalog models (the fields the schema builder reads), as the gateway's catalog has them: models.json rows with their family's delivery. */
 import type { CatalogModel } from '../../../../../shared/types'
 import { imageSchemaIndex } from '../../../../../electron/gateway/families/image-schemas'
