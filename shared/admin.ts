@@ -45,6 +45,8 @@ export interface GroupSummary {
   /** upstream account ids in failover order */
   upstreams: string[]
   images: { singleImage?: boolean; officialDirect?: boolean }
+  /** a chat stream cut after its content started is continued by the next account that takes a prefix (README "Continuation") */
+  continuation: boolean
   keyCount: number
 }
 
@@ -226,8 +228,8 @@ export interface MediaItem {
  *   GET    /admin/v1/session              → AdminSession (401 when not signed in)
  *   DELETE /admin/v1/session              signs out: the session is forgotten, the cookie cleared → 204
  *   GET    /admin/v1/groups               → GroupSummary[]
- *   POST   /admin/v1/groups               {id,name?,protocol,models,upstreams,images?} → GroupSummary (201)
- *   PATCH  /admin/v1/groups/{id}          {name?,models?,upstreams?,images?} → GroupSummary
+ *   POST   /admin/v1/groups               {id,name?,protocol,models,upstreams,images?,continuation?} → GroupSummary (201)
+ *   PATCH  /admin/v1/groups/{id}          {name?,models?,upstreams?,images?,continuation?} → GroupSummary
  *   DELETE /admin/v1/groups/{id}          409 while keys use it → 204
  *   POST   /admin/v1/groups/{id}/app-key  → { key } the app's own key for the group's panels
  *   GET    /admin/v1/upstreams            → UpstreamSummary[]

@@ -97,7 +97,7 @@ export const adminSession = obj(sessionFields)
 export const openedAdminSession = obj({ ...sessionFields, sessionToken: { type: 'string', description: 'send it as `x-gatehouse-session` with the cookie on every admin call' } })
 export const groupSummary = obj({
   id: str, name: strOrNull, protocol: { enum: ['chat', 'messages'] }, models: { type: 'array', items: str },
-  upstreams: { type: 'array', items: str }, images: { type: 'object' }, keyCount: int,
+  upstreams: { type: 'array', items: str }, images: { type: 'object' }, continuation: { type: 'boolean' }, keyCount: int,
 })
 export const upstreamSummary = obj({
   id: str, vendor: { enum: VENDORS }, baseUrl: str, apiKeyHint: { type: 'string', description: 'masked; the secret is never sent back' },

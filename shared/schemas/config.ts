@@ -80,6 +80,10 @@ export const gatewayConfig = {
               officialDirect: { type: 'boolean', description: 'the Gemini official-direct group: no edits endpoint; reference images at most 20 MiB decoded' },
             },
           },
+          continuation: {
+            type: 'boolean',
+            description: 'a chat stream cut or gone silent after its content started is continued by the next account whose vendor takes an assistant prefix, in the same stream (README "Continuation"); off by default',
+          },
         },
       },
     },

@@ -9,6 +9,7 @@ import type { GatewayConfig } from '../../electron/gateway/config/load-config.js
 import { countTextTokens, promptText } from '../../electron/gateway/tokens/tokens.js'
 import { TEST_KEY, withGateway, type TestGateway } from '../helpers/gateway.js'
 import { readSse } from '../helpers/sse.js'
+import { approxTokens, textChars } from '../fakes/scenarios.js'
 import { CHAOS_HEALTHY, CHAOS_KEYS, CHAOS_MODELS, CHAOS_TIMES, CONTENT_FILTER_ERROR, startChaosProvider, type ChaosProvider } from './chaos-provider.js'
 
 /** A model every account answers: the next request after each case. */
@@ -125,7 +126,7 @@ const CUT_ERROR = interruptedBy('the upstream connection broke')
 
 const firstTokens = (chaos: ChaosProvider, model: string, n: number) => chaos.answer(model).split(/(?= )/).slice(0, n).join('')
 
-describe('the sixteen failure cases, default config', () => {
+describe('the sixteen failure cases', () => {
   const { gw, fakes } = withGateway({ fakes: { chaos: () => startChaosProvider() }, config: ({ chaos }) => chaosConfig(chaos) })
   const slow = { timeout: 90_000 }
 
@@ -295,6 +296,62 @@ describe('the sixteen failure cases, default config', () => {
     expect([chaos.callsOf(model, 'primary').length, chaos.callsOf(model, 'secondary').length]).toEqual([1, 0])
     const { cost } = await localCost(sent)
     expect(await rowOf(gw, s.requestId)).toMatchObject({ status: 502, error_code: 'stream_interrupted', upstream_id: `${model}/primary`, cost_nano: cost })
+    await expectNextAnswered(gw, chaos)
+  })
+
+  // The same cases on a gateway whose group has continuation on, in the same block so that all run at once.
+  const continuing = withGateway({ fakes: { chaos: () => startChaosProvider() }, config: ({ chaos }) => chaosConfig(chaos, { continuation: true }) })
+
+  /** A cut answer continued by the secondary: the whole text, one finish, usage and bill the sum of both attempts. */
+  async function expectContinued(model: string): Promise<void> {
+    const { gw, fakes: { chaos } } = continuing
+    const s = await streamChat(gw, model)
+    expectWhole(s, chaos.answer(model), model)
+    const sent = firstTokens(chaos, model, CHAOS_TIMES.cutAfter)
+    const primary = chaos.callsOf(model, 'primary')
+    const secondary = chaos.callsOf(model, 'secondary')
+    expect([primary.length, secondary.length]).toEqual([1, 1])
+    // the conversation, then the text already sent as the prefix to continue (DashScope's Partial mode)
+    expect(secondary[0].body.messages).toEqual([...MESSAGES, { role: 'assistant', content: sent, partial: true }])
+    expect(secondary[0].prefix).toBe(sent)
+    const cut = await localCost(sent)
+    const continuedInput = approxTokens(textChars(MESSAGES) + sent.length)
+    const continuedOutput = CHAOS_TIMES.answerTokens - CHAOS_TIMES.cutAfter
+    const input = cut.input + continuedInput
+    const output = cut.completion + continuedOutput
+    expect(s.usage).toMatchObject({ prompt_tokens: input, completion_tokens: output, total_tokens: input + output })
+    expect(await rowOf(gw, s.requestId)).toMatchObject({
+      status: 200, error_code: null, model, upstream_id: `${model}/secondary`, input_tokens: input, output_tokens: output,
+      cost_nano: cut.cost + costOf(continuedInput, continuedOutput),
+    })
+    await expectNextAnswered(gw, chaos)
+  }
+
+  it.concurrent('8, continuation on: a stream cut after 40 of 60 tokens: the next account continues it, one whole answer', async () => {
+    await expectContinued(CHAOS_MODELS[8])
+  })
+
+  it.concurrent('9, continuation on: a stream that stalls 30 s: the next account continues it, one whole answer', slow, async () => {
+    await expectContinued(CHAOS_MODELS[9])
+  })
+
+  it.concurrent('14, continuation on: a cut stream whose next account refuses the prefill: the cut\'s own error, never the prefill 400', async () => {
+    const { gw, fakes: { chaos } } = continuing
+    const model = CHAOS_MODELS[14]
+    const s = await streamChat(gw, model)
+    const sent = firstTokens(chaos, model, CHAOS_TIMES.cutAfter)
+    expect(s.status).toBe(200)
+    expect(s.text).toBe(sent)
+    expect(s.done).toBe(false)
+    expect(s.error).toEqual(CUT_ERROR)
+    const secondary = chaos.callsOf(model, 'secondary')
+    expect([chaos.callsOf(model, 'primary').length, secondary.length]).toEqual([1, 1])
+    expect(secondary[0].prefix).toBe(sent)
+    // billed for the cut attempt alone: the refused continuation cost nothing
+    const { input, completion, cost } = await localCost(sent)
+    expect(await rowOf(gw, s.requestId)).toMatchObject({
+      status: 502, error_code: 'stream_interrupted', model, upstream_id: `${model}/primary`, input_tokens: input, output_tokens: completion, cost_nano: cost,
+    })
     await expectNextAnswered(gw, chaos)
   })
 })

@@ -14,8 +14,14 @@ type GroupBody = NonNullable<GatewayConfig['groups']>[number]
 const readCreate = bodyReader<GroupBody>(groupCreate)
 const readPatch = bodyReader<Partial<GroupBody>>(groupPatch)
 
+/** The group's image limits (its options less continuation). */
+const imagesOf = ({ continuation: _, ...images }: GroupRecord['options']) => images
+
 async function summary(services: Services, g: GroupRecord): Promise<GroupSummary> {
-  return { id: g.id, name: g.name, protocol: g.protocol, models: g.models, upstreams: g.upstreams, images: g.options, keyCount: await services.store.apiKeys.countInGroup(g.id) }
+  return {
+    id: g.id, name: g.name, protocol: g.protocol, models: g.models, upstreams: g.upstreams, images: imagesOf(g.options),
+    continuation: g.options.continuation === true, keyCount: await services.store.apiKeys.countInGroup(g.id),
+  }
 }
 
 async function findGroup(services: Services, raw: string): Promise<GroupRecord> {
@@ -43,7 +49,7 @@ export async function createGroup(ctx: RequestContext, services: Services): Prom
   sendJson(ctx.res, 201, await reread(services, body.id))
 }
 
-/** PATCH /admin/v1/groups/{id}: name, models, upstream order, image limits; the protocol stays. */
+/** PATCH /admin/v1/groups/{id}: name, models, upstream order, image limits, continuation; the protocol stays. */
 export async function updateGroup(ctx: RequestContext, services: Services, params: string[]): Promise<void> {
   const current = await findGroup(services, params[0])
   const patch = await readPatch(ctx)
@@ -53,7 +59,8 @@ export async function updateGroup(ctx: RequestContext, services: Services, param
     name: patch.name ?? current.name ?? undefined,
     models: patch.models ?? current.models,
     upstreams: patch.upstreams ?? current.upstreams,
-    images: patch.images ?? current.options,
+    images: patch.images ?? imagesOf(current.options),
+    continuation: patch.continuation ?? current.options.continuation,
   })
   sendJson(ctx.res, 200, await reread(services, current.id))
 }

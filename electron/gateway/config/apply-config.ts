@@ -80,7 +80,7 @@ export async function applyConfig(config: GatewayConfig, store: Repos, secrets: 
       })
     }
     for (const g of config.groups ?? []) {
-      await tx.groups.upsert({ id: g.id, name: g.name ?? null, protocol: g.protocol, models: g.models, upstreams: g.upstreams, options: g.images ?? {} })
+      await tx.groups.upsert({ id: g.id, name: g.name ?? null, protocol: g.protocol, models: g.models, upstreams: g.upstreams, options: { ...g.images, ...(g.continuation === undefined ? {} : { continuation: g.continuation }) } })
     }
     for (const k of config.keys ?? []) {
       const hash = hasher.hash(k.key)

@@ -7,7 +7,7 @@ import { compileValidator } from '../validate.js'
 export interface GatewayConfig {
   account?: { balance?: number; concurrency?: number }
   upstreams?: Array<{ id: string; vendor: Vendor; baseUrl: string; apiKey: string; models?: UpstreamModels; priority?: number; budget?: number }>
-  groups?: Array<{ id: string; name?: string; protocol: GroupProtocol; models: string[]; upstreams: string[]; images?: { singleImage?: boolean; officialDirect?: boolean } }>
+  groups?: Array<{ id: string; name?: string; protocol: GroupProtocol; models: string[]; upstreams: string[]; images?: { singleImage?: boolean; officialDirect?: boolean }; continuation?: boolean }>
   models?: Array<{ id: string; family?: Family; vendor?: Exclude<Vendor, 'gateway'>; pricing?: Pricing; fallbacks?: ModelFallback[]; [field: string]: unknown }>
   keys?: Array<{ key: string; group: string; name?: string; concurrency?: number; quota?: number; expiresAt?: string | number; disabled?: boolean }>
   timeouts?: { connectMs?: number; firstByteMs?: number; streamFirstByteMs?: number; firstTokenMs?: number; idleMs?: number } & Partial<ClientTimeouts>

@@ -51,6 +51,11 @@ export interface ChatStreamTranslator {
   usage(): TokenUsage | undefined
   /** The output text produced so far, to count tokens when no usage arrives. */
   producedText(): string
+  /**
+   * The output so far when it is nothing but the answer's text (no reasoning, no tool call), as a continuation needs
+   * it; undefined otherwise, or where the protocol does not tell them apart.
+   */
+  answerText?(): string | undefined
   /** True once the upstream said the stream is complete. */
   finished(): boolean
   /**

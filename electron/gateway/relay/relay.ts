@@ -16,6 +16,7 @@ import type { RelayPlan } from './relay-plan.js'
 import { failover, type Attempt } from './failover.js'
 import { attempt, requestRun, sendCall, statusFailure } from './attempt.js'
 import { interrupted, type UpstreamFailure } from './upstream-failure.js'
+import { continueCut } from './continuation.js'
 import { firstTokenMsOf, StreamDeadline, streamDeadlines, StreamWatch } from './stream-watch.js'
 
 const DONE: Attempt<void> = { done: true, value: undefined }
@@ -134,8 +135,10 @@ async function relayWatchedStream(ctx: RequestContext, services: Services, respo
       return sent ? failedBeforeContent(sent) : { done: false, failure: { kind: 'transport', reason: reason! } }
     }
     if (reason !== 'aborted') {
-      await billStream(ctx, plan, translator)
       const error = reported ?? interrupted(reason === 'timeout' ? 'the upstream went silent' : 'the upstream connection broke')
+      // Where the group allows it, another account finishes the answer in this same stream (continuation.ts).
+      if (!reported && (await continueCut(ctx, services, plan, { translator, error, errorFrame: (t, e) => errorEvent(ctx, t, e) }))) return DONE
+      await billStream(ctx, plan, translator)
       ctx.outcome.status = reported?.status ?? 502
       ctx.outcome.errorCode = error.code
       res.end(errorEvent(ctx, translator, error))

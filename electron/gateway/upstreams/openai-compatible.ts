@@ -145,7 +145,7 @@ function toOpenAIUsage(usage: TokenUsage): Record<string, unknown> {
 
 function collectDelta(delta: NonNullable<OpenAIChunk['choices']>[number]['delta'], into: StreamState): void {
   if (!delta || typeof delta !== 'object') return
-  if (typeof delta.content === 'string') into.produce(delta.content)
+  if (typeof delta.content === 'string') into.answer(delta.content)
   if (typeof delta.reasoning_content === 'string') into.produce(delta.reasoning_content)
   for (const call of Array.isArray(delta.tool_calls) ? delta.tool_calls : []) if (typeof call?.function?.arguments === 'string') into.produce(call.function.arguments)
 }

@@ -16,9 +16,17 @@ export class StreamState {
   error: GatewayError | undefined = undefined
   // Kept as pieces: joined only when billing asks, not once per chunk.
   readonly #produced: string[] = []
+  // Whether every piece produced is the answer's own text (added by `answer`): only then can it be continued.
+  #answerOnly = true
 
   /** Adds a piece of output text (counted when no usage arrives). */
   produce(text: string): void {
+    this.#produced.push(text)
+    this.#answerOnly = false
+  }
+
+  /** Adds a piece of the answer's own text (no reasoning, no tool arguments), counted like any output. */
+  answer(text: string): void {
     this.#produced.push(text)
   }
 
@@ -32,6 +40,7 @@ export class StreamState {
     return {
       usage: () => this.usage,
       producedText: () => this.#produced.join(''),
+      answerText: () => (this.#answerOnly ? this.#produced.join('') : undefined),
       finished: () => this.done,
       hasContent: () => this.content,
       upstreamError: () => this.error,

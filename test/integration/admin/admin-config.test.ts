@@ -10,7 +10,7 @@ describe('admin API: groups, upstream accounts, keys, account', () => {
   it('creates, changes and deletes a group, with the config file rules and exact errors', async () => {
     const created = await admin.post('/admin/v1/groups', { id: 'team', name: 'Team', protocol: 'chat', models: ['test-gpt'], upstreams: ['up1'] })
     expect(created.status).toBe(201)
-    expect(created.json).toEqual({ id: 'team', name: 'Team', protocol: 'chat', models: ['test-gpt'], upstreams: ['up1'], images: {}, keyCount: 0 })
+    expect(created.json).toEqual({ id: 'team', name: 'Team', protocol: 'chat', models: ['test-gpt'], upstreams: ['up1'], images: {}, continuation: false, keyCount: 0 })
 
     const dup = await admin.post('/admin/v1/groups', { id: 'team', protocol: 'chat', models: [], upstreams: [] })
     expect(dup.status).toBe(409)
@@ -38,6 +38,23 @@ describe('admin API: groups, upstream accounts, keys, account', () => {
     await admin.post('/admin/v1/groups/team/app-key')
     expect((await admin.del('/admin/v1/groups/team')).status).toBe(204)
     expect((await admin.patch('/admin/v1/groups/team', { name: 'gone' })).json).toEqual(apiError('not_found', 'No group "team"', null, 'not_found_error'))
+  })
+
+  it('switches a group\'s continuation on and off, apart from its image limits', async () => {
+    const created = await admin.post('/admin/v1/groups', { id: 'cont', protocol: 'chat', models: ['test-gpt'], upstreams: ['up1'], images: { singleImage: true }, continuation: true })
+    expect(created.status).toBe(201)
+    expect(created.json).toEqual({ id: 'cont', name: null, protocol: 'chat', models: ['test-gpt'], upstreams: ['up1'], images: { singleImage: true }, continuation: true, keyCount: 0 })
+    expect(gw.services.registry.groups.get('cont')!.options).toEqual({ singleImage: true, continuation: true })
+    // a patch of something else keeps it; a patch of the image limits keeps it apart from them
+    expect((await admin.patch('/admin/v1/groups/cont', { name: 'Continued', images: { officialDirect: true } })).json)
+      .toMatchObject({ name: 'Continued', images: { officialDirect: true }, continuation: true })
+    const off = await admin.patch('/admin/v1/groups/cont', { continuation: false })
+    expect(off.json).toMatchObject({ images: { officialDirect: true }, continuation: false })
+    expect(gw.services.registry.groups.get('cont')!.options).toEqual({ officialDirect: true, continuation: false })
+    const bad = await admin.patch('/admin/v1/groups/cont', { continuation: 'yes' })
+    expect(bad.status).toBe(400)
+    expect(bad.json).toEqual(apiError('invalid_request', 'continuation: must be boolean', 'continuation'))
+    expect((await admin.del('/admin/v1/groups/cont')).status).toBe(204)
   })
 
   it('seals upstream secrets, never sends them back, keeps them when a change leaves them out', async () => {
