@@ -25,10 +25,11 @@ import type { GatewayError } from '../errors.js'
 import { billableUsage } from '../money/billed-usage.js'
 import { drained } from '../respond.js'
 import type { Services } from '../services.js'
-import { abandonBody, type UpstreamResponse } from '../upstreams/http.js'
+import type { UpstreamResponse } from '../upstreams/http.js'
 import { adapterFor } from '../upstreams/index.js'
 import { sendCall } from './attempt.js'
 import type { RelayPlan } from './relay-plan.js'
+import { firstTokenMsOf, streamDeadlines, StreamWatch } from './stream-watch.js'
 
 type Body = Record<string, unknown>
 /** The request body with `prefix` as the start of the assistant's answer, in a vendor's wire form. */
@@ -112,32 +113,35 @@ export async function continueCut(ctx: RequestContext, services: Services, plan:
 
 /**
  * One continuation attempt: undefined when it failed before its first content (nothing sent); else its translator,
- * and whether its answer ended whole. Deadlines as timers: the first content within the first-byte limit, then no
- * silence longer than the idle limit.
+ * and whether its answer ended whole. A stream's deadlines, as the relay's (stream-watch.ts): its headers, its first
+ * content within the model's first-token deadline, then no silence longer than the idle limit.
  */
 async function continueOn(
   ctx: RequestContext, services: Services, plan: RelayPlan, upstream: UpstreamAccount, body: Body, sumBefore: () => Promise<TokenUsage>,
 ): Promise<{ translator: ChatStreamTranslator; whole: boolean } | undefined> {
   const adapter = adapterFor(upstream.vendor)![plan.capability]!
   const uctx: UpstreamCtx = { upstream, model: plan.model, clientHeaders: ctx.req.headers }
+  const { timeouts } = services.http
+  const firstTokenMs = firstTokenMsOf(plan.model, timeouts)
+  const spec = adapter.toRequest(body, uctx)
+  spec.deadlines = streamDeadlines(firstTokenMs, timeouts)
   let response: UpstreamResponse
   try {
-    response = await sendCall(services.http, adapter.toRequest(body, uctx), ctx.abort, adapter)
+    response = await sendCall(services.http, spec, ctx.abort, adapter)
   } catch {
     // refused (a prefill the model does not take), failed or unreachable: the next account, nothing sent
     return undefined
   }
   const translator = adapter.streamTranslator({ includeUsage: plan.includeUsage === true }, uctx)
-  const { firstByteMs, idleMs } = services.http.timeouts
   let started = false
-  // Until the first content, the first-byte limit; then the idle limit, renewed by every chunk.
-  let timer = setTimeout(() => abandonBody(response), firstByteMs)
+  const watch = new StreamWatch(response.body, firstTokenMs, timeouts.idleMs)
   let frames: string[] = []
   const parser = createParser({ onEvent: (event) => void frames.push(...translator.push(event)) })
   const decoder = new TextDecoder()
   let before: TokenUsage | undefined
   try {
     for await (const chunk of response.body as AsyncIterable<Buffer>) {
+      watch.chunk()
       parser.feed(decoder.decode(chunk, { stream: true }))
       if (!started) {
         if (translator.upstreamError?.() !== undefined) return undefined
@@ -146,22 +150,24 @@ async function continueOn(
           continue
         }
         started = true
-        clearTimeout(timer)
-        timer = setTimeout(() => abandonBody(response), idleMs)
+        watch.flowing()
       }
-      timer.refresh()
-      if (!started || frames.length === 0) continue
+      if (frames.length === 0) continue
       if (frames.some(isUsageFrame)) before ??= await sumBefore()
       const out = frames.map((f) => merged(f, before)).join('')
       frames = []
-      if (out !== '' && !ctx.res.write(out)) await drained(ctx)
+      if (out !== '' && !ctx.res.write(out)) {
+        watch.waiting(true)
+        await drained(ctx)
+        watch.waiting(false)
+      }
       if (ctx.abort.aborted) return { translator, whole: false }
     }
   } catch {
     if (!started) return undefined
     return { translator, whole: false }
   } finally {
-    clearTimeout(timer)
+    watch.stop()
   }
   if (!started) return undefined
   return { translator, whole: translator.finished() && translator.upstreamError?.() === undefined }
