@@ -3,6 +3,7 @@ import { pipeline } from 'node:stream'
 import { sniffingStream, sniffVideo } from '../formats/media-sniff.js'
 import type { Services } from '../services.js'
 import type { MediaRow } from '../store/media.js'
+import { withDeadline } from '../upstreams/http.js'
 import type { VideoTaskRow } from '../store/tasks.js'
 import type { StoredVideoResult } from './video-settle.js'
 import type { VideoPollOptions } from './video-runtime.js'
@@ -22,7 +23,16 @@ export const videoMediaId = (taskId: string, index: number): string => `${taskId
  * Content-Type says, and the saved type is the one the bytes show.
  */
 async function saveOne(services: Services, task: VideoTaskRow, index: number, url: string, opts: VideoPollOptions, signal: AbortSignal): Promise<MediaRow> {
-  const res = await services.http.fetchLink(url, { accept: 'video/*, */*' }, AbortSignal.any([signal, AbortSignal.timeout(opts.downloadTimeoutMs)]))
+  const download = withDeadline(signal, opts.downloadTimeoutMs)
+  try {
+    return await saveFrom(services, task, index, url, opts, download.signal)
+  } finally {
+    download.clear()
+  }
+}
+
+async function saveFrom(services: Services, task: VideoTaskRow, index: number, url: string, opts: VideoPollOptions, signal: AbortSignal): Promise<MediaRow> {
+  const res = await services.http.fetchLink(url, { accept: 'video/*, */*' }, signal)
   const type = String(res.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase()
   const declared = Number(res.headers['content-length'] ?? 0)
   const refusal = res.statusCode >= 300 ? `answered HTTP ${res.statusCode}`

@@ -1,5 +1,5 @@
 import { GatewayError } from '../errors.js'
-import { readAnswer } from '../upstreams/http.js'
+import { readAnswer, withDeadline } from '../upstreams/http.js'
 import type { Services } from '../services.js'
 import type { VideoTaskRow } from '../store/tasks.js'
 import type { UpstreamCtx } from '../contract/upstream.js'
@@ -27,8 +27,15 @@ const unknownReason = (err: unknown): string => (err instanceof Error ? err.mess
 /** One poll call (and MiniMax's file step): any failure, timeout included, is thrown to mean "try again later". */
 async function fetchPoll(services: Services, adapter: VideoAdapter, uctx: UpstreamCtx, vendorTaskId: string, opts: VideoPollOptions, signal: AbortSignal): Promise<VideoPoll> {
   const call = async (spec: ReturnType<VideoAdapter['toPoll']>): Promise<unknown> => {
-    const res = await services.http.send(spec, AbortSignal.any([signal, AbortSignal.timeout(opts.timeoutMs)]))
-    const text = (await readAnswer(res)).toString('utf8')
+    // The call's deadline covers the answer's body too: a timer cleared once it is read.
+    const deadline = withDeadline(signal, opts.timeoutMs)
+    let res, text
+    try {
+      res = await services.http.send(spec, deadline.signal)
+      text = (await readAnswer(res)).toString('utf8')
+    } finally {
+      deadline.clear()
+    }
     if (res.statusCode < 200 || res.statusCode >= 300) throw adapter.fromError(res.statusCode, text)
     return text === '' ? undefined : JSON.parse(text)
   }

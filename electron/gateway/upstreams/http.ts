@@ -213,6 +213,26 @@ export async function readErrorText(response: UpstreamResponse): Promise<string>
   return readAnswer(response, MAX_ERROR_BYTES).then((b) => b.toString('utf8'), () => '')
 }
 
+/**
+ * `signal`, or `ms` passing: a timer of its own, cleared by `clear()` once the call is over. Not AbortSignal.timeout()
+ * inside AbortSignal.any(): Node 20 holds the sources of such a signal only weakly, and a collected timeout never
+ * fires. The deadline aborts with a TimeoutError, which transportFailure calls a timeout.
+ */
+export function withDeadline(signal: AbortSignal, ms: number): { signal: AbortSignal; clear(): void } {
+  const controller = new AbortController()
+  const onAbort = () => controller.abort(signal.reason)
+  const timer = setTimeout(() => controller.abort(new DOMException(`no answer within ${ms} ms`, 'TimeoutError')), ms)
+  if (signal.aborted) onAbort()
+  else signal.addEventListener('abort', onAbort, { once: true })
+  return {
+    signal: controller.signal,
+    clear() {
+      clearTimeout(timer)
+      signal.removeEventListener('abort', onAbort)
+    },
+  }
+}
+
 /** A reference link that could not be used; the message completes "the image at <url> …". */
 export class DownloadError extends Error {}
 

@@ -11,6 +11,7 @@ import { saveTaskVideos } from '../../../../electron/gateway/tasks/video-downloa
 import { videoPollOptions } from '../../../../electron/gateway/tasks/video-runtime.js'
 import { listenLocal } from '../../../fakes/listen-local.js'
 import { FAKE_MP4 } from '../../../fakes/video/task-script.js'
+import { collectGarbage } from '../../../helpers/collect-garbage.js'
 import { tempDataDir } from '../../../helpers/gateway.js'
 
 const SVG = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>')
@@ -23,6 +24,8 @@ let origin: string
 let closeServer: () => Promise<void>
 beforeAll(async () => {
   const server = http.createServer((req, res) => {
+    // The first bytes of a video, then nothing: the socket stays open until the client leaves.
+    if (req.url === '/stalls') return void res.writeHead(200, { 'content-type': 'video/mp4' }).write(FAKE_MP4.subarray(0, 16))
     const file = FILES[req.url ?? '']
     if (!file) return void res.writeHead(404).end()
     res.writeHead(200, { 'content-type': file.type }).end(file.bytes)
@@ -65,6 +68,18 @@ describe('saveTaskVideos', () => {
 
   it('refuses an SVG declared as video/mp4, leaving no file behind', async () => {
     expect(await save(services(true), `${origin}/svg-as-mp4`)).toBe('is not an MP4, WebM or QuickTime video')
+    expect([(await store.media.byRequest('task_abc')), videoFiles()]).toEqual([[], []])
+  })
+
+  it('gives up a download that stalls at its deadline, even when garbage is collected meanwhile', async () => {
+    const saving = saveTaskVideos(services(true), task(`${origin}/stalls`), { ...videoPollOptions({}), downloadTimeoutMs: 300 }, new AbortController().signal)
+      .then(() => 'saved', (e: Error) => `${e.name}: ${e.message}`)
+    await collectGarbage()
+    // Without a deadline of its own the download would wait for the link agent's 300 s: 5 s tells the two apart.
+    let timer: NodeJS.Timeout | undefined
+    const waited = new Promise<string>((resolve) => (timer = setTimeout(() => resolve('still downloading after 5 s'), 5_000)))
+    expect(await Promise.race([saving, waited])).toBe('TimeoutError: no answer within 300 ms')
+    clearTimeout(timer)
     expect([(await store.media.byRequest('task_abc')), videoFiles()]).toEqual([[], []])
   })
 

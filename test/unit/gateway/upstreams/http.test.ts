@@ -1,7 +1,8 @@
 import { createServer } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { AnswerTooLarge, createHttp, DEFAULT_TIMEOUTS, MAX_ANSWER_BYTES, MAX_ERROR_BYTES, readAnswer, readErrorText, transportFailure } from '../../../../electron/gateway/upstreams/http.js'
+import { AnswerTooLarge, createHttp, DEFAULT_TIMEOUTS, MAX_ANSWER_BYTES, MAX_ERROR_BYTES, readAnswer, readErrorText, transportFailure, withDeadline } from '../../../../electron/gateway/upstreams/http.js'
 import { listenLocal } from '../../../fakes/listen-local.js'
+import { collectGarbage } from '../../../helpers/collect-garbage.js'
 
 describe('transportFailure', () => {
   it.each([
@@ -11,6 +12,38 @@ describe('transportFailure', () => {
     [Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }), 'reset'],
   ])('%s → %s', (err, expected) => {
     expect(transportFailure(err)).toBe(expected)
+  })
+})
+
+describe('withDeadline', () => {
+  /** What ended `signal` (its reason's name and message), or 'still open' after `ms`. */
+  const outcome = (signal: AbortSignal, ms: number) => new Promise<string>((resolve) => {
+    const timer = setTimeout(() => resolve('still open'), ms)
+    signal.addEventListener('abort', () => {
+      clearTimeout(timer)
+      resolve(`${(signal.reason as Error).name}: ${(signal.reason as Error).message}`)
+    }, { once: true })
+  })
+
+  it('aborts with a TimeoutError at its deadline, even when garbage is collected meanwhile (AbortSignal.timeout() inside any() was lost)', async () => {
+    const { signal } = withDeadline(new AbortController().signal, 100)
+    const ended = outcome(signal, 2_000)
+    await collectGarbage()
+    expect(await ended).toBe('TimeoutError: no answer within 100 ms')
+    expect(transportFailure(signal.reason)).toBe('timeout')
+  })
+
+  it("passes on the caller's abort at once, with its reason", async () => {
+    const caller = new AbortController()
+    const { signal } = withDeadline(caller.signal, 60_000)
+    caller.abort(new DOMException('the client left', 'AbortError'))
+    expect([signal.aborted, (signal.reason as Error).name, (signal.reason as Error).message]).toEqual([true, 'AbortError', 'the client left'])
+  })
+
+  it('never fires once cleared', async () => {
+    const { signal, clear } = withDeadline(new AbortController().signal, 20)
+    clear()
+    expect(await outcome(signal, 200)).toBe('still open')
   })
 })
 
