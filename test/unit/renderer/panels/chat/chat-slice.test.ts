@@ -6,7 +6,7 @@ import type { AssistantMessage } from '../../../../../renderer/panels/chat/chat-
 import type { AppState } from '../../../../../renderer/stores/app-store'
 
 const group = (protocol: GroupSummary['protocol']): GroupSummary => ({
-  id: 'g1', name: null, protocol, models: ['m1'], upstreams: [], images: {}, keyCount: 1,
+  id: 'g1', name: null, protocol, models: ['m1'], upstreams: [], images: {}, continuation: false, keyCount: 1,
 })
 
 function makeStore(protocol: GroupSummary['protocol'] = 'chat') {

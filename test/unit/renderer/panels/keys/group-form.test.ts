@@ -22,7 +22,7 @@ describe('group forms', () => {
   })
 
   it('fills the form from a group', () => {
-    const g = { id: 'g', name: null, protocol: 'messages' as const, models: ['a'], upstreams: ['u'], images: {}, keyCount: 0 }
+    const g = { id: 'g', name: null, protocol: 'messages' as const, models: ['a'], upstreams: ['u'], images: {}, continuation: false, keyCount: 0 }
     expect(groupFormOf(g)).toEqual({ id: 'g', name: '', protocol: 'messages', models: ['a'], upstreams: ['u'] })
   })
 

@@ -5,7 +5,7 @@ import {
 } from '../../../../../renderer/panels/welcome/wizard'
 
 const group = (id: string, protocol: 'chat' | 'messages', models: string[] = [], upstreams: string[] = []): GroupSummary =>
-  ({ id, name: null, protocol, models, upstreams, images: {}, keyCount: 0 })
+  ({ id, name: null, protocol, models, upstreams, images: {}, continuation: false, keyCount: 0 })
 const GROUPS = [group('default', 'chat', ['gpt-6.1-sol']), group('claude', 'messages'), group('team', 'chat')]
 const OK: UpstreamTestResult = { ok: true, listed: true, models: ['gpt-6.1-sol', 'gpt-5.4-mini', 'x'], callable: ['gpt-6.1-sol', 'gpt-5.4-mini'] }
 const REFUSED: UpstreamTestResult = { ok: false, status: 401, reason: 'unauthorized', message: 'm', detail: null }
