@@ -203,4 +203,29 @@ describe.skipIf(browserMissing)('usage panel', () => {
     await page.getByTestId('nav-settings').click()
     await page.getByTestId('settings-language').selectOption('en')
   })
+
+  it("opens a request's upstream attempts under its row", async () => {
+    const { page } = app
+    // A 500 once: the only account is tried again and answers; the row records both calls.
+    fake.setScenario({ kind: 'ok' })
+    fake.once({ kind: 'status', status: 500 })
+    const id = await chat(TEST_KEY, 'test-gpt')
+    await store().ledger.flush()
+    expect(JSON.parse((await store().ledger.get(id))!.attempts!).map((a: { outcome: string }) => a.outcome)).toEqual(['status 500', 'ok'])
+    await page.getByTestId('nav-usage').click()
+    await page.getByTestId('usage-refresh').click({ timeout: 5000 })
+    // This request's row: the one whose toggle counts two calls (a request answered at its first call has none).
+    const row = page.getByTestId('usage-row').filter({ has: page.getByText('2 attempts') })
+    await expect.poll(() => row.count()).toBe(1)
+    await row.getByTestId('usage-attempts-toggle').click({ timeout: 5000 })
+    const detail = page.getByTestId('usage-attempts')
+    await expect.poll(() => detail.getByTestId('usage-attempt').count()).toBe(2)
+    expect(await detail.getByTestId('usage-attempt').evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('td')].map((td, i) => (i === 4 ? '' : td.textContent))))).toEqual([
+      ['1', 'fake', 'test-gpt', 'HTTP 500', '', expect.stringMatching(/^retry after a \d+ ms backoff$/)],
+      ['2', 'fake', 'test-gpt', 'answered', '', ''],
+    ])
+    await app.screenshot('usage-attempts')
+    await row.getByTestId('usage-attempts-toggle').click({ timeout: 5000 })
+    await expect.poll(() => detail.count()).toBe(0)
+  })
 })

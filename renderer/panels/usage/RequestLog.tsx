@@ -9,7 +9,7 @@ import { useAppStore } from '../../stores/app-store'
 import { useAction } from '../keys/use-action'
 import { DEFAULT_COLUMNS, EMPTY_FILTERS, LOG_COLUMNS, logQuery, PAGE_SIZE, pageTotals, toggleColumn, type LogColumn, type LogFilters } from './log-query'
 import { PLURALS, STRINGS, type UsageCount, type UsageT } from './strings'
-import { callsOf, nextWords, outcomeWords, type AttemptWords } from './attempts'
+import { callsOf, nextWords, outcomeWords, worthShowing, type AttemptWords } from './attempts'
 
 const AUTO_REFRESH_MS = 5_000
 
@@ -198,7 +198,7 @@ function LogTable({ t, count, page, hints, columns }: { t: UsageT; count: UsageC
       <td className="usage-ellipsis" title={r.errorCode ?? undefined}>
         <span className={`badge ${r.status < 400 ? 'ok' : 'error'}`}>{r.status}</span>
         {r.errorCode && <span className="muted small"> {r.errorCode}</span>}
-        {r.attempts && r.attempts.length > 0 && (
+        {r.attempts && worthShowing(r.attempts) && (
           <button type="button" className="link small" aria-expanded={open.has(r.id)} title={t('attemptsShow')} onClick={() => toggle(r.id)} data-testid="usage-attempts-toggle">
             {' '}{count('attempts', callsOf(r.attempts))}
           </button>

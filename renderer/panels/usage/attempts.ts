@@ -36,3 +36,6 @@ export function nextWords(next: string): AttemptWords {
 
 /** The calls a request made (skipped accounts are recorded, not called), as `x-gatehouse-attempts` counts them. */
 export const callsOf = (attempts: readonly UpstreamAttempt[]): number => attempts.filter((a) => !a.outcome.startsWith('skipped')).length
+
+/** A request served by its first call has nothing to show beyond its row; any retry, failover or skip has. */
+export const worthShowing = (attempts: readonly UpstreamAttempt[]): boolean => attempts.length > 1 || (attempts.length === 1 && attempts[0].outcome !== 'ok')

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { callsOf, nextWords, outcomeWords } from '../../../../../renderer/panels/usage/attempts'
+import { callsOf, nextWords, outcomeWords, worthShowing } from '../../../../../renderer/panels/usage/attempts'
 import { STRINGS } from '../../../../../renderer/panels/usage/strings'
 import { translate } from '../../../../../renderer/i18n'
 
@@ -45,5 +45,12 @@ describe("the request log's attempt words", () => {
       { account: 'b', model: 'm', outcome: 'status 500', ms: 12, next: 'retry in 188 ms (backoff)' },
       { account: 'b', model: 'm', outcome: 'ok', ms: 30 },
     ])).toBe(2)
+  })
+
+  it('shows the detail only when more than one call was made or the only one failed', () => {
+    expect(worthShowing([])).toBe(false)
+    expect(worthShowing([{ account: 'a', model: 'm', outcome: 'ok', ms: 5 }])).toBe(false)
+    expect(worthShowing([{ account: 'a', model: 'm', outcome: 'status 400', ms: 5, next: 'ended: not an upstream failure' }])).toBe(true)
+    expect(worthShowing([{ account: 'a', model: 'm', outcome: 'skipped: breaker open', ms: 0, next: 'failed over' }, { account: 'b', model: 'm', outcome: 'ok', ms: 5 }])).toBe(true)
   })
 })
