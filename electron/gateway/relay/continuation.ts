@@ -91,6 +91,8 @@ export async function continueCut(ctx: RequestContext, services: Services, plan:
     parts.push({ prompt: `${plan.promptText()}${prefix}`, translator: attempt.translator })
     ctx.outcome.upstreamId = upstream.id
     if (attempt.whole) {
+      // The protocol's end went out: the answer is whole, whatever the client's socket does next.
+      ctx.outcome.delivered = true
       await bill(ctx, plan, parts)
       if (!ctx.res.destroyed) ctx.res.end()
       return true
@@ -170,7 +172,15 @@ async function continueOn(
     watch.stop()
   }
   if (!started) return undefined
-  return { translator, whole: translator.finished() && translator.upstreamError?.() === undefined }
+  if (!translator.finished()) {
+    // Ended without the protocol's end after every choice's finish: complete, its end written here (as relay.ts does).
+    const end = translator.endOfAnswer?.(translator.usage())
+    if (end === undefined) return { translator, whole: false }
+    if (end.some(isUsageFrame)) before ??= await sumBefore()
+    if (!ctx.res.destroyed) ctx.res.write(end.map((f) => merged(f, before)).join(''))
+    return { translator, whole: true }
+  }
+  return { translator, whole: translator.upstreamError?.() === undefined }
 }
 
 const isUsageFrame = (frame: string) => frame.startsWith('data: {') && frame.includes('"usage":{')
