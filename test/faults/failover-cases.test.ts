@@ -134,7 +134,7 @@ async function localCost(output: string) {
   return { input, completion, cost: costOf(input, completion) }
 }
 
-/** What the client reads after a stream cut after it started (spec §6.1). */
+/** What the client reads after a stream cut after it started (spec §6 rule 1). */
 const interruptedBy = (detail: string) => ({ error: { message: `The upstream stream was interrupted: ${detail}. Partial output cannot be resumed; reissue the request.`, type: 'upstream_error', param: null, code: 'stream_interrupted' } })
 const CUT_ERROR = interruptedBy('the upstream connection broke')
 
