@@ -209,6 +209,11 @@ describe('the admin API and the app answer as documented', () => {
     await expectStatus(206, 'GET', `/admin/v1/media/${mediaId}`, { headers: { ...admin, range: 'bytes=0-3' } })
     await expectStatus(404, 'GET', '/admin/v1/media/nope', { headers: admin })
     await expectStatus(400, 'POST', '/admin/v1/linked-image', { headers: admin, body: { url: 'file:///etc/passwd' } })
+    const settings = (await (await expectStatus(200, 'GET', '/admin/v1/model-settings', { headers: admin })).json()) as Array<{ model: string }>
+    const someModel = encodeURIComponent(settings[0].model)
+    await expectStatus(200, 'PATCH', `/admin/v1/model-settings/${someModel}`, { headers: admin, body: { fallbacks: [] } })
+    await expectStatus(400, 'PATCH', `/admin/v1/model-settings/${someModel}`, { headers: admin, body: { fallbacks: [{ model: settings[0].model, on: ['unavailable'] }] } })
+    await expectStatus(404, 'PATCH', '/admin/v1/model-settings/no-such-model', { headers: admin, body: { fallbacks: [] } })
     await expectStatus(204, 'DELETE', '/admin/v1/groups/extra', { headers: admin })
     await expectStatus(404, 'DELETE', '/admin/v1/groups/extra', { headers: admin })
   })
