@@ -5,11 +5,10 @@ import { defineConfig } from 'vitest/config'
  * Test files run side by side, one more at a time than there are cores (3 on CI's 2-core machine). A file spends
  * most of its time waiting on sockets, timers and the processes it starts: over the suite it keeps about 0.7 of a
  * core busy (some 380 s of CPU in 500 s of files run one by one), so three at a time keep two cores busy without
- * piling work on them. Vitest's default is cores - 1, which on 2 cores ran one file at a time (~8 min). Every
- * project of one group must use the same count.
+ * piling work on them. Vitest's default is cores - 1, which on 2 cores ran one file at a time (~8 min).
  */
 const WORKERS = availableParallelism() + 1
-const shared = { pool: 'forks', maxWorkers: WORKERS, testTimeout: 20_000, hookTimeout: 20_000 } as const
+const shared = { pool: 'forks', testTimeout: 20_000, hookTimeout: 20_000 } as const
 
 /**
  * Files whose bounds hold for the machine as a whole (the gateway process's growth, and another client answered
@@ -38,6 +37,8 @@ const SQLITE_ONLY = [
 
 export default defineConfig({
   test: {
+    // Set for the run, not per project, so that `--maxWorkers` on the command line still overrides it.
+    maxWorkers: WORKERS,
     reporters: process.env.CI ? ['default', ['json', { outputFile: 'test-results/vitest.json' }]] : ['default'],
     projects: [
       {
