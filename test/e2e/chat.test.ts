@@ -56,8 +56,10 @@ describe.skipIf(browserMissing)('chat panel', () => {
     expect(partial).not.toContain('word59')
     await page.waitForTimeout(600)
     expect(await words()).toEqual(partial)
-    const log = await (await gateway(app)).store.requestLog.page({ endpoint: 'chat.completions', limit: 1 })
-    expect(log[0].status).toBe(499)
+    // The cut request's row is written once the gateway has ended it (the stop reaches it through the browser's
+    // closed connection): waited for, bounded, rather than assumed to have come within the 600 ms above.
+    const newestStatus = async () => (await (await gateway(app)).store.requestLog.page({ endpoint: 'chat.completions', limit: 1 }))[0]?.status
+    await expect.poll(newestStatus, { timeout: 5_000 }).toBe(499)
     await app.screenshot('chat-stopped')
   })
 
