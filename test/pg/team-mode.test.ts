@@ -175,6 +175,7 @@ describe('team mode: replicas on one PostgreSQL database', () => {
     const held = [0, 1, 2].map(() => chat(doomed.url).catch(() => undefined))
     await until('three leases held', 5_000, async () => ((await count(team.db, 'leases')) === 3))
     await team.kill(doomed)
+    const killedAt = Date.now()
     // The dead replica's slots outlive it until their leases lapse.
     expect(await count(team.db, 'leases WHERE expires_at > clock_timestamp()')).toBe(3)
     await Promise.all(held)
@@ -187,7 +188,12 @@ describe('team mode: replicas on one PostgreSQL database', () => {
       expect({ status: res.status, body }).toEqual({ status: 429, body: ACCOUNT_CAP_REFUSED(3) })
       return undefined
     })
-    // All three slots are free again: three held at once on the survivor, a fourth refused.
+    // All three slots are free again once no lease is live, within the same time of the kill: the dead replica's three
+    // lapse each at its own time (taken one after another), and the survivor's own, of the 200 above, is given back
+    // as its answer ends.
+    const lapsedBy = killedAt + LEASE_SECONDS * 1000 + TAKEOVER_MARGIN_MS
+    await until('no live lease', Math.max(0, lapsedBy - Date.now()), async () => (await count(team.db, 'leases WHERE expires_at > clock_timestamp()')) === 0)
+    // Three held at once on the survivor, a fourth refused.
     fake.setScenario({ kind: 'slow', delayMs: 1_500 })
     const answers = await Promise.all([0, 1, 2, 3].map(() => chat(survivor.url)))
     expect(answers.map((r) => r.status).sort()).toEqual([200, 200, 200, 429])
@@ -251,7 +257,13 @@ describe('team mode: replicas on one PostgreSQL database', () => {
     expect((await admin.del(`/admin/v1/keys/${created.json.id}`)).status).toBe(204)
     const refused = await until('the revoked key refused by the other replica', 1_000, async () => {
       const res = await chat(spawned.url, key)
-      return res.status === 200 ? undefined : { status: res.status, body: await res.json() }
+      if (res.status === 200) return undefined
+      const answer = { status: res.status, body: (await res.json()) as { error?: { code?: string } } }
+      if (answer.body.error?.code !== 'api_key_revoked') return answer
+      // A request already under way when the revocation reached the replica is cut, as a revocation ends the key's
+      // requests in flight; what is awaited is the refusal of a request that comes after it.
+      expect(answer).toEqual({ status: 401, body: { error: { code: 'api_key_revoked', message: 'This API key was revoked while the request was running.', param: null, type: 'authentication_error' } } })
+      return undefined
     })
     expect(refused).toEqual({
       status: 401,
