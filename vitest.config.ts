@@ -49,8 +49,9 @@ export default defineConfig({
         test: { ...shared, name: 'node', include: ['test/**/*.test.ts'], exclude: ['test/e2e/**', ...ALONE], globalSetup: ['test/helpers/pg-global-setup.ts'] },
       },
       {
-        // The node project's files that need the machine to themselves (ALONE), once the other projects are done.
-        test: { ...shared, name: 'node-alone', include: ALONE, maxWorkers: 1, sequence: { groupOrder: 1 } },
+        // The node project's files that need the machine to themselves (ALONE), once the other projects are done; set up
+        // as the node project is (a database on first use).
+        test: { ...shared, name: 'node-alone', include: ALONE, maxWorkers: 1, sequence: { groupOrder: 1 }, globalSetup: ['test/helpers/pg-global-setup.ts'] },
       },
       {
         // The store matrix: the store-independent integration and fault tests again, every test gateway on PostgreSQL.
