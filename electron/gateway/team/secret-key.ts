@@ -1,4 +1,4 @@
-import { closeSync, openSync, readSync } from 'node:fs'
+import { readFileStart } from '../data-dir/file-start.js'
 import { aesSecretBox, type SecretBox } from '../secrets/secrets.js'
 import type { Repos } from '../store/index.js'
 
@@ -6,20 +6,7 @@ import type { Repos } from '../store/index.js'
 const KEY_FILE_MAX_BYTES = 256
 
 /** The start of the file, at most KEY_FILE_MAX_BYTES + 1 bytes: one too many says it is no key file. */
-function readKeyFile(path: string): string {
-  const fd = openSync(path, 'r')
-  try {
-    const buffer = Buffer.alloc(KEY_FILE_MAX_BYTES + 1)
-    let length = 0
-    for (;;) {
-      const n = readSync(fd, buffer, length, buffer.length - length, null)
-      length += n
-      if (n === 0 || length === buffer.length) return buffer.toString('utf8', 0, length)
-    }
-  } finally {
-    closeSync(fd)
-  }
-}
+const readKeyFile = (path: string): string => readFileStart(path, KEY_FILE_MAX_BYTES).toString('utf8')
 
 /** The environment variable that carries team mode's secret key (base64 of 32 bytes). */
 export const SECRET_KEY_ENV = 'GATEHOUSE_SECRET_KEY'
