@@ -27,7 +27,7 @@ export function releasingBoth(first: Release, second: Release): Release {
 export interface ConcurrencyLimiter {
   /** `leaseId` names the slot across replicas (the request id) */
   acquire(key: ApiKey, leaseId: string): Release | Promise<Release>
-  /** requests holding a slot in this process */
+  /** slots this process holds, counting those still being given back (a team lease until its row is deleted) */
   inFlight(): number
 }
 

@@ -44,7 +44,8 @@ export function createLeaseLimiter(opts: { sql: Sql; replica: string; registry: 
         releasing.add(done)
       }
     },
-    inFlight: () => held,
+    // A slot is free only once its lease row is gone: until then another request of the key is refused by the database.
+    inFlight: () => held + releasing.size,
     async releaseAll() {
       await Promise.all(releasing)
       await sql.run('DELETE FROM leases WHERE replica = ?', [replica])
