@@ -27,8 +27,13 @@ export function releasingBoth(first: Release, second: Release): Release {
 export interface ConcurrencyLimiter {
   /** `leaseId` names the slot across replicas (the request id) */
   acquire(key: ApiKey, leaseId: string): Release | Promise<Release>
-  /** slots this process holds, counting those still being given back (a team lease until its row is deleted) */
+  /** requests holding a slot in this process */
   inFlight(): number
+  /**
+   * Resolves once the slots given back are free for the next request too (a team lease's row is deleted after its
+   * request ended; a key's next request meanwhile may still be refused).
+   */
+  settled?(): Promise<void>
 }
 
 /** The 429 of a full cap: the key's own (when it binds) or the account's. */

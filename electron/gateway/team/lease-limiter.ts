@@ -8,6 +8,7 @@ export interface LeaseLimiter extends ConcurrencyLimiter {
   acquire(...args: Parameters<ConcurrencyLimiter['acquire']>): Promise<Release>
   /** at close: every lease this replica still holds is given back, after the releases under way */
   releaseAll(): Promise<void>
+  settled(): Promise<void>
 }
 
 /**
@@ -19,6 +20,9 @@ export function createLeaseLimiter(opts: { sql: Sql; replica: string; registry: 
   const { sql, replica, registry, ttlMs, log } = opts
   let held = 0
   const releasing = new Set<Promise<void>>()
+  const settled = async () => {
+    await Promise.all(releasing)
+  }
   return {
     async acquire(key, leaseId) {
       const accountCap = registry.account.concurrency
@@ -44,10 +48,10 @@ export function createLeaseLimiter(opts: { sql: Sql; replica: string; registry: 
         releasing.add(done)
       }
     },
-    // A slot is free only once its lease row is gone: until then another request of the key is refused by the database.
-    inFlight: () => held + releasing.size,
+    inFlight: () => held,
+    settled,
     async releaseAll() {
-      await Promise.all(releasing)
+      await settled()
       await sql.run('DELETE FROM leases WHERE replica = ?', [replica])
     },
   }
