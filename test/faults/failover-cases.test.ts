@@ -103,6 +103,16 @@ function expectWhole(s: Streamed, answer: string, model: string): void {
 }
 
 /** The cost of a usage at a price (the chaos models' unless told). */
+/** One call to each account, the second made once `deadlineMs` had passed on the first (within `slackMs`). */
+function expectFailedOverAtDeadline(chaos: ChaosProvider, model: string, deadlineMs: number, slackMs: number): void {
+  const primary = chaos.callsOf(model, 'primary')
+  const secondary = chaos.callsOf(model, 'secondary')
+  expect([primary.length, secondary.length]).toEqual([1, 1])
+  const waited = secondary[0].at - primary[0].at
+  expect(waited).toBeGreaterThanOrEqual(deadlineMs - 100)
+  expect(waited).toBeLessThan(deadlineMs + slackMs)
+}
+
 const costOf = (input: number, output: number, price: Price = PRICE) => input * price.input * 1000 + output * price.output * 1000
 
 /** The ledger row of a request. */
@@ -333,13 +343,8 @@ const CASES: Record<number, CaseTest> = {
       const model = CHAOS_MODELS[6]
       const s = await streamChat(gw, model)
       expectWhole(s, chaos.answer(model), model)
-      const primary = chaos.callsOf(model, 'primary')
-      const secondary = chaos.callsOf(model, 'secondary')
       // a timeout is never retried on the same account: it already cost a whole deadline
-      expect([primary.length, secondary.length]).toEqual([1, 1])
-      const waited = secondary[0].at - primary[0].at
-      expect(waited).toBeGreaterThanOrEqual(DEFAULT_TIMEOUTS.streamFirstByteMs - 100)
-      expect(waited).toBeLessThan(DEFAULT_TIMEOUTS.streamFirstByteMs + 5_000)
+      expectFailedOverAtDeadline(chaos, model, DEFAULT_TIMEOUTS.streamFirstByteMs, 5_000)
       expect(s.attempts).toBe('2')
       await expectBilledWhole(gw, s, model, `${model}/secondary`)
       await expectNextAnswered(gw, chaos)
@@ -457,12 +462,7 @@ describe('the sixteen failure cases', () => {
         const model = CHAOS_MODELS[7]
         const s = await streamChat(gw, model)
         expectWhole(s, chaos.answer(model), model)
-        const primary = chaos.callsOf(model, 'primary')
-        const secondary = chaos.callsOf(model, 'secondary')
-        expect([primary.length, secondary.length]).toEqual([1, 1])
-        const waited = secondary[0].at - primary[0].at
-        expect(waited).toBeGreaterThanOrEqual(SHORT_FIRST_TOKEN_MS - 100)
-        expect(waited).toBeLessThan(SHORT_FIRST_TOKEN_MS + 3_000)
+        expectFailedOverAtDeadline(chaos, model, SHORT_FIRST_TOKEN_MS, 3_000)
         expect(s.ms).toBeLessThan(CHAOS_TIMES.lateFirstTokenMs)
         await expectBilledWhole(gw, s, model, `${model}/secondary`)
         await expectNextAnswered(gw, chaos)
