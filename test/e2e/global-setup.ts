@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { existsSync, readdirSync, statSync } from 'node:fs'
+import { existsSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -23,5 +23,11 @@ function newest(dir: string): number {
 export default function setup(): void {
   const sources = Math.max(newest(join(root, 'renderer')), newest(join(root, 'shared')), statSync(join(root, 'vite.config.ts')).mtimeMs)
   if (existsSync(built) && statSync(built).mtimeMs > sources) return
-  execFileSync(process.execPath, [join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' })
+  // Built beside the old build, then swapped in: a test run started meanwhile never reads a half-written folder.
+  const next = join(root, 'dist', `renderer.next-${process.pid}`)
+  execFileSync(process.execPath, [join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn', '--outDir', next, '--emptyOutDir'], { cwd: root, stdio: 'inherit' })
+  const old = join(root, 'dist', `renderer.old-${process.pid}`)
+  if (existsSync(join(root, 'dist', 'renderer'))) renameSync(join(root, 'dist', 'renderer'), old)
+  renameSync(next, join(root, 'dist', 'renderer'))
+  rmSync(old, { recursive: true, force: true })
 }
