@@ -15,10 +15,13 @@ const ADMISSION = jsonAdmission({
   rules: (body, model, ctx) => applyChatRules(body, model, ctx.abort),
 })
 
-/** What a chat completion can cost: its prompt, and `max_completion_tokens` / `max_tokens` or the model's output limit. */
+/**
+ * What a chat completion can cost: its prompt, and per answer asked for (`n`, checked by the chat rules) a typical
+ * answer (expected) or `max_completion_tokens` / `max_tokens` or the model's output limit (max).
+ */
 export const CHAT_QUOTE: Quotable<Record<string, unknown>> = {
   admission: ADMISSION,
-  price: (body, model, ctx) => tokenQuote(model, promptText(body.messages), outputCap(body, ['max_completion_tokens', 'max_tokens'], model), ctx.abort.signal),
+  price: (body, model, ctx) => tokenQuote(model, promptText(body.messages), outputCap(body, ['max_completion_tokens', 'max_tokens'], model), ctx.abort.signal, { n: typeof body.n === 'number' ? body.n : 1 }),
 }
 
 /** POST /v1/chat/completions (spec §4.1). */

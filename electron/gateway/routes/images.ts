@@ -11,7 +11,7 @@ import { baseField, readMultipart, type UploadedFile } from '../images/multipart
 import { allReferenceBytes, referenceBytes } from '../images/reference-bytes.js'
 import { imageUsage, imagesBody, perImageUsage } from '../images/result.js'
 import { runImages } from '../images/run-images.js'
-import { outputCap, tokenQuote, usageQuote, type Quotable } from '../billing/quote-price.js'
+import { imageTokenQuote, usageQuote, type Quotable } from '../billing/quote-price.js'
 import { saveLinkedImages } from '../images/save-media.js'
 import { startImageStream } from '../images/sse.js'
 import { sendJson } from '../respond.js'
@@ -102,13 +102,13 @@ const ADMISSION = { generations: imagesAdmission('generations'), edits: imagesAd
 
 /**
  * What images cost: per image, `n` at the request's tier (exactly what the call is billed when all are made); a
- * token-priced model: the prompt, and the model's output limit at most.
+ * token-priced model: the prompt, and `n` images at the size and quality asked for (billing/quote-price.ts).
  */
 function imagesQuote(endpoint: ImageEndpoint): Quotable<NormalizedImageRequest> {
   return {
     admission: ADMISSION[endpoint],
     price: async (req, model, ctx) => model.pricing.unit === 'token'
-      ? tokenQuote(model, req.prompt, outputCap({}, [], model), ctx.abort.signal)
+      ? imageTokenQuote(model, req, ctx.abort.signal)
       : usageQuote(model, perImageUsage(req.n, req.tier), { images: req.n, ...(req.tier !== undefined ? { tier: req.tier } : {}) }),
   }
 }

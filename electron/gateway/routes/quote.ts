@@ -55,6 +55,7 @@ export async function quote(ctx: RequestContext, services: Services, routes: rea
     object: 'quote',
     currency: 'USD',
     min: nanoToUsd(price.minNano),
+    expected: nanoToUsd(price.expectedNano ?? price.maxNano),
     max: nanoToUsd(price.maxNano),
     basis: { model: model.id, unit: model.pricing.unit, price: priceBasis(model.pricing), ...price.basis },
   })

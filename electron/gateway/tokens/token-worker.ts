@@ -2,13 +2,14 @@
  * The token counter's own thread (tokens.ts starts it on the first count and lets it go when idle): it loads
  * o200k_base's ranks (o200k.ts: ~5 MB, ~40 ms of work) and counts each text in bounded pieces (token-slices.ts), so
  * neither the ranks' memory between counts nor the work of a huge text ever sits on the gateway's event loop.
- * Jobs: `{ id, text }` → `{ id, count }`; `{ cancel: id }` stops a job between two slices.
+ * Jobs: `{ id, text, stopAbove? }` → `{ id, count }`; `{ cancel: id }` stops a job between two slices.
  */
 import { parentPort } from 'node:worker_threads'
 import { loadO200kCounter } from './o200k.js'
 import { countInSlices } from './token-slices.js'
 
-export type TokenJob = { id: number; text: string } | { cancel: number }
+/** `stopAbove`: counting ends once the count passes it (the answer is then only known to be larger). */
+export type TokenJob = { id: number; text: string; stopAbove?: number } | { cancel: number }
 export type TokenAnswer = { id: number; count: number } | { id: number; error: string }
 
 const counter = loadO200kCounter()
@@ -21,7 +22,7 @@ const signalOf = (id: number) => ({ get aborted() { return cancelled.has(id) } }
 
 port.on('message', (job: TokenJob) => {
   if ('cancel' in job) return void cancelled.add(job.cancel)
-  countInSlices([job.text], countPiece, { signal: signalOf(job.id) }).then(
+  countInSlices([job.text], countPiece, { signal: signalOf(job.id), stopAbove: job.stopAbove }).then(
     (count) => port.postMessage({ id: job.id, count } satisfies TokenAnswer),
     (err: Error) => port.postMessage({ id: job.id, error: err.message } satisfies TokenAnswer),
   ).finally(() => cancelled.delete(job.id))

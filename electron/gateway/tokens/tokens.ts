@@ -83,11 +83,12 @@ export const tokenCounterRunning = (): boolean => worker !== undefined
 
 /**
  * Tokens of a text, counted off the event loop; with `signal`, rejects with 499 `client_closed_request` as soon as
- * the client leaves (billing counts pass none: they must complete).
+ * the client leaves (billing counts pass none: they must complete). With `stopAbove`, counting ends as soon as the
+ * count passes it: a larger answer means only "more than `stopAbove`" (a limit check needs no more).
  */
-export function countTextTokens(text: string, options: { signal?: AbortSignal } = {}): Promise<number> {
+export function countTextTokens(text: string, options: { signal?: AbortSignal; stopAbove?: number } = {}): Promise<number> {
   if (text === '') return Promise.resolve(0)
-  const { signal } = options
+  const { signal, stopAbove } = options
   if (signal?.aborted) return Promise.reject(gatewayError('client_closed_request', 'client_closed_request'))
   const thread = counter()
   thread.ref()
@@ -102,7 +103,7 @@ export function countTextTokens(text: string, options: { signal?: AbortSignal } 
     signal?.addEventListener('abort', onAbort, { once: true })
     const done = () => signal?.removeEventListener('abort', onAbort)
     jobs.set(id, { resolve: (n) => (done(), resolve(n)), reject: (err) => (done(), reject(err)) })
-    thread.postMessage({ id, text } satisfies TokenJob)
+    thread.postMessage({ id, text, ...(stopAbove !== undefined ? { stopAbove } : {}) } satisfies TokenJob)
   })
 }
 
