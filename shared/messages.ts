@@ -64,6 +64,18 @@ export const MESSAGES = {
     en: 'This API key has used up its quota.',
     zh: '此 API 密钥的额度已用完。',
   },
+  request_reservation_insufficient: {
+    en: 'This request could cost up to {amount} USD, and {available} USD is left of the account\'s budget (less what requests under way hold).{fit}',
+    zh: '此请求最多可能花费 {amount} USD，账户预算剩余 {available} USD（已扣除进行中的请求所预留的金额）。{fit}',
+  },
+  request_reservation_key_quota: {
+    en: 'This request could cost up to {amount} USD, and {available} USD is left of this API key\'s quota (less what its requests under way hold).{fit}',
+    zh: '此请求最多可能花费 {amount} USD，此 API 密钥的额度剩余 {available} USD（已扣除其进行中的请求所预留的金额）。{fit}',
+  },
+  request_reservation_upstream: {
+    en: 'This request could cost up to {amount} USD, more than is left of the budget of any upstream account that serves {model} ({accounts}; at most {available} USD left).{fit}',
+    zh: '此请求最多可能花费 {amount} USD，超过可提供 {model} 的上游账号的剩余预算（{accounts}；最多剩余 {available} USD）。{fit}',
+  },
   host_not_allowed: { en: 'Host "{host}" is not allowed', zh: '不允许的 Host："{host}"' },
   host_header_missing: {
     en: 'The request has no Host header; send exactly one, such as "Host: localhost".',
@@ -103,7 +115,7 @@ export const MESSAGES = {
   },
   image_model_on_chat: {
     en: 'Image models do not support chat completions; use the images API (/v1/images/generations or /v1/images/edits).',
-    zh: '图像模型不支持 chat completions，请使用图像接口（/v1/images/generations 或 /v1/images/edits）。',
+    zh: '图像模型不支持对话补全接口（/v1/chat/completions），请使用图像接口（/v1/images/generations 或 /v1/images/edits）。',
   },
   model_endpoint_unsupported: {
     en: 'The model `{model}` does not support {path}.',
@@ -204,6 +216,24 @@ export const MESSAGES = {
     zh: '图片的长宽不满足模型要求。[高 {height} 或宽 {width} 必须大于 {min}]',
   },
   qwen_input_too_long: { en: 'Range of input length should be [1, {max}]', zh: '输入长度的范围应为 [1, {max}]' },
+  input_too_long: {
+    en: "This model's maximum input length is {max} tokens. However, your messages resulted in more than {max} tokens. Please reduce the length of the messages.",
+    zh: '此模型的输入最多 {max} 个 token，而你的消息超过了 {max} 个 token。请缩短消息。',
+  },
+  input_too_long_anthropic: { en: 'prompt is too long: more than {max} tokens > {max} maximum', zh: '提示词过长：超过 {max} 个 token，上限为 {max}' },
+  input_too_long_gemini: {
+    en: 'The input token count exceeds the maximum number of tokens allowed ({max}).',
+    zh: '输入的 token 数超过了允许的最大值（{max}）。',
+  },
+  input_too_long_zhipu: { en: 'Prompt exceeds max length ({max} tokens)', zh: '提示词超过最大长度（{max} 个 token）' },
+  chat_n_above_max: {
+    en: "Invalid 'n': integer above maximum value. Expected a value <= {max}, but got {n} instead.",
+    zh: "无效的 'n'：整数超过最大值。应不大于 {max}，实际为 {n}。",
+  },
+  chat_n_below_min: {
+    en: "Invalid 'n': integer below minimum value. Expected a value >= 1, but got {n} instead.",
+    zh: "无效的 'n'：整数小于最小值。应不小于 1，实际为 {n}。",
+  },
   image_prompt_empty: { en: 'prompt must not be empty', zh: 'prompt 不能为空' },
   image_prompt_missing: { en: 'missing prompt', zh: '缺少 prompt' },
   image_prompt_too_long: {

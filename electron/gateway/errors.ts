@@ -1,5 +1,6 @@
 import { ERROR_CODES, isRetryableStatus, messagesErrorType, type ErrorCode } from '../../shared/error-codes.js'
 import { formatMessage, type Lang, type MessageId, type MessageParams } from '../../shared/messages.js'
+import type { UpstreamNote } from '../../shared/upstream-reasons.js'
 
 /** A message either from the catalog (translated at render time) or passed through verbatim (upstream text). */
 export type ErrorMessage = { id: MessageId; params?: MessageParams } | { text: string }
@@ -12,6 +13,8 @@ export class GatewayError extends Error {
   readonly code: string
   readonly retryable: boolean
   headers?: Record<string, string>
+  /** Why the vendor failed, when it did (set by the relay's attempt step): the chat-type body's `error.upstream`. */
+  upstream?: UpstreamNote
 
   constructor(
     readonly kind: ErrorCode,
@@ -58,7 +61,10 @@ export function errorBody(err: GatewayError, protocol: Protocol, lang: Lang, red
     return { type: 'error', error: { type: messagesErrorType(err.status), message } }
   }
   if (protocol === 'dashscope') return { request_id: requestId, code: redact(err.code), message }
-  return { error: { message, type: redact(err.type), param: err.param === undefined ? null : redact(err.param), code: redact(err.code) } }
+  const error = { message, type: redact(err.type), param: err.param === undefined ? null : redact(err.param), code: redact(err.code) }
+  if (!err.upstream) return { error }
+  const { reason, status, message: said } = err.upstream
+  return { error: { ...error, upstream: { reason, status, message: said === null ? null : redact(said) } } }
 }
 
 /** Any thrown value as a GatewayError; unknown errors become an opaque 500 (no stack ever reaches a client). */

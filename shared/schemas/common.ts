@@ -1,4 +1,5 @@
 /** JSON Schemas (2020-12) of the gateway's own resources, published in /openapi.json. */
+import { UPSTREAM_REASONS } from '../upstream-reasons.js'
 
 /** Spec §7 error object of the chat-type endpoints. */
 export const errorObject = {
@@ -13,6 +14,19 @@ export const errorObject = {
         type: { type: 'string' },
         code: { type: 'string', description: 'stable; branch on it, never on the message' },
         param: { type: ['string', 'null'], description: 'the request field at fault, where one is' },
+        upstream: {
+          type: 'object',
+          description: 'present when the request failed at the vendor: why, the vendor\'s HTTP status and its own words (redacted); absent when the gateway refused the request itself',
+          required: ['reason', 'status', 'message'],
+          properties: {
+            reason: {
+              enum: [...UPSTREAM_REASONS],
+              description: 'key_refused (401/403: the account\'s key), rate_limited (429), overloaded (503/529), unreachable (connection refused or reset), timeout, vendor_error (other 5xx), bad_answer (malformed or empty), moderation (the vendor\'s content check), vendor_refused (another 4xx, its code passed as `code`), no_account',
+            },
+            status: { type: ['integer', 'null'], description: 'the vendor\'s HTTP status, null when it did not answer' },
+            message: { type: ['string', 'null'], description: 'the vendor\'s own words, null when it said none' },
+          },
+        },
       },
     },
   },

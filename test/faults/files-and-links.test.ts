@@ -187,6 +187,7 @@ describe('SVG from a vendor is never an image', () => {
     vendor.state.nextAnswer = { data: [{ b64_json: SVG.toString('base64') }] }
     expect(await errorOf(await gw.post('/v1/images/generations', { model: 'test-image', prompt: 'x' }))).toEqual([502, {
       code: 'upstream_error', param: null, type: 'upstream_error', message: 'The model is temporarily unavailable after trying every account (malformed answer).',
+      upstream: { reason: 'bad_answer', status: null, message: null },
     }])
     expect((await gw.services.store.ledger.recent(null, 1))[0]).toMatchObject({ status: 502, cost_nano: 0 })
   })

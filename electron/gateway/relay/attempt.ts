@@ -7,9 +7,10 @@ import type { HttpSpec } from '../contract/http-spec.js'
 import { GatewayError } from '../errors.js'
 import { AnswerTooLarge, readErrorText, transportFailure, type Http, type UpstreamResponse } from '../upstreams/http.js'
 import type { RequestContext } from '../context.js'
+import type { UpstreamAccount } from '../contract/accounts.js'
 import type { Attempt, FailoverRun, Routing } from './failover.js'
 import { retryDelayOf } from './retry-after.js'
-import { isFailoverStatus, type UpstreamFailure } from './upstream-failure.js'
+import { isFailoverStatus, reasonOfVendorError, type UpstreamFailure } from './upstream-failure.js'
 
 /** An answer no adapter should read (nested deeper than any answer needs): failed over like an unparsable one. */
 export class MalformedAnswer extends Error {}
@@ -30,6 +31,7 @@ export async function sendCall(http: Http, spec: HttpSpec, signal: AbortSignal |
     const text = await readErrorText(response)
     // The adapter's status decides: a vendor may say "your account key is bad" with a 400.
     const error = adapter.fromError(response.statusCode, text)
+    error.upstream = { reason: reasonOfVendorError(error.status, error.code), status: response.statusCode, message: error.message }
     const delay = isFailoverStatus(error.status) ? retryDelayOf(response.headers, text) : undefined
     if (delay !== undefined) retryDelays.set(error, delay)
     throw error
@@ -80,6 +82,8 @@ export function requestRun(ctx: RequestContext, routing: Routing, model: string,
     attempts,
     idempotent: options.idempotent,
     spent,
+    // A request that holds its worst case moves the hold onto each account tried (ctx.hold: a fallback's own).
+    ...(ctx.hold !== undefined ? { admits: (upstream: UpstreamAccount) => ctx.hold?.onUpstream(upstream) ?? Promise.resolve(undefined) } : {}),
     onCall: (calls) => {
       if (!res.headersSent) res.setHeader('x-gatehouse-attempts', String(calls))
     },

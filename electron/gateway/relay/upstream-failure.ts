@@ -1,3 +1,5 @@
+import type { MessageParam } from '../../../shared/messages.js'
+import { isModerationCode, type UpstreamNote, type UpstreamReason } from '../../../shared/upstream-reasons.js'
 import { gatewayError, type GatewayError } from '../errors.js'
 import type { TransportFailure } from '../upstreams/http.js'
 
@@ -12,18 +14,41 @@ export type UpstreamFailure =
 export const isFailoverStatus = (status: number): boolean =>
   status === 401 || status === 403 || status === 408 || status === 429 || status >= 500
 
-const TRANSPORT_DETAIL: Record<Exclude<TransportFailure, 'aborted'>, string> = {
-  connect: 'connection refused',
-  timeout: 'timed out',
-  reset: 'connection reset',
+const TRANSPORT_DETAIL: Record<Exclude<TransportFailure, 'aborted'>, MessageParam> = {
+  connect: { en: 'connection refused', zh: '连接被拒绝' },
+  timeout: { en: 'timed out', zh: '超时' },
+  reset: { en: 'connection reset', zh: '连接被重置' },
 }
 
-function detail(failure: UpstreamFailure): string {
+/** Why the last attempt failed, in the message's words of each language (codes such as HTTP 401 stay as they are). */
+function detail(failure: UpstreamFailure): MessageParam {
   switch (failure.kind) {
-    case 'status': return failure.status === 401 || failure.status === 403 ? `account credentials refused, HTTP ${failure.status}` : `HTTP ${failure.status}`
+    case 'status': return failure.status === 401 || failure.status === 403
+      ? { en: `account credentials refused, HTTP ${failure.status}`, zh: `服务商拒绝了账户凭据，HTTP ${failure.status}` }
+      : `HTTP ${failure.status}`
     case 'transport': return TRANSPORT_DETAIL[failure.reason]
-    case 'empty': return 'empty stream'
-    case 'malformed': return 'malformed answer'
+    case 'empty': return { en: 'empty stream', zh: '空的流' }
+    case 'malformed': return { en: 'malformed answer', zh: '无法解析的回答' }
+  }
+}
+
+/** The reason a vendor's error answer names (its status after the adapter's reading, and its code). */
+export function reasonOfVendorError(status: number, code: string): UpstreamReason {
+  if (status === 401 || status === 403) return 'key_refused'
+  if (status === 429) return 'rate_limited'
+  if (status === 503 || status === 529) return 'overloaded'
+  if (status >= 500) return 'vendor_error'
+  return isModerationCode(code) ? 'moderation' : 'vendor_refused'
+}
+
+/** What the client is told of the last failure (`error.upstream`): the vendor's reason, status and words. */
+function noteOf(failure: UpstreamFailure | undefined): UpstreamNote {
+  if (failure === undefined) return { reason: 'no_account', status: null, message: null }
+  switch (failure.kind) {
+    case 'status': return failure.error.upstream ?? { reason: reasonOfVendorError(failure.status, failure.error.code), status: failure.status, message: failure.error.message }
+    case 'transport': return { reason: failure.reason === 'timeout' ? 'timeout' : 'unreachable', status: null, message: null }
+    case 'empty':
+    case 'malformed': return { reason: 'bad_answer', status: null, message: null }
   }
 }
 
@@ -36,7 +61,13 @@ export const DEFAULT_RETRY_AFTER_MS = 2000
  * account said it may be tried again, else DEFAULT_RETRY_AFTER_MS.
  */
 export function exhausted(failure: UpstreamFailure | undefined, retryAfterMs?: number): GatewayError {
-  if (failure === undefined) return gatewayError('upstream_error', 'upstream_error', { detail: 'no account answered' })
+  const error = exhaustedError(failure, retryAfterMs)
+  error.upstream = noteOf(failure)
+  return error
+}
+
+function exhaustedError(failure: UpstreamFailure | undefined, retryAfterMs?: number): GatewayError {
+  if (failure === undefined) return gatewayError('upstream_error', 'upstream_error', { detail: { en: 'no account answered', zh: '没有账户回答' } })
   if (failure.kind === 'transport' && failure.reason === 'timeout') return gatewayError('upstream_timeout', 'upstream_timeout')
   if (failure.kind === 'status' && (failure.status === 429 || failure.status === 503 || failure.status === 529)) {
     const ms = Math.ceil(retryAfterMs ?? DEFAULT_RETRY_AFTER_MS)
