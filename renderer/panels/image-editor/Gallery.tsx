@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react'
+import { useEffect, useId, useState, type ReactNode } from 'react'
 import { ActionError } from '../../components/ActionError'
 import { mediaSrc } from '../../api/admin'
 import { useCount, useT } from '../../i18n'
@@ -61,22 +61,27 @@ export function StatusLine() {
   )
 }
 
-/** Past and running generations, newest first, each with its images and download links. */
+/**
+ * Earlier generations, newest first, each with its images and download links. The newest run is not among them:
+ * it shows above the editor (CurrentRun), so a long history never pushes it out of sight.
+ */
 export function Gallery() {
   const t = useT(STRINGS)
   const runs = useAppStore((s) => s.imageRuns)
+  const earlier = runs.slice(1)
   return (
-    <section className="image-gallery" aria-label={t('gallery')}>
+    <section className="image-gallery" aria-label={t('gallery')} data-testid="image-history">
       <h3>{t('gallery')}</h3>
       {runs.length === 0 && <p className="muted">{t('noRuns')}</p>}
-      {runs.map((run) => (
+      {runs.length > 0 && earlier.length === 0 && <p className="muted">{t('noEarlierRuns')}</p>}
+      {earlier.map((run) => (
         <RunCard key={run.id} run={run} t={t} />
       ))}
     </section>
   )
 }
 
-function RunCard({ run, t }: { run: ImageRun; t: ImageT }) {
+export function RunCard({ run, t }: { run: ImageRun; t: ImageT }) {
   const count = useCount(PLURALS)
   const remove = useAppStore((s) => s.removeImageRun)
   const now = useNow(run.status === 'running')
@@ -89,12 +94,12 @@ function RunCard({ run, t }: { run: ImageRun; t: ImageT }) {
         {run.masked && <span className="badge">{t('masked')}</span>}
         {run.references > 0 && <span className="muted small">{count('references', run.references)}</span>}
         <span className="muted small">{new Date(run.createdAt).toLocaleString()}</span>
-        <span className={`small image-status ${run.status}`}>{runStatus(run, now, t, count)}</span>
+        <span className={`small image-status ${run.status}`} data-testid="image-run-status" data-state={run.status}>{runStatus(run, now, t, count)}</span>
         <button type="button" className="link image-run-delete" onClick={() => remove(run.id)} disabled={run.status === 'running'} data-testid="image-run-delete">
           {t('delete')}
         </button>
       </header>
-      <p className="image-run-prompt">{run.prompt}</p>
+      <p className="image-run-prompt" data-testid="image-run-prompt">{run.prompt}</p>
       {params && <p className="muted small">{params}{run.taskId ? ` · ${t('task', { id: run.taskId })}` : ''}</p>}
       {run.interrupted && <p className="error-text small">{t('interrupted')}</p>}
       {run.error && <ActionError error={run.error} />}
@@ -171,9 +176,13 @@ function CompositeNote({ composite, t }: { composite: NonNullable<RunImage['comp
   )
 }
 
-/** A before/after slider: the reference as sent over the left part of the result, as far as the slider says. */
+/**
+ * A before/after slider: the reference as sent over the left part of the result, as far as the slider says. Its
+ * label says what it does; the captions at its ends say which side is which.
+ */
 function Compare({ before, t, children }: { before?: string; t: ImageT; children: ReactNode }) {
   const [split, setSplit] = useState(0)
+  const id = useId()
   if (!before) return <>{children}</>
   return (
     <div className="image-compare-wrap">
@@ -181,7 +190,15 @@ function Compare({ before, t, children }: { before?: string; t: ImageT; children
         {children}
         <img className="image-compare-before" src={before} alt="" style={{ clipPath: `inset(0 ${100 - split}% 0 0)` }} data-testid="image-compare-before" />
       </div>
-      <input type="range" min={0} max={100} value={split} onChange={(e) => setSplit(e.target.valueAsNumber)} aria-label={t('compare')} title={t('compare')} data-testid="image-compare" />
+      <label htmlFor={id} className="small muted">{t('compareLabel')}</label>
+      <div className="row small image-compare-captions">
+        <span aria-hidden="true">{t('before')}</span>
+        <input
+          id={id} type="range" min={0} max={100} value={split} onChange={(e) => setSplit(e.target.valueAsNumber)}
+          aria-valuetext={t('compareValue', { before: split, after: 100 - split })} data-testid="image-compare"
+        />
+        <span aria-hidden="true">{t('after')}</span>
+      </div>
     </div>
   )
 }

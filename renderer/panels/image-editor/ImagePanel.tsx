@@ -7,6 +7,7 @@ import { useImageInput } from '../../components/image-input'
 import { useImageIntake, type ImageIntake } from '../../components/image-intake'
 import { useT } from '../../i18n'
 import { useAppStore } from '../../stores/app-store'
+import { CurrentRun } from './CurrentRun'
 import { Gallery, LatestRunError, StatusLine } from './Gallery'
 import './image-editor.css'
 import { approveSpend, PriceTag } from '../../components/PriceTag'
@@ -20,7 +21,7 @@ import { ReferenceImages } from './ReferenceImages'
 import { STRINGS, type ImageT } from './strings'
 import { formProblem, submissionQuote } from './submission'
 
-/** Images: generate from a prompt, or edit reference images with an optional painted mask; the history below. */
+/** Images: generate from a prompt, or edit reference images with an optional painted mask; the newest run above the editor, the history below. */
 export function ImagePanel() {
   const t = useT(STRINGS)
   const groupId = useAppStore((s) => s.groupId)
@@ -53,6 +54,7 @@ export function ImagePanel() {
         <div className="image-layout">
           <Form t={t} intake={intake} onImages={offer} />
           <div className="image-work">
+            <CurrentRun />
             <MaskArea t={t} />
             <Gallery />
           </div>

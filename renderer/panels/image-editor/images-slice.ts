@@ -179,7 +179,7 @@ export const createImagesSlice: StateCreator<AppState, [], [], ImagesSlice> = (s
       const s = get()
       const ready = readyToSend(s)
       if (!ready) return
-      const { run, request, masked } = buildSubmission(s, ready.group, ready.option, ready.controls)
+      const { run, request, masked, before } = buildSubmission(s, ready.group, ready.option, ready.controls)
       const feather = s.imageFeather
       // Image tasks can take minutes: ask once whether the desktop may say when one ends in the background.
       askNotificationPermissionOnce()
@@ -187,8 +187,8 @@ export const createImagesSlice: StateCreator<AppState, [], [], ImagesSlice> = (s
       set((st) => ({
         imageFormError: null,
         imageRuns: withNewRun(st.imageRuns, run),
-        // The reference as it was sent, for the before/after comparison (this session only).
-        ...(masked ? { imageBlobUrls: { ...st.imageBlobUrls, [referenceBlobKey(run.id)]: URL.createObjectURL(masked.reference) } } : {}),
+        // An edit's reference as it was sent, for the before/after comparison (this session only).
+        ...(before ? { imageBlobUrls: { ...st.imageBlobUrls, [referenceBlobKey(run.id)]: URL.createObjectURL(before) } } : {}),
       }))
       const hooks = hooksFor(run.id)
       try {

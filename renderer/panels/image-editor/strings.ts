@@ -17,7 +17,8 @@ type Key =
   | 'gallery' | 'noRuns' | 'download' | 'openLink' | 'delete' | 'masked' | 'task'
   | 'keep_pending' | 'keep_link' | 'keep_failed' | 'notKept' | 'linkOnly' | 'revisedPrompt' | 'interrupted'
   | 'wand' | 'object' | 'selectAdd' | 'selectSubtract' | 'tolerance' | 'selecting' | 'selectFailed' | 'wandTitle' | 'objectTitle'
-  | 'showRaw' | 'compositeStats' | 'compositePending' | 'compositeFailed' | 'compare' | 'feather' | 'featherHint'
+  | 'showRaw' | 'compositeStats' | 'compositePending' | 'compositeFailed' | 'feather' | 'featherHint'
+  | 'compareLabel' | 'compareValue' | 'before' | 'after' | 'currentRun' | 'noEarlierRuns'
 
 /** The images panel's text. */
 export const STRINGS: Strings<Key> = {
@@ -61,7 +62,8 @@ export const STRINGS: Strings<Key> = {
     showRaw: "Show the model's raw output (otherwise the original is kept outside the mask)",
     compositeStats: 'Outside the mask the model changed {changed} of {outside} pixels; the composite kept {kept} as in the original.',
     compositePending: 'Putting the original back outside the mask…', compositeFailed: 'Could not keep the original outside the mask: {error}',
-    compare: 'Before / after',
+    compareLabel: 'Drag to compare with the image as sent', compareValue: '{before}% before, {after}% after', before: 'Before', after: 'After',
+    currentRun: 'Newest run', noEarlierRuns: 'Earlier runs appear here.',
     feather: 'Edge feather', featherHint: 'Outside the mask the original is kept; this many pixels just inside its edge blend the two (0 = a hard edge).',
   },
   zh: {
@@ -104,7 +106,8 @@ export const STRINGS: Strings<Key> = {
     showRaw: '显示模型的原始输出（否则蒙版外保留原图）',
     compositeStats: '蒙版外模型改动了 {outside} 个像素中的 {changed} 个；合成图按原图保留了 {kept} 个。',
     compositePending: '正在把蒙版外恢复为原图…', compositeFailed: '无法在蒙版外保留原图：{error}',
-    compare: '修改前 / 修改后',
+    compareLabel: '拖动滑块，与发送时的图像对比', compareValue: '修改前 {before}%，修改后 {after}%', before: '修改前', after: '修改后',
+    currentRun: '最新一次', noEarlierRuns: '更早的记录会显示在这里。',
     feather: '边缘羽化', featherHint: '蒙版外保留原图；蒙版边缘内侧这么多像素会把两者平滑过渡（0 = 硬边）。',
   },
 }

@@ -69,9 +69,10 @@ export type PreparedSubmission = Omit<Submission, 'onProgress' | 'onRequestId'>
 /**
  * The run that tracks a submission, made at once (so the status shows it straight away), the request
  * to send, made by `request()` (reading files and encoding the mask take a moment), and for a masked edit
- * the mask sent with the reference it was painted on (to put the reference back outside it afterwards).
+ * the mask sent with the reference it was painted on (to put the reference back outside it afterwards). An edit's
+ * first reference is `before`, what its result is compared with.
  */
-export function buildSubmission(s: FormState, group: string, option: ImageModelOption, controls: EndpointControls): { run: ImageRun; request(): Promise<PreparedSubmission>; masked?: { mask: SentMask; reference: Blob } } {
+export function buildSubmission(s: FormState, group: string, option: ImageModelOption, controls: EndpointControls): { run: ImageRun; request(): Promise<PreparedSubmission>; masked?: { mask: SentMask; reference: Blob }; before?: Blob } {
   const edit = s.imageMode === 'edit'
   const delivery = deliveryOf(option.delivery, controls)
   const form: ImageForm = { model: option.id, prompt: s.imagePrompt, n: s.imageN, params: formParams(s, controls) }
@@ -88,7 +89,7 @@ export function buildSubmission(s: FormState, group: string, option: ImageModelO
       : generationBody(form, controls, delivery, await Promise.all(refs.map((r) => fileToDataUrl(r.file))))
     return { group, endpoint: edit ? 'edits' : 'generations', delivery, body }
   }
-  return { run, request, ...(mask ? { masked: { mask, reference: refs[0].file } } : {}) }
+  return { run, request, ...(mask ? { masked: { mask, reference: refs[0].file } } : {}), ...(edit && refs[0] ? { before: refs[0].file } : {}) }
 }
 
 /**

@@ -65,6 +65,12 @@ describe('buildSubmission', () => {
     expect(buildSubmission(state({ imageMode: 'edit', imageReferences: [first], imageMask: painted }), 'g', gemini, gemini.edits!).masked).toBeUndefined()
   })
 
+  it("compares an edit's result with its first reference, masked or not; a generation has nothing to compare with", () => {
+    const first = ref('a')
+    expect(buildSubmission(state({ imageMode: 'edit', imageReferences: [first, ref('b')] }), 'g', gemini, gemini.edits!).before).toBe(first.file)
+    expect(buildSubmission(state({ imageReferences: [first] }), 'g', gemini, gemini.generations!).before).toBeUndefined()
+  })
+
   it('a generation: JSON body, the delivery of the family, a running run record', async () => {
     const { run, request } = buildSubmission(state({ imageN: 2, imageParams: { quality: 'low' } }), 'g1', gpt, gpt.generations!)
     const submission = await request()
