@@ -24,6 +24,8 @@ export interface FamilyModule {
   defaults: FamilyDefaults
   /** Chat families: checks and rewrites of the body before forwarding, after the rules of every family (spec §4.1). */
   chatRules?: readonly MaybeAsyncChatRule[]
+  /** Chat families whose `chatRules` check `limits.maxInputTokens` with the model's own tokenizer (the gateway's o200k check is skipped). */
+  ownInputLimit?: boolean
   /** Image families: the request check of spec §4.2. */
   imageRule?: ImageRule
   /** Image families: the fields of a model's request-body schema on an endpoint, as `imageRule` checks them (published in /spec/models/index.json). */

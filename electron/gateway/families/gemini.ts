@@ -9,6 +9,8 @@ export const geminiFamily: FamilyModule = {
   name: 'gemini',
   type: 'chat',
   defaults: {
+    // A typical answer's tokens for the quote's `expected` (catalog _spec `typicalOutputTokens`: source and why).
+    typicalOutputTokens: 1000,
     endpoints: ['chat.completions'],
     input: ['text', 'image', 'video', 'file'],
     reasoningEffort: ['none', 'minimal', 'low', 'medium', 'high'],

@@ -42,6 +42,8 @@ export const glmFlashFamily: FamilyModule = {
   name: 'glm-flash',
   type: 'chat',
   defaults: {
+    // A typical answer's tokens for the quote's `expected` (catalog _spec `typicalOutputTokens`: source and why).
+    typicalOutputTokens: 1000,
     endpoints: ['chat.completions'],
     input: ['text', 'image', 'video', 'file'],
     reasoningEffort: ['low', 'high', 'max'],

@@ -60,6 +60,8 @@ export const glmFamily: FamilyModule = {
   name: 'glm',
   type: 'chat',
   defaults: {
+    // A typical answer's tokens for the quote's `expected` (catalog _spec `typicalOutputTokens`: source and why).
+    typicalOutputTokens: 1000,
     endpoints: ['chat.completions'],
     input: ['text'],
     reasoningEffort: ['low', 'high', 'max'],

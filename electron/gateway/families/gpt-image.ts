@@ -112,6 +112,8 @@ export const gptImageFamily: FamilyModule = {
   type: 'image',
   defaults: {
     endpoints: ['images.generations', 'images.edits'],
+    // Output tokens of one 1024x1024 image by quality: OpenAI's published table (catalog _spec `imageOutputTokens`).
+    imageOutputTokens: { low: 272, medium: 1056, high: 4160 },
     // The newest API generation: no size-tier names, the widest quality list (a 2.0 row names its own).
     variant: '2.5',
     sizeTiers: [],

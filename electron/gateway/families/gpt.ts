@@ -5,6 +5,8 @@ export const gptFamily: FamilyModule = {
   name: 'gpt',
   type: 'chat',
   defaults: {
+    // A typical answer's tokens for the quote's `expected` (catalog _spec `typicalOutputTokens`: source and why).
+    typicalOutputTokens: 1000,
     endpoints: ['chat.completions', 'responses'],
     input: ['text', 'image', 'file'],
   },

@@ -79,9 +79,12 @@ export const qwenFamily: FamilyModule = {
   name: 'qwen',
   type: 'chat',
   defaults: {
+    // A typical answer's tokens for the quote's `expected` (catalog _spec `typicalOutputTokens`: source and why).
+    typicalOutputTokens: 1000,
     endpoints: ['chat.completions', 'responses'],
     input: ['text', 'image', 'video'],
     limits: { maxOutputTokens: 131072 },
   },
   chatRules: qwenRules,
+  ownInputLimit: true,
 }

@@ -1,5 +1,6 @@
 import { countTokensRequest, messagesRequest } from '../../../shared/schemas/messages.js'
 import { admit, free, jsonAdmission, serveWithFallbacks } from '../admission.js'
+import { withInputLimit } from '../families/chat-rules.js'
 import type { RequestContext } from '../context.js'
 import { outputCap, tokenQuote, type Quotable } from '../billing/quote-price.js'
 import { relay } from '../relay/relay.js'
@@ -7,7 +8,9 @@ import type { Services } from '../services.js'
 import { promptText } from '../tokens/tokens.js'
 import { compileValidator } from '../validate.js'
 
-const MESSAGES = jsonAdmission({ validate: compileValidator(messagesRequest), endpoint: 'messages', capability: 'messages' })
+// The model's input cap, checked before any upstream call (families/kit/input-limit.ts).
+const inputChecked = withInputLimit((body) => messagesPromptText(body), 'messages')
+const MESSAGES = jsonAdmission({ validate: compileValidator(messagesRequest), endpoint: 'messages', capability: 'messages', rules: (body: Record<string, unknown>, model, ctx) => inputChecked(body, model, ctx.abort) })
 // Free, so no funds are needed.
 const COUNT_TOKENS = jsonAdmission({ validate: compileValidator(countTokensRequest), endpoint: 'messages', capability: 'countTokens', funds: free })
 

@@ -1,13 +1,15 @@
 import { responsesRequest } from '../../../shared/schemas/responses.js'
 import { admit, jsonAdmission, serveWithFallbacks } from '../admission.js'
 import type { RequestContext } from '../context.js'
-import { dropUnknownServiceTier } from '../families/chat-rules.js'
+import { dropUnknownServiceTier, withInputLimit } from '../families/chat-rules.js'
 import { outputCap, tokenQuote, type Quotable } from '../billing/quote-price.js'
 import { relay } from '../relay/relay.js'
 import type { Services } from '../services.js'
 import { compileValidator } from '../validate.js'
 
-const ADMISSION = jsonAdmission({ validate: compileValidator(responsesRequest), endpoint: 'responses', capability: 'responses', rules: dropUnknownServiceTier })
+// `service_tier`, then the model's input cap, checked before any upstream call (families/kit/input-limit.ts).
+const inputChecked = withInputLimit((body) => responsesPromptText(body), 'input', dropUnknownServiceTier)
+const ADMISSION = jsonAdmission({ validate: compileValidator(responsesRequest), endpoint: 'responses', capability: 'responses', rules: (body: Record<string, unknown>, model, ctx) => inputChecked(body, model, ctx.abort) })
 
 /** The text a Responses `input` carries: a string, or items whose content is text or text parts. */
 export function responsesPromptText(body: Record<string, unknown>): string {
