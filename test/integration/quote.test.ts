@@ -19,7 +19,7 @@ const EMPTY_KEY = 'sk-quote-no-quota-0123456789'
 const ONE_SLOT_KEY = 'sk-quote-one-slot-0123456789'
 const VIDEO_POLL = { enabled: false, timeoutMs: 300 }
 
-interface Quote { object: string; currency: string; min: number; max: number; basis: Record<string, any> }
+interface Quote { object: string; currency: string; min: number; expected: number; max: number; basis: Record<string, any> }
 interface Usage { balance: number; reserved: number; key: { used: number } }
 
 const { gw, fakes: { openai, anthropic, gemini, ark } } = withGateway({
@@ -47,7 +47,7 @@ const { gw, fakes: { openai, anthropic, gemini, ark } } = withGateway({
       { id: 'ds', vendor: 'dashscope', baseUrl: 'http://127.0.0.1:9/api/v1', apiKey: 'ds' },
     ],
     groups: [
-      { id: 'main', protocol: 'chat', models: ['test-gpt', 'test-tts', 'img-gpt', 'img-gemini', SEEDANCE, WAN], upstreams: ['oa', 'gm', 'ark', 'ds'] },
+      { id: 'main', protocol: 'chat', models: ['test-gpt', 'test-tts', 'img-gpt', 'img-gemini', SEEDANCE, WAN, 'gpt-image-2', 'gpt-image-2.5-flare', 'gpt-6.1-sol'], upstreams: ['oa', 'gm', 'ark', 'ds'] },
       { id: 'claude', protocol: 'messages', models: ['test-claude'], upstreams: ['an'] },
     ],
     keys: [
@@ -78,13 +78,14 @@ const usd = (nano: number) => nano / 1e9
 describe('token prices', () => {
   const messages = [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'What is the tallest mountain on Earth?' }]
 
-  it('chat with max_tokens: min = the counted prompt at the input price, max adds max_tokens at the output price; the real call bills within, exactly at either end', async () => {
+  it('chat with max_tokens: min = the counted prompt at the input price, max adds max_tokens at the output price, expected a typical answer within the cap; the real call bills within, exactly at either end', async () => {
     const body = { model: 'test-gpt', messages, max_tokens: 50 }
     const quote = await quoted('/v1/chat/completions', body)
     const tokens = await countTextTokens(promptText(messages))
+    // A typical answer (1000 tokens, the family's typicalOutputTokens) is more than the cap: expected is the cap.
     expect(quote).toEqual({
-      object: 'quote', currency: 'USD', min: usd(tokens * 2 * 1000), max: usd(tokens * 2 * 1000 + 50 * 8 * 1000),
-      basis: { model: 'test-gpt', unit: 'token', price: { input: 2, output: 8 }, input_tokens: tokens, max_output_tokens: 50, output_cap: 'max_tokens' },
+      object: 'quote', currency: 'USD', min: usd(tokens * 2 * 1000), expected: usd(tokens * 2 * 1000 + 50 * 8 * 1000), max: usd(tokens * 2 * 1000 + 50 * 8 * 1000),
+      basis: { model: 'test-gpt', unit: 'token', price: { input: 2, output: 8 }, input_tokens: tokens, expected_output_tokens: 50, max_output_tokens: 50, output_cap: 'max_tokens' },
     })
     expect(upstreamCalls()).toBe(0)
     // The vendor reporting the gateway's own count and no output bills min; the full cap bills max.
@@ -108,6 +109,17 @@ describe('token prices', () => {
     openai.once({ kind: 'ok', usage: { prompt_tokens: tokens, completion_tokens: 4096 } })
     expect((await gw.post('/v1/chat/completions', { model: 'test-gpt', messages })).status).toBe(200)
     expect((await lastCost())).toBe(open.max)
+  })
+
+  it('a short message to a 128k-output model: expected is a typical answer (cents), not the output cap (dollars)', async () => {
+    const body = { model: 'gpt-6.1-sol', messages: [{ role: 'user', content: 'Hi!' }] }
+    const quote = await quoted('/v1/chat/completions', body)
+    const tokens = await countTextTokens(promptText(body.messages))
+    // gpt-6.1-sol: $2 in, $10 out per 1M; 128000 output tokens at most; a typical answer 1000 tokens.
+    expect(quote).toMatchObject({ min: usd(tokens * 2000), expected: usd(tokens * 2000 + 1000 * 10_000), max: usd(tokens * 2000 + 128_000 * 10_000) })
+    expect(quote.basis).toMatchObject({ input_tokens: tokens, expected_output_tokens: 1000, max_output_tokens: 128_000, output_cap: 'model_limit' })
+    expect(quote.expected).toBeLessThan(0.02)
+    expect(quote.max).toBeGreaterThan(1.28)
   })
 
   it('responses: the input and instructions counted, max_output_tokens or the model limit; the real call bills within', async () => {
@@ -141,13 +153,42 @@ describe('per-unit prices: min = max = the bill', () => {
     const body = { model: 'img-gemini', prompt: 'a lighthouse', n: 2, size: '2048x2048' }
     const quote = await quoted('/v1/images/generations', body)
     expect(quote).toEqual({
-      object: 'quote', currency: 'USD', min: 0.2, max: 0.2,
+      object: 'quote', currency: 'USD', min: 0.2, expected: 0.2, max: 0.2,
       basis: { model: 'img-gemini', unit: 'image', price: { per_image: 0.05, by_tier: { '1K': 0.05, '2K': 0.1, '4K': 0.2 } }, images: 2, tier: '2K' },
     })
     expect((await quoted('/v1/images/generations', { ...body, n: 3, size: '1024x1024' })).max).toBe(0.15)
     expect(upstreamCalls()).toBe(0)
     expect((await gw.post('/v1/images/generations', body)).status).toBe(200)
     expect((await lastCost())).toBe(quote.max)
+  })
+
+  it('a token-priced GPT image: priced by size and quality from the output-token table, not the model\'s token ceiling; n times', async () => {
+    const prompt = 'a lighthouse at dusk'
+    const tokens = await countTextTokens(prompt)
+    const input = tokens * 5 * 1000 // gpt-image-2: $5 in, $30 out per 1M tokens
+    // quality high at 1024x1024: 4160 output tokens (OpenAI's table), nothing else possible
+    const high = await quoted('/v1/images/generations', { model: 'gpt-image-2', prompt, size: '1024x1024', quality: 'high' })
+    expect(high).toMatchObject({ min: usd(input + 4160 * 30_000), expected: usd(input + 4160 * 30_000), max: usd(input + 4160 * 30_000) })
+    expect(high.basis).toMatchObject({ input_tokens: tokens, images: 1, quality: 'high', expected_output_tokens: 4160, max_output_tokens: 4160, output_cap: 'image_tokens' })
+    expect(high.max).toBeLessThan(0.13)
+    // no quality: low..high, expected at high; 1536x1024 has 1.5 times the pixels
+    const open = await quoted('/v1/images/generations', { model: 'gpt-image-2', prompt, size: '1536x1024' })
+    expect(open).toMatchObject({ min: usd(input + 408 * 30_000), expected: usd(input + 6240 * 30_000), max: usd(input + 6240 * 30_000), basis: { quality: 'low..high', expected_quality: 'high' } })
+    // n = 8 is eight images; size auto ranges from 1024x1024 to 1536x1024
+    const eight = await quoted('/v1/images/generations', { model: 'gpt-image-2', prompt, n: 8, quality: 'medium' })
+    expect(eight).toMatchObject({ min: usd(input + 8 * 1056 * 30_000), expected: usd(input + 8 * 1056 * 30_000), max: usd(input + 8 * 1584 * 30_000), basis: { images: 8 } })
+    // the 2.5 variant's xhigh and max tiers (estimates, catalog imageOutputTokens)
+    const flare = await quoted('/v1/images/generations', { model: 'gpt-image-2.5-flare', prompt, size: '1024x1024' })
+    expect(flare).toMatchObject({ min: usd(input + 272 * 30_000), expected: usd(input + 4160 * 30_000), max: usd(input + 66_560 * 30_000), basis: { quality: 'low..max' } })
+    expect(upstreamCalls()).toBe(0)
+  })
+
+  it('an image model\'s n above its limit is the family\'s 400, in the quote as in the call', async () => {
+    const res = await gw.post('/v1/quote', { endpoint: '/v1/images/generations', request: { model: 'gpt-image-2', prompt: 'x', n: 1_000_000 } })
+    const real = await gw.post('/v1/images/generations', { model: 'gpt-image-2', prompt: 'x', n: 1_000_000 })
+    expect(res.status).toBe(400)
+    expect(await res.json()).toEqual(await real.json())
+    expect(upstreamCalls()).toBe(0)
   })
 
   it('images edits in their JSON form are priced like the call', async () => {
@@ -180,7 +221,7 @@ describe('per-unit prices: min = max = the bill', () => {
   it('speech: the input\'s characters at the price per 1M characters, exactly the bill', async () => {
     const body = { model: 'test-tts', input: 'Héllo wörld', voice: 'alloy' }
     const quote = await quoted('/v1/audio/speech', body)
-    expect(quote).toEqual({ object: 'quote', currency: 'USD', min: usd(11 * 15 * 1000), max: usd(11 * 15 * 1000), basis: { model: 'test-tts', unit: 'character', price: { per_million_characters: 15 }, characters: 11 } })
+    expect(quote).toEqual({ object: 'quote', currency: 'USD', min: usd(11 * 15 * 1000), expected: usd(11 * 15 * 1000), max: usd(11 * 15 * 1000), basis: { model: 'test-tts', unit: 'character', price: { per_million_characters: 15 }, characters: 11 } })
     const res = await gw.post('/v1/audio/speech', body)
     expect(res.status).toBe(200)
     await res.arrayBuffer()
