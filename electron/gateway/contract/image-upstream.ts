@@ -98,7 +98,10 @@ export interface ImageTaskSteps {
 export interface ImageAdapter {
   /** set when the vendor answers with a task to poll instead of the images */
   task?: ImageTaskSteps
-  /** true when references must arrive as bytes (the vendor takes files or inline data, not links) */
+  /**
+   * true when references must arrive as bytes (the vendor takes files or inline data, not links); false: they arrive
+   * in `req.references` as links and data: URLs, multipart file parts first, turned into data: URLs
+   */
   needsBytes: boolean
   /** one call, or several made in parallel (one image per call) whose outcomes are joined, all or nothing */
   toRequests(job: ImageJob, ctx: UpstreamCtx): HttpSpec[]

@@ -1,4 +1,5 @@
 import { dataUrlBytes, parseDataUrl } from '../formats/data-url.js'
+import { sniffRaster } from '../formats/media-sniff.js'
 import { GatewayError, gatewayError } from '../errors.js'
 import { DownloadError, type Http } from '../upstreams/http.js'
 import { checkImageHeader } from './image-limits.js'
@@ -34,4 +35,15 @@ export async function allReferenceBytes(http: Http, files: UploadedFile[], refs:
   const fromFiles = files.map((f, i) => ({ chunks: f.chunks, size: f.size, mimeType: f.mimeType, filename: f.filename || `image-${i}.${extension(f.mimeType)}` }))
   const fromRefs = await Promise.all(refs.map((ref, i) => referenceBytes(http, ref, fromFiles.length + i, `image[${fromFiles.length + i}]`, signal)))
   return [...fromFiles, ...fromRefs]
+}
+
+/**
+ * File parts as data: URLs, for the vendors that take references inline in a JSON body (Seedream, Grok), in the
+ * order they came. The type is the bytes' own (PNG, JPEG, WebP, GIF), else the type the client gave the part.
+ */
+export function fileDataUrls(files: readonly UploadedFile[]): string[] {
+  return files.map((file) => {
+    const bytes = Buffer.concat(file.chunks)
+    return `data:${sniffRaster(bytes) ?? file.mimeType};base64,${bytes.toString('base64')}`
+  })
 }

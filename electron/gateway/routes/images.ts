@@ -8,7 +8,7 @@ import type { ImageEndpoint, NormalizedImageRequest } from '../contract/image-re
 import { checkImageHeader, checkReferenceHeader, imageHead } from '../images/image-limits.js'
 import { fitMask } from '../images/mask.js'
 import { baseField, readMultipart, type UploadedFile } from '../images/multipart.js'
-import { allReferenceBytes, referenceBytes } from '../images/reference-bytes.js'
+import { allReferenceBytes, fileDataUrls, referenceBytes } from '../images/reference-bytes.js'
 import { imageUsage, imagesBody, perImageUsage } from '../images/result.js'
 import { runImages } from '../images/run-images.js'
 import { imageTokenQuote, usageQuote, type Quotable } from '../billing/quote-price.js'
@@ -64,7 +64,15 @@ function jobBuilder(ctx: RequestContext, services: Services, req: NormalizedImag
   // A fallback's JSON names its own model; a multipart body goes as sent.
   const body = fallback && !input.multipart ? Buffer.from(JSON.stringify(input.body)) : ctx.body
   const original = { path: ctx.path, contentType: String(ctx.req.headers['content-type'] ?? 'application/json'), body }
-  return (adapter: ImageAdapter): Promise<ImageJob> => (adapter.needsBytes ? (withBytes ??= build()) : Promise.resolve({ req, images: [], original }))
+  // A vendor that takes references as links or data: URLs gets the file parts as data: URLs, before the JSON ones:
+  // a multipart edit reaches it with its references, like a JSON edit.
+  let withUrls: ImageJob | undefined
+  const inline = (): ImageJob => (withUrls ??= {
+    req: input.imageFiles.length === 0 ? req : { ...req, references: [...fileDataUrls(input.imageFiles), ...req.references] },
+    images: [],
+    original,
+  })
+  return (adapter: ImageAdapter): Promise<ImageJob> => (adapter.needsBytes ? (withBytes ??= build()) : Promise.resolve(inline()))
 }
 
 /** The images endpoints' admission: the model named (400) before it is resolved, then the family's rules and the images' headers. */

@@ -1,4 +1,4 @@
-// Fake xAI Grok Imagine upstream: POST /v1/images/generations (Bearer) answering JPEGs as `url` (default; served
+// Fake xAI Grok Imagine upstream: POST /v1/images/generations and POST /v1/images/edits (JSON, `image: {url}`) (Bearer) answering JPEGs as `url` (default; served
 // by this fake under /xai-imgen/) or `b64_json`, with `mime_type`, `revised_prompt` and usage.cost_in_usd_ticks.
 // Wire shapes: ../../../docs/vendors/xai.md (flat {code, error} error bodies; a bad key is 400, not 401).
 // Checked with search: `size`/`style` are rejected with "Argument not supported: <name>" (a proxy's docs quoting
@@ -27,6 +27,8 @@ export const xaiError = (status: number, error: string) => ({ code: CODES[status
 const ASPECTS = ['1:1', '3:4', '4:3', '9:16', '16:9', '2:3', '3:2', '9:19.5', '19.5:9', '9:20', '20:9', '1:2', '2:1', 'auto'];
 
 interface Job { model: string; n: number; b64: boolean; width: number; height: number; prompt: string }
+
+const isImageRef = (v: unknown): boolean => typeof v === 'object' && v !== null && typeof (v as { url?: unknown }).url === 'string' && /^(https?:|data:image\/)/.test((v as { url: string }).url);
 
 function toJob(body: any): Job | { error: object } {
   const bad = (msg: string) => ({ error: xaiError(400, msg) });
@@ -64,8 +66,11 @@ async function handle(ctx: Ctx<Scenario>, opts: { apiKey?: string }): Promise<vo
     const shown = (auth ?? '').replace(/^Bearer /, '');
     return sendJson(res, 400, xaiError(400, `Incorrect API key provided: ${shown.slice(0, 2)}***${shown.slice(-2)}. You can obtain an API key from https://console.x.ai.`));
   }
-  if (req.method !== 'POST' || ctx.path !== '/v1/images/generations') return sendJson(res, 404, xaiError(404, `No handler found for ${req.method} ${ctx.path}`));
+  const edit = ctx.path === '/v1/images/edits';
+  if (req.method !== 'POST' || (ctx.path !== '/v1/images/generations' && !edit)) return sendJson(res, 404, xaiError(404, `No handler found for ${req.method} ${ctx.path}`));
   if (!body || typeof body !== 'object' || Array.isArray(body)) return sendJson(res, 400, xaiError(400, 'Failed to deserialize the JSON body into the target type'));
+  // Edits are JSON too: the source image(s) as `image: {url}` (a link or a data URI), or a list of them (xai.md §2).
+  if (edit && !isImageRef(body.image) && !(Array.isArray(body.image) && body.image.length > 0 && body.image.every(isImageRef))) return sendJson(res, 400, xaiError(400, 'Missing required argument: image'));
   const job = toJob(body);
   if ('error' in job) return sendJson(res, 400, job.error);
   const s = ctx.next();
