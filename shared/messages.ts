@@ -234,24 +234,6 @@ export const MESSAGES = {
     en: "Invalid 'n': integer below minimum value. Expected a value >= 1, but got {n} instead.",
     zh: "无效的 'n'：整数小于最小值。应不小于 1，实际为 {n}。",
   },
-  input_too_long: {
-    en: "This model's maximum input length is {max} tokens. However, your messages resulted in more than {max} tokens. Please reduce the length of the messages.",
-    zh: '此模型的输入最多 {max} 个 token，而你的消息超过了 {max} 个 token。请缩短消息。',
-  },
-  input_too_long_anthropic: { en: 'prompt is too long: more than {max} tokens > {max} maximum', zh: '提示词过长：超过 {max} 个 token，上限为 {max}' },
-  input_too_long_gemini: {
-    en: 'The input token count exceeds the maximum number of tokens allowed ({max}).',
-    zh: '输入的 token 数超过了允许的最大值（{max}）。',
-  },
-  input_too_long_zhipu: { en: 'Prompt exceeds max length ({max} tokens)', zh: '提示词超过最大长度（{max} 个 token）' },
-  chat_n_above_max: {
-    en: "Invalid 'n': integer above maximum value. Expected a value <= {max}, but got {n} instead.",
-    zh: "无效的 'n'：整数超过最大值。应不大于 {max}，实际为 {n}。",
-  },
-  chat_n_below_min: {
-    en: "Invalid 'n': integer below minimum value. Expected a value >= 1, but got {n} instead.",
-    zh: "无效的 'n'：整数小于最小值。应不小于 1，实际为 {n}。",
-  },
   image_prompt_empty: { en: 'prompt must not be empty', zh: 'prompt 不能为空' },
   image_prompt_missing: { en: 'missing prompt', zh: '缺少 prompt' },
   image_prompt_too_long: {
