@@ -53,8 +53,13 @@ export async function admit<In, Req, Funds>(ctx: RequestContext, services: Servi
   return admitModel(ctx, services, spec, input, spec.modelOf(input))
 }
 
+/** The longest model name a ledger row keeps of a model it did not find (catalog ids are far shorter). */
+const MAX_NAMED_MODEL_CHARS = 200
+
 /** The steps after the schema, for the model named: the model in the group, its rules, its accounts, funds. */
 async function admitModel<In, Req, Funds>(ctx: RequestContext, services: Services, spec: AdmissionSpec<In, Req, Funds>, input: In, named: unknown): Promise<Admitted<In, Req, Funds>> {
+  // The first model named is the one requested (a fallback's admission keeps it); ledger rows keep a bounded name.
+  if (typeof named === 'string' && ctx.requestedModel === undefined) ctx.requestedModel = named.slice(0, MAX_NAMED_MODEL_CHARS)
   const model = resolveModel(services.registry, ctx.group!, named, spec.endpoint)
   ctx.model = model
   const ruled = spec.rules(input, model, ctx)

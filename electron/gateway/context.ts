@@ -33,6 +33,8 @@ export interface RequestContext {
   /** the concurrency slot's release; a handler that hands its work to a background task takes it (and clears it) */
   release?: () => void
   model?: CatalogModel
+  /** the model the client named (its ledger row names it when it is unknown, retired or refused before `model` is set) */
+  requestedModel?: string
   /** the route's ledger endpoint name */
   endpoint?: string
   /** filled by the handler for the ledger */

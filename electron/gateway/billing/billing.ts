@@ -36,7 +36,8 @@ export function recordRequest(store: Store, registry: Registry, ctx: RequestCont
     id: ctx.id,
     key_id: key?.id ?? null,
     group_id: ctx.group?.id ?? null,
-    model: ctx.model?.id ?? null,
+    // the model served; else the one named, when it was refused (unknown, retired, deprecated, not in the group)
+    model: ctx.model?.id ?? ctx.requestedModel ?? null,
     endpoint,
     status: outcome.status ?? status,
     // an upstream's own code may be passed through: it is text from outside
