@@ -71,6 +71,19 @@ export interface UpstreamSummary {
   budget: number | null
   /** USD spent through the account since its cap was set */
   spent: number
+  /** its circuit breaker in this gateway process (README "Circuit breakers") */
+  breaker: UpstreamBreaker
+}
+
+/** An account's circuit breaker, as one gateway process holds it. */
+export interface UpstreamBreaker {
+  state: 'closed' | 'open' | 'half-open'
+  /** a background probe is under way */
+  probing: boolean
+  /** how a half-open account is tried: `probe`, its model list asked in the background; `request`, the next request */
+  trial: 'probe' | 'request'
+  /** its last changes, oldest first (at most 10): `at` in ms since the epoch */
+  transitions: Array<{ at: number; from: 'closed' | 'open' | 'half-open'; to: 'closed' | 'open' | 'half-open'; why: string }>
 }
 
 export interface KeySummary {

@@ -14,6 +14,7 @@ import { upgradeSealedKeys } from './store/key-hashing.js'
 import type { GatewayConfig } from './config/load-config.js'
 import { createHttp, DEFAULT_TIMEOUTS } from './upstreams/http.js'
 import { createRouting } from './relay/failover.js'
+import { Prober } from './relay/probe.js'
 import { KeyRequests } from './access/key-requests.js'
 import { createConcurrencyLimiter } from './limits.js'
 import type { ResolveHost } from './guards/link-guard.js'
@@ -122,7 +123,9 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     const ttlMs = (options.config?.team?.leaseSeconds ?? DEFAULT_LEASE_SECONDS) * 1000
     const leases = pool ? createLeaseLimiter({ sql: store.sql, replica: store.replica, registry, ttlMs, log }) : undefined
     const bodies = createBodyBudget(options.config?.limits?.bodyBytes ?? DEFAULT_BODY_BYTES, (key) => keyBodyBytes(key, registry.account.concurrency, MAX_BODY_BYTES))
-    const services: Services = { store, registry, http, routing: createRouting(options.config?.routing), limiter: leases ?? createConcurrencyLimiter(registry), bodies, dataDir: options.dataDir, media: mediaFilesFor(store.sql, options.dataDir), secrets, admin, keyRequests, sessionDownloads, app: { ...app }, log }
+    const routing = createRouting(options.config?.routing)
+    routing.prober = new Prober(routing.breakers, http, (id) => registry.upstreams.get(id), log)
+    const services: Services = { store, registry, http, routing, limiter: leases ?? createConcurrencyLimiter(registry), bodies, dataDir: options.dataDir, media: mediaFilesFor(store.sql, options.dataDir), secrets, admin, keyRequests, sessionDownloads, app: { ...app }, log }
     // One process: what the last run left is failed now. Team mode: only what stopped replicas left, now and every few seconds.
     if (pool && leases) teamMode = await startTeamMode(services, { pool, limiter: leases, ttlMs })
     else await failInterruptedImageTasks(services)
@@ -156,6 +159,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       loginCodeMinutes: codeMinutes,
       async close(graceMs = 10_000) {
         await gateway.close(graceMs)
+        await routing.prober?.stop()
         await videoPoller.stop()
         await teamMode?.stop()
         await http.close(graceMs)

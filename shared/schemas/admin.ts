@@ -105,6 +105,15 @@ export const upstreamSummary = obj({
   priority: num, groups: { type: 'array', items: str },
   budget: { type: ['number', 'null'], description: 'USD: the account\'s spending cap; null: none' },
   spent: { type: 'number', description: 'USD spent through the account since its cap was set' },
+  breaker: {
+    ...obj({
+      state: { enum: ['closed', 'open', 'half-open'] },
+      probing: { type: 'boolean', description: 'a background probe of the account is under way' },
+      trial: { enum: ['probe', 'request'], description: 'how a half-open account is tried: `probe`, its vendor\'s model list asked in the background (no request pays for it); `request`, the next request' },
+      transitions: { type: 'array', description: 'its last changes, oldest first (at most 10)', items: obj({ at: { type: 'integer', description: 'ms since the epoch' }, from: { enum: ['closed', 'open', 'half-open'] }, to: { enum: ['closed', 'open', 'half-open'] }, why: str }) },
+    }),
+    description: 'the account\'s circuit breaker in this gateway process (each team replica keeps its own; a restart closes it)',
+  },
 })
 export const modelSettings = obj({
   model: str,

@@ -168,7 +168,8 @@ export const gatewayConfig = {
           description: "each account's circuit breaker (per process)",
           properties: {
             failures: { type: 'integer', minimum: 1, maximum: 1000, default: 5, description: 'failures in a row that open an account\'s breaker: it is skipped at once' },
-            coolDownMs: { type: 'integer', minimum: 100, maximum: 3600000, default: 30000, description: 'how long an open account is skipped before one request tries it again (half-open)' },
+            coolDownMs: { type: 'integer', minimum: 100, maximum: 3600000, default: 30000, description: 'how long an open account is skipped before its half-open trial: a background probe of its model list where the vendor has one, else the next request' },
+            probeTimeoutMs: { type: 'integer', minimum: 100, maximum: 600000, default: 10000, description: 'the longest a background probe waits for the vendor\'s answer; past it the probe failed and the breaker stays open another cool-down' },
           },
         },
       },

@@ -1,4 +1,4 @@
-import type { UpstreamSummary } from '../../../shared/admin.js'
+import type { UpstreamBreaker, UpstreamSummary } from '../../../shared/admin.js'
 import { upstreamCreate, upstreamPatch } from '../../../shared/schemas/admin.js'
 import { applyConfig } from '../config/apply-config.js'
 import type { GatewayConfig, UpstreamModels } from '../config/load-config.js'
@@ -8,6 +8,7 @@ import { keyHint } from '../secrets/keys.js'
 import { sendJson } from '../respond.js'
 import type { Services } from '../services.js'
 import { nanoToUsd } from '../money/money.js'
+import { probedInBackground } from '../relay/probe.js'
 import type { GroupRecord } from '../store/groups.js'
 import type { Repos } from '../store/index.js'
 import type { StoredUpstream } from '../store/upstreams.js'
@@ -25,6 +26,18 @@ function summary(services: Services, u: StoredUpstream, groups: GroupRecord[]): 
     models: u.models === null ? null : (JSON.parse(u.models) as UpstreamModels), priority: u.priority,
     groups: groups.filter((g) => g.upstreams.includes(u.id)).map((g) => g.id),
     budget: u.budget_nano === null ? null : nanoToUsd(u.budget_nano), spent: nanoToUsd(u.spent_nano),
+    breaker: breakerOf(services, u),
+  }
+}
+
+/** The account's breaker as this process holds it, and how it is tried when half-open (relay/probe.ts). */
+function breakerOf(services: Services, u: StoredUpstream): UpstreamBreaker {
+  const { breakers } = services.routing
+  return {
+    state: breakers.state(u.id),
+    probing: breakers.probing(u.id),
+    trial: probedInBackground(u.vendor) ? 'probe' : 'request',
+    transitions: breakers.transitions(u.id).map((t) => ({ ...t })),
   }
 }
 

@@ -18,7 +18,7 @@ export interface GatewayConfig {
   admin?: { loginCodeMinutes?: number }
   routing?: {
     retries?: { maxAttempts?: number; maxBackoffMs?: number; backoffMs?: number; rateLimitBackoffMs?: number }
-    breaker?: { failures?: number; coolDownMs?: number }
+    breaker?: { failures?: number; coolDownMs?: number; probeTimeoutMs?: number }
   }
 }
 

@@ -4,6 +4,7 @@ import type { AbortedFlag } from '../contract/family.js'
 import type { UpstreamAccount } from '../contract/accounts.js'
 import { GatewayError } from '../errors.js'
 import { Breakers, type Admission, type BreakerOptions } from './breaker.js'
+import type { Prober } from './probe.js'
 import { exhausted, type UpstreamFailure } from './upstream-failure.js'
 
 /** One account's try: its answer, or why the next account should be tried. A client's own error is thrown instead. */
@@ -22,7 +23,7 @@ export interface RetryPolicy {
 }
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxAttempts: 6, maxBackoffMs: 10_000, backoffMs: 250, rateLimitBackoffMs: 1000 }
-export const DEFAULT_BREAKER: BreakerOptions = { failures: 5, coolDownMs: 30_000 }
+export const DEFAULT_BREAKER: BreakerOptions = { failures: 5, coolDownMs: 30_000, probeTimeoutMs: 10_000 }
 
 /** The config file's `routing` keys this loop reads. */
 export interface RoutingConfig {
@@ -39,6 +40,8 @@ export interface Routing {
   random: () => number
   /** waits `ms`, or less when `signal` aborts */
   sleep: (ms: number, signal: AbortedFlag | undefined) => Promise<void>
+  /** the background half-open probes (relay/probe.ts), once the gateway's outbound client exists */
+  prober?: Prober
 }
 
 export function createRouting(config: RoutingConfig = {}, clock: Partial<Pick<Routing, 'now' | 'random' | 'sleep'>> = {}): Routing {
@@ -204,8 +207,8 @@ export async function failoverServed<T>(
       return { value: result.value, upstream }
     }
     failure = result.failure
-    breakers.failure(upstream.id)
     entry.outcome = outcomeOf(failure)
+    breakers.failure(upstream.id, entry.outcome)
     const again = retrying ? undefined : retryDelay(failure, policy, routing.random, run.idempotent !== false)
     if (failure.kind === 'status' && failure.retryAfterMs !== undefined) retryAt = Math.min(retryAt ?? Infinity, now() + failure.retryAfterMs)
     if (again === undefined) {
