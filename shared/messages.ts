@@ -171,6 +171,10 @@ export const MESSAGES = {
     zh: 'multipart/form-data 字段的{what}超过 {limit} 字节。',
   },
   image_refused: { en: 'The model returned no image. It said: {text}', zh: '模型没有返回图像。模型回复：{text}' },
+  image_blocked: {
+    en: 'The model made no image: the vendor stopped it ({reason}). The same request will be refused again; change the prompt or the reference images.',
+    zh: '模型没有生成图像：服务商终止了生成（{reason}）。同样的请求会再次被拒绝，请修改提示词或参考图像。',
+  },
   reference_image_unusable: { en: 'The image at {url} {detail}.', zh: '图像 {url} 无法使用：{detail}。' },
   linked_image_unusable: { en: 'The image at {url} {detail}.', zh: '无法加载图像 {url}：{detail}。' },
   linked_image_timeout: { en: 'The image at {url} did not arrive within {seconds} seconds.', zh: '图像 {url} 未能在 {seconds} 秒内下载完成。' },
