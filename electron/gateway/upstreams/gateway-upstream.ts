@@ -3,21 +3,42 @@ import type { HttpSpec } from '../contract/http-spec.js'
 import type { UpstreamAccount } from '../contract/accounts.js'
 import { geminiInteractions } from './gemini-interactions.js'
 import { fromOpenAIError, parseJson } from './openai-compatible.js'
-import type { OriginalRequest, RelayAdapter } from '../contract/upstream.js'
+import type { OriginalRequest, RelayAdapter, UpstreamCtx } from '../contract/upstream.js'
+import { accountModelName } from './model-names.js'
 
 /**
  * Helpers for an upstream of vendor `gateway`: another gateway of this same interface, reached at its root URL with
  * its own key as `Authorization: Bearer`. It takes every request as the client sent it (path and body unchanged).
  */
 
-/** The client's request, sent unchanged to the same path of the upstream gateway. */
-export function forwardOriginal(upstream: UpstreamAccount, original: OriginalRequest): HttpSpec {
+/**
+ * The client's request, sent to the same path of the upstream gateway: unchanged, but for a JSON body's `model`, which
+ * names the model served as the account knows it (`gatewayModelName`): a model fallback's id, or the account's own
+ * name for the model. A multipart body goes as sent.
+ */
+export function forwardOriginal(upstream: UpstreamAccount, original: OriginalRequest, model?: string): HttpSpec {
   return {
     method: 'POST',
     url: `${upstream.baseUrl}${original.path}`,
     headers: { ...original.headers, authorization: `Bearer ${upstream.apiKey}`, 'content-type': original.contentType, accept: 'application/json, text/event-stream' },
-    body: original.body,
+    body: model === undefined ? original.body : namingModel(original, model),
   }
+}
+
+/** The model an upstream gateway is asked for: the account's own name for the model served, else its gateway id. */
+export const gatewayModelName = (ctx: Pick<UpstreamCtx, 'model' | 'upstream'>): string => accountModelName(ctx) ?? ctx.model.id
+
+/** A JSON body naming `model`: the client's bytes when it already does (or is no JSON object), else re-encoded. */
+function namingModel(original: OriginalRequest, model: string): Buffer {
+  if (!/^application\/json\b/i.test(original.contentType)) return original.body
+  let body: unknown
+  try {
+    body = JSON.parse(original.body.toString('utf8'))
+  } catch {
+    return original.body
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body) || (body as { model?: unknown }).model === model) return original.body
+  return Buffer.from(JSON.stringify({ ...body, model }))
 }
 
 /**

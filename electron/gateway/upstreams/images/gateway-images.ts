@@ -1,6 +1,6 @@
 import { gatewayError } from '../../errors.js'
 import type { ImageOutcome } from '../../contract/image-upstream.js'
-import { forwardOriginal, fromGatewayError } from '../gateway-upstream.js'
+import { forwardOriginal, fromGatewayError, gatewayModelName } from '../gateway-upstream.js'
 import { parseJson } from '../openai-compatible.js'
 import { streamErrorStatus } from '../stream-error-status.js'
 import type { ImageAdapter } from '../../contract/image-upstream.js'
@@ -24,14 +24,15 @@ function answerJson(text: string): ImagesAnswer | undefined {
 
 /**
  * Images on another gateway of this interface (vendor `gateway`): the client's request (JSON, or multipart with
- * its files) goes unchanged to the same path; the answer is this interface's images JSON (spec §2.3). The images
- * and their token usage are taken from it and billed as for any vendor.
+ * its files) goes to the same path, unchanged but for a JSON body's `model`: the model served as the account knows
+ * it (gatewayModelName). The answer is this interface's images JSON (spec §2.3). The images and their token usage
+ * are taken from it and billed as for any vendor.
  */
 export const gatewayImages: ImageAdapter = {
   needsBytes: false,
-  toRequests(job, { upstream }) {
+  toRequests(job, ctx) {
     if (job.original === undefined) throw gatewayError('internal_error', 'internal_error')
-    return [forwardOriginal(upstream, job.original)]
+    return [forwardOriginal(ctx.upstream, job.original, gatewayModelName(ctx))]
   },
   fromResponse(text, job): ImageOutcome {
     const body = answerJson(text)

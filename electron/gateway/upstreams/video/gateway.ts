@@ -1,4 +1,4 @@
-import { forwardOriginal, fromGatewayError } from '../gateway-upstream.js'
+import { forwardOriginal, fromGatewayError, gatewayModelName } from '../gateway-upstream.js'
 import type { VideoAdapter, VideoPoll, VideoSubmission } from '../../contract/video-upstream.js'
 import { asObject, bearer, failedPoll, inFlight, jsonGet, jsonPost, malformed, num, str, succeededPoll, unknownWord, type Json } from './adapter-helpers.js'
 import { dashscope } from './dashscope.js'
@@ -36,14 +36,14 @@ function fromTaskObject(task: Json): VideoPoll {
 
 /**
  * Video on another gateway of this interface (vendor `gateway`): the client's submission goes unchanged to the same
- * path (`POST /v1/video/generate`, or the DashScope-native path), and the task is polled there with the account's
+ * path, but for its `model`: the model served as the account knows it (a fallback's id, or the account's own name) (`POST /v1/video/generate`, or the DashScope-native path), and the task is polled there with the account's
  * key (`GET /v1/video/tasks/{id}`, or `GET /api/v1/tasks/{id}` for a native one, answered in DashScope's shape).
  */
 export const gatewayVideo: VideoAdapter = {
-  toStart: (sub, { upstream }) =>
+  toStart: (sub, ctx) =>
     sub.original
-      ? forwardOriginal(upstream, sub.original)
-      : jsonPost(`${upstream.baseUrl}/v1/video/generate`, bearer(upstream.apiKey), generateBody(sub)),
+      ? forwardOriginal(ctx.upstream, sub.original, gatewayModelName(ctx))
+      : jsonPost(`${ctx.upstream.baseUrl}/v1/video/generate`, bearer(ctx.upstream.apiKey), { ...generateBody(sub), model: gatewayModelName(ctx) }),
 
   fromStart(body, sub) {
     if (isNative(sub)) return NATIVE + dashscope.fromStart(body, sub)
