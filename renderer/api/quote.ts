@@ -8,6 +8,8 @@ export interface Quote {
   object: 'quote'
   currency: 'USD'
   min: number
+  /** what a typical call costs (equal to max when the price is exact) */
+  expected: number
   max: number
   basis: Record<string, unknown>
 }
@@ -28,16 +30,23 @@ export function formatAmount(usd: number): string {
   return `$${usd.toFixed(decimals).replace(/(\.\d\d\d*?)0+$/, '$1')}`
 }
 
-/** One price when the call costs exactly that, else the range: "$0.20", "≈ $0.01–$0.12". */
-export function formatQuote(quote: Pick<Quote, 'min' | 'max'>): string {
+/**
+ * How a quote reads: one price when the call costs exactly that (`exact`), else what it is expected to cost and the
+ * most it can cost (`expected` is absent when it reads the same as `max`).
+ */
+export function quoteFigures(quote: Pick<Quote, 'min' | 'expected' | 'max'>): { exact: string } | { expected?: string; max: string } {
   const max = formatAmount(quote.max)
-  const min = formatAmount(quote.min)
-  return min === max ? max : `≈ ${min}–${max}`
+  const expected = formatAmount(quote.expected)
+  if (formatAmount(quote.min) === max) return { exact: max }
+  return expected === max ? { max } : { expected, max }
 }
 
-/** Sending asks first when the user set an amount and the call may cost more than it. */
-export function needsConfirmation(quote: Pick<Quote, 'max'> | undefined, confirmAbove: number | null): boolean {
-  return confirmAbove !== null && quote !== undefined && quote.max > confirmAbove
+/**
+ * Sending asks first when the user set an amount and the call is expected to cost more than it: a typical answer,
+ * not the worst case (a short message to a model that could write 128k tokens is not asked about).
+ */
+export function needsConfirmation(quote: Pick<Quote, 'expected'> | undefined, confirmAbove: number | null): boolean {
+  return confirmAbove !== null && quote !== undefined && quote.expected > confirmAbove
 }
 
 /** The amount typed in Settings: empty means never ask; otherwise a non-negative number of USD, or undefined when invalid. */

@@ -7,7 +7,9 @@ import { browserMissing, openApp, type AppUnderTest } from './harness.js'
 const config = (baseUrl: string): GatewayConfig => ({
   account: { balance: 100, concurrency: 5 },
   models: [
-    { id: 'test-gpt', family: 'gpt', vendor: 'openai', pricing: { unit: 'token', input: 2, output: 8 }, limits: { maxOutputTokens: 1000 } },
+    // A model that could write 100k tokens: the worst case of a short message is dollars, a typical answer (the gpt
+    // family's typicalOutputTokens, 1000) under a cent.
+    { id: 'test-gpt', family: 'gpt', vendor: 'openai', pricing: { unit: 'token', input: 2, output: 8 }, limits: { maxOutputTokens: 100_000 } },
     { id: 'img-gpt', family: 'gpt-image', vendor: 'openai', pricing: { unit: 'image', price: 0.04 }, maxN: 4, outputFormats: ['png'] },
     { id: 'img-gemini', family: 'gemini-image', vendor: 'gemini', pricing: { unit: 'image', price: 0.05, byTier: { '1K': 0.05, '2K': 0.1, '4K': 0.2 } }, imageSizes: ['1K', '2K', '4K'], maxNByTier: { '1K': 4, '2K': 4, '4K': 2 }, aspectRatios: ['1:1', '16:9'] },
   ] as never,
@@ -31,24 +33,45 @@ describe.skipIf(browserMissing)('prices before sending', () => {
     await fake?.close()
   })
 
-  it('shows the price range of the next answer next to Send, from the gateway\'s quote', async () => {
+  it('shows the expected price of the next answer and the most it can cost next to Send, from the gateway\'s quote', async () => {
     const { page } = app
     await page.getByTestId('chat-model').selectOption('test-gpt')
     await page.getByTestId('chat-input').fill('Say hello')
     const tag = page.locator('.chat-composer .row').getByTestId('price-tag')
-    // a few prompt tokens at $2/M, plus up to the model's 1000 output tokens at $8/M
-    await expect.poll(() => tag.textContent()).toMatch(/^≈ \$0\.0000\d+–\$0\.008$/)
+    // a few prompt tokens at $2/M, plus a typical 1000-token answer at $8/M (expected) or up to 100k tokens (at most)
+    await expect.poll(() => tag.textContent()).toBe('≈ $0.008 · up to $0.80')
     expect(fake.calls).toHaveLength(0)
     await app.screenshot('quote-chat')
   })
 
-  it('asks before sending when the quote is above the amount set in Settings; declining sends nothing', async () => {
+  it('does not ask for a message expected under the amount, however much it could cost at most', async () => {
+    const { page } = app
+    await page.getByTestId('nav-settings').click()
+    await page.getByTestId('settings-confirm-above').fill('0.50')
+    await page.getByTestId('nav-chat').click()
+    await page.getByTestId('chat-input').fill('Say hi')
+    await expect.poll(() => page.getByTestId('price-tag').textContent()).toBe('≈ $0.008 · up to $0.80')
+    const questions: string[] = []
+    const listen = (dialog: { message(): string; dismiss(): Promise<void> }) => {
+      questions.push(dialog.message())
+      void dialog.dismiss()
+    }
+    page.on('dialog', listen)
+    await page.getByTestId('chat-send').click()
+    await expect.poll(() => page.getByTestId('chat-message-assistant').last().getAttribute('data-state')).toBe('done')
+    page.off('dialog', listen)
+    expect(questions).toEqual([])
+    expect(fake.calls).toHaveLength(1)
+    fake.reset()
+  })
+
+  it('asks before sending when the expected price is above the amount set in Settings, showing it and the most; declining sends nothing', async () => {
     const { page } = app
     await page.getByTestId('nav-settings').click()
     await page.getByTestId('settings-confirm-above').fill('0.001')
     await page.getByTestId('nav-chat').click()
     await page.getByTestId('chat-input').fill('Say hello again')
-    await expect.poll(() => page.getByTestId('price-tag').textContent()).toContain('–$0.008')
+    await expect.poll(() => page.getByTestId('price-tag').textContent()).toBe('≈ $0.008 · up to $0.80')
     const questions: string[] = []
     page.once('dialog', (dialog) => {
       questions.push(dialog.message())
@@ -56,13 +79,35 @@ describe.skipIf(browserMissing)('prices before sending', () => {
     })
     await page.getByTestId('chat-send').click()
     await expect.poll(() => questions.length).toBe(1)
-    expect(questions[0]).toBe('This may cost up to $0.008, more than the $0.001 set in Settings. Send anyway?')
+    expect(questions[0]).toBe('This is expected to cost $0.008 (at most $0.80), more than the $0.001 set in Settings. Send anyway?')
     expect(fake.calls).toHaveLength(0)
     expect(await page.getByTestId('chat-input').inputValue()).toBe('Say hello again')
     page.once('dialog', (dialog) => void dialog.accept())
     await page.getByTestId('chat-send').click()
     await expect.poll(() => page.getByTestId('chat-message-assistant').last().getAttribute('data-state')).toBe('done')
     expect(fake.calls).toHaveLength(1)
+  })
+
+  it('in Chinese: the price and the question name the expected cost and the most', async () => {
+    const { page } = app
+    await page.getByTestId('nav-settings').click()
+    await page.getByTestId('settings-language').selectOption('zh')
+    await page.getByTestId('nav-chat').click()
+    await page.getByTestId('chat-input').fill('你好')
+    // the conversation so far is part of the prompt: a few more input tokens than a new chat
+    await expect.poll(() => page.getByTestId('price-tag').textContent()).toMatch(/^约 \$0\.008\d? · 最多 \$0\.80$/)
+    const questions: string[] = []
+    page.once('dialog', (dialog) => {
+      questions.push(dialog.message())
+      void dialog.dismiss()
+    })
+    await page.getByTestId('chat-send').click()
+    await expect.poll(() => questions.length).toBe(1)
+    expect(questions[0]).toMatch(/^本次调用预计花费 \$0\.008\d?（最多 \$0\.80），超过设置中的 \$0\.001。仍要发送吗？$/)
+    await app.screenshot('quote-chat-zh')
+    await page.getByTestId('nav-settings').click()
+    await page.getByTestId('settings-language').selectOption('en')
+    await page.getByTestId('settings-confirm-above').fill('')
   })
 
   it('shows the exact image price next to Generate, following n and the size tier', async () => {

@@ -13,7 +13,7 @@ export const STRINGS: Strings<Key> = {
     about: 'This installation', dataDir: 'Data folder', baseUrl: 'Base URL', version: 'Version', mode: 'Running as',
     mode_desktop: 'desktop app', mode_headless: 'headless gateway', vault: 'Upstream secrets sealed by',
     vault_safeStorage: 'the system keychain (safeStorage)', vault_file: 'a key file readable only by you', loading: 'Loading…', signOut: 'Sign out',
-    confirmAbove: 'Ask before sending above (USD)', confirmAboveHelp: 'Chat, images and video ask for confirmation when a call may cost more than this. Empty: never ask.',
+    confirmAbove: 'Ask before sending above (USD)', confirmAboveHelp: 'Chat, images and video ask for confirmation when a call is expected to cost more than this (the question shows the most it can cost too). Empty: never ask.',
     confirmAboveInvalid: 'An amount is a number of dollars, like 0.50.',
   },
   zh: {
@@ -22,7 +22,7 @@ export const STRINGS: Strings<Key> = {
     about: '本机安装', dataDir: '数据目录', baseUrl: 'Base URL', version: '版本', mode: '运行方式',
     mode_desktop: '桌面应用', mode_headless: '无界面网关', vault: '上游密钥加密方式',
     vault_safeStorage: '系统钥匙串（safeStorage）', vault_file: '仅本人可读的密钥文件', loading: '正在加载…', signOut: '退出登录',
-    confirmAbove: '超过此金额时先确认（美元）', confirmAboveHelp: '聊天、图像和视频的调用可能超过此金额时，发送前先请求确认。留空：从不询问。',
+    confirmAbove: '超过此金额时先确认（美元）', confirmAboveHelp: '聊天、图像和视频的调用预计超过此金额时，发送前先请求确认（同时显示最多可能花费的金额）。留空：从不询问。',
     confirmAboveInvalid: '金额须为美元数，例如 0.50。',
   },
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { formatAmount, formatQuote, needsConfirmation, parseConfirmAbove, quoteBody } from '../../../../renderer/api/quote'
+import { formatAmount, needsConfirmation, parseConfirmAbove, quoteBody, quoteFigures } from '../../../../renderer/api/quote'
 
 describe('formatAmount', () => {
   it('shows two decimals, and two significant digits below a cent', () => {
@@ -14,23 +14,27 @@ describe('formatAmount', () => {
   })
 })
 
-describe('formatQuote', () => {
-  it('one price when min equals max, else an approximate range', () => {
-    expect(formatQuote({ min: 0.2, max: 0.2 })).toBe('$0.20')
-    expect(formatQuote({ min: 0.01, max: 0.12 })).toBe('≈ $0.01–$0.12')
-    expect(formatQuote({ min: 0.000016, max: 0.0328 })).toBe('≈ $0.000016–$0.03')
+describe('quoteFigures', () => {
+  it('one price when min equals max; else the expected cost and the most it can cost', () => {
+    expect(quoteFigures({ min: 0.2, expected: 0.2, max: 0.2 })).toEqual({ exact: '$0.20' })
+    expect(quoteFigures({ min: 0.00011, expected: 0.0101, max: 1.28 })).toEqual({ expected: '$0.01', max: '$1.28' })
+    expect(quoteFigures({ min: 0.000016, expected: 0.0003, max: 0.0328 })).toEqual({ expected: '$0.0003', max: '$0.03' })
+    // an expected figure that reads as the max is not shown twice
+    expect(quoteFigures({ min: 0.01, expected: 0.12, max: 0.12 })).toEqual({ max: '$0.12' })
     // figures that read the same are one price
-    expect(formatQuote({ min: 0.201, max: 0.204 })).toBe('$0.20')
+    expect(quoteFigures({ min: 0.201, expected: 0.203, max: 0.204 })).toEqual({ exact: '$0.20' })
   })
 })
 
 describe('needsConfirmation', () => {
-  it('asks only when an amount is set and the quoted maximum is above it', () => {
-    expect(needsConfirmation({ max: 0.6 }, 0.5)).toBe(true)
-    expect(needsConfirmation({ max: 0.5 }, 0.5)).toBe(false)
-    expect(needsConfirmation({ max: 100 }, null)).toBe(false)
+  it('asks only when an amount is set and the expected cost is above it (not the worst case)', () => {
+    expect(needsConfirmation({ expected: 0.6 }, 0.5)).toBe(true)
+    expect(needsConfirmation({ expected: 0.5 }, 0.5)).toBe(false)
+    expect(needsConfirmation({ expected: 100 }, null)).toBe(false)
     expect(needsConfirmation(undefined, 0.5)).toBe(false)
-    expect(needsConfirmation({ max: 0.01 }, 0)).toBe(true)
+    expect(needsConfirmation({ expected: 0.01 }, 0)).toBe(true)
+    // a short message that could cost $1.28 at most but is expected at $0.0007
+    expect(needsConfirmation({ expected: 0.0007 }, 0.5)).toBe(false)
   })
 })
 
