@@ -25,12 +25,16 @@ export const quoteRequest = {
 
 export const quoteObject = {
   type: 'object',
-  required: ['object', 'currency', 'min', 'max', 'basis'],
+  required: ['object', 'currency', 'min', 'expected', 'max', 'basis'],
   properties: {
     object: { const: 'quote' },
     currency: { const: 'USD' },
     min: { type: 'number', minimum: 0, description: 'the least the call can be billed, in USD' },
-    max: { type: 'number', minimum: 0, description: 'the most the call can be billed, in USD (per image, second or character: equal to min)' },
+    expected: {
+      type: 'number', minimum: 0,
+      description: 'what the call is expected to cost, in USD (min <= expected <= max): tokens, the prompt and a typical answer per answer asked for (the model\'s catalog typicalOutputTokens, at most the output cap); GPT-style images, the quality asked for, else high, at the size asked for; per image, second or character, the bill (equal to max)',
+    },
+    max: { type: 'number', minimum: 0, description: 'the most the call can be billed, in USD, n included (per image, second or character: equal to min)' },
     basis: {
       type: 'object',
       required: ['model', 'unit', 'price'],
@@ -40,8 +44,12 @@ export const quoteObject = {
         unit: { enum: ['token', 'image', 'second', 'character'] },
         price: { type: 'object', description: 'the catalog list price that applies: USD per 1M tokens (input, output, cached_input), per image (by tier), per second (by resolution) or per 1M characters' },
         input_tokens: { type: 'integer', description: 'token prices: the prompt as the gateway counts it (o200k_base)' },
-        max_output_tokens: { type: 'integer', description: 'token prices: the output cap priced into max' },
-        output_cap: { type: 'string', description: 'where that cap came from: the request field, or `model_limit`' },
+        expected_output_tokens: { type: 'integer', description: 'token prices: the output tokens priced into expected (all answers, all images)' },
+        max_output_tokens: { type: 'integer', description: 'token prices: the output cap priced into max (chat: per answer; GPT-style images: all images)' },
+        output_cap: { type: 'string', description: 'where that cap came from: the request field, `model_limit`, or `image_tokens` (GPT-style images: the vendor\'s output tokens by size and quality)' },
+        n: { type: 'integer', description: 'chat: the answers asked for, when more than one (each billed)' },
+        quality: { type: 'string', description: 'GPT-style images: the quality priced, or the range `low..high` when the request names none' },
+        expected_quality: { type: 'string', description: 'GPT-style images: the quality expected priced at' },
         images: { type: 'integer' },
         tier: { type: 'string' },
         seconds: { type: 'object', properties: { min: { type: 'number' }, max: { type: 'number' } }, description: 'video: the seconds billed at least and at most (equal when `duration` is sent)' },
