@@ -1,6 +1,6 @@
 import type { GatewayConfig } from '../../electron/gateway/config/load-config.js'
 import type { LedgerEntry } from '../../electron/gateway/store/ledger.js'
-import type { Vendor } from '../../shared/types.js'
+import type { Pricing, Vendor } from '../../shared/types.js'
 import { startReplayUpstream } from '../fakes/replay.js'
 import { TEST_KEY, withGateway, type TestGateway } from './gateway.js'
 import { until } from './until.js'
@@ -14,17 +14,17 @@ export const MESSAGES_KEY = 'sk-recorded-messages-0123456789'
 /**
  * The recorded-traffic files' setup: one replay upstream (test/fakes/replay.ts) as the only account of `vendor`,
  * at `base` after its origin (what the vendor's SDK takes as base URL: `/v1` for OpenAI-compatible ones), serving
- * `models` (with an output limit of 128,000 tokens unless given); a chat group (TEST_KEY) and a messages group
+ * `models` (token prices, or any pricing row; an output limit of 128,000 tokens unless given); a chat group (TEST_KEY) and a messages group
  * (MESSAGES_KEY) of them. Each test chooses its recording.
  */
-export function withRecordedGateway(vendor: Exclude<Vendor, 'gateway'>, models: Array<{ id: string; family: NonNullable<ModelRow['family']>; pricing: TokenPrices; maxOutputTokens?: number }>, base = '') {
+export function withRecordedGateway(vendor: Exclude<Vendor, 'gateway'>, models: Array<{ id: string; family: NonNullable<ModelRow['family']>; pricing: TokenPrices | Pricing; maxOutputTokens?: number }>, base = '') {
   return withGateway({
     fakes: { replay: startReplayUpstream },
     resetFakes: true,
     config: ({ replay }): GatewayConfig => ({
       account: { balance: 100, concurrency: 5 },
       // Each model's output limit is what admission reserves for a request without its own cap.
-      models: models.map((m) => ({ id: m.id, family: m.family, vendor, pricing: { unit: 'token' as const, ...m.pricing }, limits: { maxOutputTokens: m.maxOutputTokens ?? 128_000 } })),
+      models: models.map((m) => ({ id: m.id, family: m.family, vendor, pricing: 'unit' in m.pricing ? m.pricing : { unit: 'token' as const, ...m.pricing }, limits: { maxOutputTokens: m.maxOutputTokens ?? 128_000 } })),
       upstreams: [{ id: 'recorded', vendor, baseUrl: `${replay.url}${base}`, apiKey: `recorded-${vendor}-secret` }],
       groups: [
         { id: 'chat', protocol: 'chat', models: models.map((m) => m.id), upstreams: ['recorded'] },

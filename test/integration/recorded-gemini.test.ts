@@ -12,7 +12,12 @@ import { nextLedgerRow, tokenCostNano, withRecordedGateway } from '../helpers/re
 // gemini-3-pro-preview's list prices (prompts up to 200k tokens), USD per 1M tokens
 const PRICES = { input: 2, output: 12, cachedInput: 0.2 }
 const MODEL = 'gemini-3-pro-preview'
-const { gw, fakes } = withRecordedGateway('gemini', [{ id: MODEL, family: 'gemini', pricing: PRICES, maxOutputTokens: 65_536 }])
+const IMAGE_MODEL = 'gemini-3.1-flash-image-replay'
+const { gw, fakes } = withRecordedGateway('gemini', [
+  { id: MODEL, family: 'gemini', pricing: PRICES, maxOutputTokens: 65_536 },
+  // the recording's gemini-3.1-flash-image-preview, at its per-image price
+  { id: IMAGE_MODEL, family: 'gemini-image', pricing: { unit: 'image', price: 0.067 } },
+])
 const client = () => new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: TEST_KEY, maxRetries: 0 })
 
 const weather: ChatCompletionTool = {
@@ -94,5 +99,21 @@ describe('recorded Gemini answers through chat completions (gemini-3-pro-preview
     expect(decodeToolCallId(final.choices[0]!.message.tool_calls![0]!.id).signature).toMatch(/^EqUCCqICAb4\+9vsh8Pd5/)
     expect(final.choices[0]!.message.content ?? '').toBe('')
     expectBill(await row(), streamUsage(file))
+  })
+})
+
+describe('a recorded Gemini image refusal (gemini-3.1-flash-image-preview)', () => {
+  it("NO_IMAGE: the client's 400 naming the vendor's reason, tried once (it would be refused again), nothing billed", async () => {
+    fakes.replay.serve({ file: 'gemini/google-image-no-image-live.json' })
+    const row = await nextLedgerRow(gw)
+    const res = await gw.post('/v1/images/generations', { model: IMAGE_MODEL, prompt: 'a red fox in the snow' })
+    expect(res.status).toBe(400)
+    expect(await res.json()).toEqual({ error: {
+      message: 'The model made no image: the vendor stopped it (NO_IMAGE). The same request will be refused again; change the prompt or the reference images.',
+      type: 'invalid_request_error', param: null, code: 'image_refused',
+    } })
+    expect(fakes.replay.calls).toHaveLength(1)
+    expect(fakes.replay.calls[0]).toMatchObject({ method: 'POST', path: `/v1beta/models/${IMAGE_MODEL}:generateContent` })
+    expect(await row()).toMatchObject({ status: 400, cost_nano: 0, error_code: 'image_refused' })
   })
 })
