@@ -4,7 +4,7 @@
  * answers; the request bodies are validated by the schemas in `schemas/admin.ts`.
  * Secrets only ever travel inward: upstream keys come back as hints, gateway keys are shown once.
  */
-import type { GroupProtocol, ModelFallback, Vendor } from './types.js'
+import type { GroupProtocol, ModelFallback, PricedComponent, UsageSource, Vendor } from './types.js'
 
 export const ADMIN_PREFIX = '/admin/v1'
 /** The cookie a session rides in (HttpOnly, SameSite=Strict). Alone it authorizes nothing: see ADMIN_SESSION_HEADER. */
@@ -167,6 +167,10 @@ export interface RequestLogEntry {
   latencyMs: number
   /** every upstream attempt the failover loop made (or skipped), oldest first; null: none recorded (no upstream call) */
   attempts: UpstreamAttempt[] | null
+  /** where the usage came from; null: no usage */
+  usageSource: UsageSource | null
+  /** the bill in parts, each at its list price; null: none recorded */
+  breakdown: PricedComponent[] | null
 }
 
 /**

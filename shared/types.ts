@@ -30,10 +30,50 @@ export const ENDPOINTS = [
 export type Endpoint = (typeof ENDPOINTS)[number]
 
 export type Pricing =
-  | { unit: 'token'; input: number; output: number; cachedInput?: number }
+  | {
+      unit: 'token'
+      /** USD per 1M uncached input tokens (text; image input too when `imageInput` is absent) */
+      input: number
+      /** USD per 1M output tokens, reasoning/thinking included */
+      output: number
+      /** USD per 1M cache-read input tokens; absent: `input` */
+      cachedInput?: number
+      /** USD per 1M input tokens written to a 5-minute cache (Anthropic); absent: `input` */
+      cacheWrite5m?: number
+      /** USD per 1M input tokens written to a 1-hour cache (Anthropic); absent: `input` */
+      cacheWrite1h?: number
+      /** USD per 1M image input tokens (gpt-image); absent: `input` */
+      imageInput?: number
+    }
   | { unit: 'image'; price: number; byTier?: Record<string, number> }
   | { unit: 'second'; price: number; byResolution?: Record<string, number> }
   | { unit: 'character'; price: number }
+
+/**
+ * Where a ledger row's usage figures came from: the vendor's own report, the gateway's count (the vendor sent none,
+ * or a stream was cut), or the amount reserved before the call (billed as reserved).
+ */
+export const USAGE_SOURCES = ['upstream', 'local_count', 'reserved'] as const
+export type UsageSource = (typeof USAGE_SOURCES)[number]
+
+/** What one part of a bill counts (docs/vendor-usage.md). */
+export const USAGE_COMPONENTS = [
+  'input', 'cached_input', 'cache_write_5m', 'cache_write_1h', 'image_input', 'output', 'reasoning',
+  'images', 'seconds', 'characters',
+] as const
+export type UsageComponentKind = (typeof USAGE_COMPONENTS)[number]
+
+/** One priced part of a bill: how many units, at what list price, costing how much. */
+export interface PricedComponent {
+  kind: UsageComponentKind
+  /** tokens, images, seconds or characters */
+  units: number
+  /** USD per `per` */
+  unitPrice: number
+  per: '1M tokens' | 'image' | 'second' | '1M characters'
+  /** USD */
+  cost: number
+}
 
 export interface ModelLimits {
   contextTokens?: number

@@ -3,7 +3,7 @@
  * item schemas, so a group or key made in the app obeys exactly the rules of one made in a config file.
  */
 import { LANGUAGES, STATE_NAMES, USAGE_BY, USAGE_LATENCY_SAMPLE, USAGE_MAX_KEYS, USAGE_MAX_SERIES } from '../admin.js'
-import { FALLBACK_TRIGGERS, VENDORS } from '../types.js'
+import { FALLBACK_TRIGGERS, USAGE_COMPONENTS, USAGE_SOURCES, VENDORS } from '../types.js'
 import { MAX_USD } from './common.js'
 import { gatewayConfig, modelFallbacks } from './config.js'
 
@@ -170,6 +170,21 @@ export const requestLogPage = obj({
           ms: num,
           next: { type: 'string', description: 'why the loop moved on (`failed over`, `retry in 2000 ms (Retry-After)`, `retry budget spent …`, `no account left`); absent on the attempt that answered' },
         }, ['account', 'model', 'outcome', 'ms']),
+      },
+      usageSource: {
+        enum: [...USAGE_SOURCES, null],
+        description: 'where the usage came from: `upstream` (the vendor reported it), `local_count` (the gateway counted it: none reported, or a stream cut), `reserved` (billed as reserved); null: no usage (README "Billing")',
+      },
+      breakdown: {
+        type: ['array', 'null'],
+        description: 'the bill in parts, each at its list price (docs/vendor-usage.md); null: none recorded',
+        items: obj({
+          kind: { enum: [...USAGE_COMPONENTS] },
+          units: { type: 'number', minimum: 0, description: 'tokens, images, seconds or characters' },
+          unitPrice: { type: 'number', minimum: 0, description: 'USD per `per`' },
+          per: { enum: ['1M tokens', 'image', 'second', '1M characters'] },
+          cost: { type: 'number', minimum: 0, description: 'USD' },
+        }),
       },
     }),
   },

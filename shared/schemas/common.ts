@@ -107,7 +107,10 @@ export const pricing = {
     {
       type: 'object',
       required: ['unit', 'input', 'output'],
-      properties: { unit: { const: 'token' }, input: { type: 'number', minimum: 0 }, output: { type: 'number', minimum: 0 }, cachedInput: { type: 'number', minimum: 0 } },
+      properties: {
+        unit: { const: 'token' }, input: { type: 'number', minimum: 0 }, output: { type: 'number', minimum: 0 }, cachedInput: { type: 'number', minimum: 0 },
+        cacheWrite5m: { type: 'number', minimum: 0 }, cacheWrite1h: { type: 'number', minimum: 0 }, imageInput: { type: 'number', minimum: 0 },
+      },
     },
     {
       type: 'object',

@@ -1,4 +1,5 @@
 import type { RequestLogEntry, RequestLogPage, UpstreamAttempt } from '../../../shared/admin.js'
+import { USAGE_SOURCES, type PricedComponent } from '../../../shared/types.js'
 import type { RequestContext } from '../context.js'
 import { nanoToUsd } from '../money/money.js'
 import { sendJson } from '../respond.js'
@@ -44,15 +45,19 @@ export function parseLogQuery(q: URLSearchParams): RequestLogFilter {
 const toEntry = (r: LedgerEntry): RequestLogEntry => ({
   id: r.id, createdAt: r.created_at, keyId: r.key_id, group: r.group_id, model: r.model, endpoint: r.endpoint, status: r.status,
   errorCode: r.error_code, upstream: r.upstream_id, inputTokens: r.input_tokens, outputTokens: r.output_tokens,
-  cost: nanoToUsd(r.cost_nano), latencyMs: r.latency_ms, attempts: attemptsOf(r.attempts),
+  cost: nanoToUsd(r.cost_nano), latencyMs: r.latency_ms, attempts: jsonArray<UpstreamAttempt>(r.attempts),
+  usageSource: USAGE_SOURCES.find((source) => source === r.usage_source) ?? null, breakdown: jsonArray<PricedComponent>(r.breakdown),
 })
 
-/** The row's attempts column (written by billing.ts attemptsJson); null when none were recorded or it cannot be read. */
-function attemptsOf(column: string | null | undefined): UpstreamAttempt[] | null {
+/**
+ * A JSON array column (attempts: billing.ts attemptsJson; breakdown: billing.ts usageRecord); null when none was
+ * recorded or it cannot be read.
+ */
+function jsonArray<T>(column: string | null | undefined): T[] | null {
   if (column === null || column === undefined) return null
   try {
     const parsed: unknown = JSON.parse(column)
-    return Array.isArray(parsed) ? (parsed as UpstreamAttempt[]) : null
+    return Array.isArray(parsed) ? (parsed as T[]) : null
   } catch {
     return null
   }

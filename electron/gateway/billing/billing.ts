@@ -1,10 +1,11 @@
 import { MAX_ATTEMPT_RECORDS, type UpstreamAttempt } from '../../../shared/admin.js'
-import type { CatalogModel } from '../../../shared/types.js'
+import type { CatalogModel, UsageSource } from '../../../shared/types.js'
 import { accountBudget, fundsVerdict } from '../money/budget.js'
 import type { RequestContext } from '../context.js'
 import { gatewayError } from '../errors.js'
 import { chargeNano } from '../money/money.js'
-import { priceUsage } from '../money/price-usage.js'
+import { allInputTokens } from '../money/billed-usage.js'
+import { priceBreakdown, priceUsage } from '../money/price-usage.js'
 import type { ApiKey } from '../contract/accounts.js'
 import type { Registry } from '../registry.js'
 import type { Store } from '../store/index.js'
@@ -43,15 +44,25 @@ export function recordRequest(store: Store, registry: Registry, ctx: RequestCont
     // an upstream's own code may be passed through: it is text from outside
     error_code: outcome.errorCode === undefined ? null : registry.redactor.redact(outcome.errorCode),
     upstream_id: outcome.upstreamId ?? null,
-    input_tokens: outcome.usage ? outcome.usage.inputTokens + (outcome.usage.cachedInputTokens ?? 0) : null,
+    input_tokens: outcome.usage ? allInputTokens(outcome.usage) : null,
     output_tokens: outcome.usage?.outputTokens ?? null,
     usage: outcome.usage?.raw === undefined ? null : JSON.stringify(outcome.usage.raw),
+    ...usageRecord(ctx.model, outcome.usage),
     cost_nano: cost,
     latency_ms: Math.round((performance.now() - ctx.startedAt) * 1000) / 1000,
     created_at: Date.now(),
     attempts: outcome.attempts === undefined ? null : attemptsJson(outcome.attempts),
   })
   if (cost > 0) chargeMirror(registry, key, outcome.upstreamId ?? null, cost)
+}
+
+/**
+ * A usage's record in the ledger: where its figures came from (the upstream's report unless marked otherwise) and
+ * its priced breakdown at the model's list price; none without a usage.
+ */
+export function usageRecord(model: CatalogModel | undefined, usage: TokenUsage | undefined): { usage_source: UsageSource | null; breakdown: string | null } {
+  if (usage === undefined) return { usage_source: null, breakdown: null }
+  return { usage_source: usage.source ?? 'upstream', breakdown: model === undefined ? null : JSON.stringify(priceBreakdown(model.pricing, usage)) }
 }
 
 /**

@@ -1,16 +1,28 @@
-import type { CatalogModel, Vendor } from '../../../shared/types.js'
+import type { CatalogModel, UsageSource, Vendor } from '../../../shared/types.js'
 import type { GatewayError } from '../errors.js'
 import type { HttpSpec } from './http-spec.js'
 import type { UpstreamAccount } from './accounts.js'
 
 /**
- * Usage as billed. Tokens: input excludes cached input, which is counted apart. Models priced per
- * character, image or second report `quantity` in that unit.
+ * Usage as billed. Tokens: input excludes cached input and cache writes, which are counted apart. Models priced
+ * per character, image or second report `quantity` in that unit. How each vendor's usage maps here:
+ * docs/vendor-usage.md.
  */
 export interface TokenUsage {
   inputTokens: number
+  /** every output token billed, reasoning/thinking included */
   outputTokens: number
+  /** cache reads */
   cachedInputTokens?: number
+  /** input tokens written to a 5-minute and a 1-hour cache (Anthropic), apart from inputTokens */
+  cacheWrite5mTokens?: number
+  cacheWrite1hTokens?: number
+  /** of inputTokens, the image tokens (gpt-image), priced at pricing.imageInput */
+  imageInputTokens?: number
+  /** of outputTokens, the reasoning/thinking tokens (priced as output; shown apart in the breakdown) */
+  reasoningTokens?: number
+  /** where the figures came from; absent: the upstream reported them */
+  source?: UsageSource
   quantity?: number
   /** the vendor's usage object, kept for the ledger */
   raw?: unknown

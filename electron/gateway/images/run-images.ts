@@ -73,10 +73,13 @@ async function makeImages(http: Http, adapter: ImageAdapter, specs: HttpSpec[], 
   }
 }
 
+/** The calls' usages summed, each token class apart (image input tokens are priced at their own rate). */
 const addUsage = (sum: TokenUsage, o: ImageOutcome): TokenUsage => ({
   inputTokens: sum.inputTokens + (o.usage?.inputTokens ?? 0),
   cachedInputTokens: (sum.cachedInputTokens ?? 0) + (o.usage?.cachedInputTokens ?? 0),
   outputTokens: sum.outputTokens + (o.usage?.outputTokens ?? 0),
+  ...(sum.imageInputTokens || o.usage?.imageInputTokens ? { imageInputTokens: (sum.imageInputTokens ?? 0) + (o.usage?.imageInputTokens ?? 0) } : {}),
+  ...(sum.reasoningTokens || o.usage?.reasoningTokens ? { reasoningTokens: (sum.reasoningTokens ?? 0) + (o.usage?.reasoningTokens ?? 0) } : {}),
 })
 
 /**

@@ -15,6 +15,9 @@ export interface LocalText {
   output(): string
 }
 
+/** Every input token of a usage: uncached, cache reads and cache writes (the ledger's input_tokens). */
+export const allInputTokens = (u: TokenUsage): number => u.inputTokens + (u.cachedInputTokens ?? 0) + (u.cacheWrite5mTokens ?? 0) + (u.cacheWrite1hTokens ?? 0)
+
 const isCount = (n: unknown, max: number): n is number => Number.isSafeInteger(n) && (n as number) >= 0 && (n as number) <= max
 
 /** The input and output token limits of a model: its catalog limits, else the ceiling. */
@@ -30,21 +33,23 @@ export function tokenLimits(model: CatalogModel): { input: number; output: numbe
 export function usageProblem(model: CatalogModel, usage: TokenUsage | undefined): string | undefined {
   if (usage === undefined) return 'no usage reported'
   const limits = tokenLimits(model)
-  const cached = usage.cachedInputTokens ?? 0
-  if (!isCount(usage.inputTokens, limits.input) || !isCount(cached, limits.input) || usage.inputTokens + cached > limits.input) return 'input tokens out of range'
+  // Every input count apart (uncached, cache reads, cache writes) and their sum within the model's input limit.
+  const inputs = [usage.inputTokens, usage.cachedInputTokens ?? 0, usage.cacheWrite5mTokens ?? 0, usage.cacheWrite1hTokens ?? 0]
+  if (!inputs.every((n) => isCount(n, limits.input)) || inputs.reduce((a, b) => a + b, 0) > limits.input) return 'input tokens out of range'
   if (!isCount(usage.outputTokens, limits.output)) return 'output tokens out of range'
   return undefined
 }
 
 /**
  * Token usage as billed: the upstream's figures when every one is a non-negative safe integer within the model's
- * limits, else the local count of the prompt and the output, marked `counted_locally` in the ledger.
+ * limits, else the local count of the prompt and the output, marked `counted_locally` in its usage and
+ * `local_count` as the ledger row's usage source.
  */
 export async function billableTokens(model: CatalogModel, reported: TokenUsage | undefined, text: LocalText): Promise<TokenUsage> {
   const problem = usageProblem(model, reported)
   if (problem === undefined) return reported!
   const [inputTokens, outputTokens] = await Promise.all([countTextTokens(text.prompt()), countTextTokens(text.output())])
-  return { inputTokens, outputTokens, raw: { counted_locally: true, reason: problem, prompt_tokens: inputTokens, completion_tokens: outputTokens } }
+  return { inputTokens, outputTokens, source: 'local_count', raw: { counted_locally: true, reason: problem, prompt_tokens: inputTokens, completion_tokens: outputTokens } }
 }
 
 /**
@@ -61,5 +66,5 @@ export async function billableUsage(model: CatalogModel, reported: TokenUsage | 
   if (model.pricing.unit === 'token') return billableTokens(model, reported, bounds.text)
   const max = bounds.maxQuantity ?? Number.MAX_SAFE_INTEGER
   const quantity = billableQuantity(reported?.quantity, max, 0)
-  return { inputTokens: 0, outputTokens: 0, quantity, raw: reported?.raw }
+  return { inputTokens: 0, outputTokens: 0, quantity, raw: reported?.raw, ...(reported?.source !== undefined ? { source: reported.source } : {}) }
 }

@@ -1,6 +1,7 @@
 import { costNano } from '../billing/billing.js'
 import type { RequestContext } from '../context.js'
 import type { Services } from '../services.js'
+import { allInputTokens } from '../money/billed-usage.js'
 import { countTextTokens } from '../tokens/tokens.js'
 import type { ChatStreamTranslator, TokenUsage } from '../contract/upstream.js'
 import type { RelayPlan } from './relay-plan.js'
@@ -50,12 +51,13 @@ export function startCheckpoints(ctx: RequestContext, services: Services, plan: 
     outputTokens += await countTextTokens(text.slice(countedChars))
     countedChars = text.length
     const reported = translator.usage()
+    // The upstream's counts (cache reads and writes, reasoning) where it sent them, the output at least as counted.
     const usage: TokenUsage = {
+      ...reported,
       inputTokens: reported?.inputTokens ?? promptTokens,
-      cachedInputTokens: reported?.cachedInputTokens,
       outputTokens: Math.max(outputTokens, reported?.outputTokens ?? 0),
     }
-    const inputTokens = usage.inputTokens + (usage.cachedInputTokens ?? 0)
+    const inputTokens = allInputTokens(usage)
     ledger.checkpoint(ctx.id, {
       upstream_id: ctx.outcome.upstreamId ?? null, input_tokens: inputTokens, output_tokens: usage.outputTokens,
       usage: JSON.stringify({ checkpoint: true, prompt_tokens: inputTokens, completion_tokens: usage.outputTokens }),

@@ -30,7 +30,7 @@ const ADMISSION = jsonAdmission({ validate: compileValidator(speechRequest), end
 /** What speech is billed: the input's characters (code points), which is how the vendor limits and bills them. */
 function speechUsage(input: string): TokenUsage {
   const characters = [...input].length
-  return { inputTokens: 0, outputTokens: 0, quantity: characters, raw: { characters } }
+  return { inputTokens: 0, outputTokens: 0, quantity: characters, source: 'local_count', raw: { characters } }
 }
 
 /** What speech costs: exactly its characters at the model's price. */

@@ -173,6 +173,10 @@ export const MIGRATIONS: readonly string[] = [
    CREATE INDEX login_codes_expires ON login_codes (expires_at);`,
   // Every upstream attempt of a request (relay/failover.ts): JSON, at most MAX_ATTEMPT_RECORDS; NULL: none made.
   `ALTER TABLE requests ADD COLUMN attempts TEXT;`,
+  // Where a row's usage came from (upstream, local_count, reserved) and its priced breakdown, JSON
+  // (money/price-usage.ts priceBreakdown); NULL: a row from before, or no usage.
+  `ALTER TABLE requests ADD COLUMN usage_source TEXT;
+   ALTER TABLE requests ADD COLUMN breakdown TEXT;`,
 ]
 
 /** Opens (creating if needed) the gateway's SQLite store in the data dir and brings its schema up to date. */

@@ -20,18 +20,23 @@ export interface LedgerEntry {
   created_at: number
   /** the failover loop's attempts, JSON (shared/admin.ts UpstreamAttempt[]); null or absent: none made */
   attempts?: string | null
+  /** where the usage figures came from (shared/types.ts UsageSource); null or absent: no usage */
+  usage_source?: string | null
+  /** the priced breakdown, JSON (shared/types.ts PricedComponent[]); null or absent: none priced */
+  breakdown?: string | null
 }
 
 /** A ledger row, once: a repeated request id (or task id) inserts nothing. Values in LEDGER_COLUMNS order. */
 export const INSERT_LEDGER_ROW = `
   INSERT INTO requests (id, key_id, group_id, model, endpoint, status, error_code, upstream_id,
-    input_tokens, output_tokens, usage, cost_nano, latency_ms, created_at, attempts)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`
+    input_tokens, output_tokens, usage, cost_nano, latency_ms, created_at, attempts, usage_source, breakdown)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`
 
 /** A row's values for INSERT_LEDGER_ROW, charged `cost`: bound by position, which SQLite binds faster than by name. */
 export const ledgerRowValues = (e: LedgerEntry, cost: number) => [
   e.id, e.key_id, e.group_id, e.model, e.endpoint, e.status, e.error_code, e.upstream_id,
   e.input_tokens, e.output_tokens, e.usage, cost, e.latency_ms, e.created_at, e.attempts ?? null,
+  e.usage_source ?? null, e.breakdown ?? null,
 ]
 
 /**
@@ -73,6 +78,8 @@ const interruptedRow = (p: PendingEntry): LedgerEntry => ({
   id: p.id, key_id: p.key_id, group_id: p.group_id, model: p.model, endpoint: p.endpoint, status: 499,
   error_code: INTERRUPTED_BY_RESTART, upstream_id: p.upstream_id, input_tokens: p.input_tokens, output_tokens: p.output_tokens,
   usage: p.usage, cost_nano: p.cost_nano, latency_ms: p.checkpointed_at - p.started_at, created_at: p.checkpointed_at,
+  // The checkpoint's output was counted by the gateway as it went (relay/checkpoint.ts).
+  usage_source: 'local_count',
 })
 
 /** Rows wait at most this long for their commit, so a crash can lose only the last few milliseconds. */

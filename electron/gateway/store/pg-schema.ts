@@ -194,6 +194,9 @@ export const PG_MIGRATIONS: readonly string[] = [
    CREATE INDEX login_codes_expires ON login_codes (expires_at);`,
   // SQLite migration 14: every upstream attempt of a request, JSON (relay/failover.ts).
   `ALTER TABLE requests ADD COLUMN attempts TEXT;`,
+  // SQLite migration 15: where a row's usage came from, and its priced breakdown (JSON).
+  `ALTER TABLE requests ADD COLUMN usage_source TEXT;
+   ALTER TABLE requests ADD COLUMN breakdown TEXT;`,
 ]
 
 /**

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { chargeMirror, costNano } from '../billing/billing.js'
+import { chargeMirror, costNano, usageRecord } from '../billing/billing.js'
 import type { RequestContext } from '../context.js'
 import { asGatewayError } from '../errors.js'
 import type { NormalizedImageRequest } from '../contract/image-request.js'
@@ -52,7 +52,7 @@ export async function startImageTask(ctx: RequestContext, services: Services, mo
       const cost = costNano(model, usage)
       const ended = await services.store.tasks.end(
         { id: task.id, status: 'succeeded', result: JSON.stringify(imagesBody(outcome)), error: null, cost_nano: cost, progress: 100, reserved_nano: 0 },
-        ledgerEntry(task, 200, null, upstreamId, usage.inputTokens, usage.outputTokens, JSON.stringify(usage.raw ?? null), cost),
+        { ...ledgerEntry(task, 200, null, upstreamId, usage.inputTokens, usage.outputTokens, JSON.stringify(usage.raw ?? null), cost), ...usageRecord(model, usage) },
       )
       if (ended && cost !== 0) chargeMirror(services.registry, key, upstreamId, cost)
     })

@@ -1,7 +1,7 @@
-import type { CatalogModel, Pricing } from '../../../shared/types.js'
+import type { CatalogModel, PricedComponent, Pricing } from '../../../shared/types.js'
 import { billableQuantity } from '../money/billed-usage.js'
 import { nanoToUsd, usdToNano } from '../money/money.js'
-import { priceUsage, unitPrice } from '../money/price-usage.js'
+import { priceBreakdown, priceUsage, unitPrice } from '../money/price-usage.js'
 import type { QuotePrice } from '../billing/quote-price.js'
 import { longestClip, shortestClip, type VideoOrder } from './video-request.js'
 
@@ -62,6 +62,11 @@ export function billedSeconds(price: VideoPrice, reported: number | undefined): 
 export function settlementNano(price: VideoPrice, seconds: number): number {
   if (price.rateUsd === undefined) return price.flatNano ?? 0
   return Math.min(secondsNano(seconds, price.rateUsd), price.reservedNano)
+}
+
+/** The priced breakdown of a settlement (the ledger's): seconds at the stored rate; none for a flat price. */
+export function settlementBreakdown(price: VideoPrice, seconds: number): PricedComponent[] {
+  return price.rateUsd === undefined ? [] : priceBreakdown({ unit: 'second', price: price.rateUsd }, { quantity: seconds })
 }
 
 /**

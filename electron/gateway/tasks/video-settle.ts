@@ -1,8 +1,9 @@
+import type { PricedComponent, UsageSource } from '../../../shared/types.js'
 import type { LedgerEntry } from '../store/ledger.js'
 import type { Services } from '../services.js'
 import type { VideoTaskRow } from '../store/tasks.js'
 import { storedTaskError, type TaskError } from './task-error.js'
-import { billedSeconds, settlementNano } from './video-pricing.js'
+import { billedSeconds, settlementBreakdown, settlementNano } from './video-pricing.js'
 import type { StoredVideoRequest } from './video-submit.js'
 import { syncAccount } from './video-runtime.js'
 
@@ -18,11 +19,18 @@ export interface StoredVideoResult {
 /** The request a task was submitted with (its price included). */
 export const storedRequest = (task: VideoTaskRow): StoredVideoRequest => JSON.parse(task.request ?? '{}') as StoredVideoRequest
 
-function ledgerEntry(task: VideoTaskRow, status: number, errorCode: string | null, usage: object | null, cost: number): LedgerEntry {
+/** A settled task's usage record: where its seconds came from (the vendor's report, else the request's, as reserved) and its breakdown. */
+interface UsageRecord {
+  usage_source: UsageSource
+  breakdown: PricedComponent[]
+}
+
+function ledgerEntry(task: VideoTaskRow, status: number, errorCode: string | null, usage: object | null, cost: number, record?: UsageRecord): LedgerEntry {
   return {
     id: task.id, key_id: task.key_id, group_id: task.group_id, model: task.model, endpoint: task.endpoint, status,
     error_code: errorCode, upstream_id: task.upstream_id, input_tokens: null, output_tokens: null,
     usage: usage === null ? null : JSON.stringify(usage), cost_nano: cost, latency_ms: Date.now() - task.created_at, created_at: Date.now(),
+    usage_source: record?.usage_source ?? null, breakdown: record === undefined ? null : JSON.stringify(record.breakdown),
   }
 }
 
@@ -45,7 +53,7 @@ export async function settleSucceeded(services: Services, task: VideoTaskRow, vi
   const usage = { seconds: billed, reported_seconds: seconds ?? null, resolution: resolution ?? null, videos: videos.length }
   const won = await services.store.tasks.video.end(
     { id: task.id, status: 'succeeded', result: JSON.stringify(result), error: null, cost_nano: cost, progress: 100, reserved_nano: task.reserved_nano },
-    ledgerEntry(task, 200, null, usage, cost),
+    ledgerEntry(task, 200, null, usage, cost, { usage_source: seconds !== undefined && seconds > 0 ? 'upstream' : 'reserved', breakdown: settlementBreakdown(price, billed) }),
     videos.length > 0 ? Date.now() : null,
     vendorStatus,
   )

@@ -13,15 +13,31 @@ interface AnthropicUsage {
   output_tokens?: number
   cache_creation_input_tokens?: number | null
   cache_read_input_tokens?: number | null
+  cache_creation?: { ephemeral_5m_input_tokens?: number | null; ephemeral_1h_input_tokens?: number | null } | null
+  output_tokens_details?: { thinking_tokens?: number | null } | null
 }
 
-/** The three input counts are disjoint: cache reads bill at the cached rate, writes at the input rate. */
-function fromAnthropicUsage(usage: AnthropicUsage | null | undefined, outputTokens = usage?.output_tokens ?? 0): TokenUsage | undefined {
+const count = (n: unknown): number => (Number.isSafeInteger(n) && (n as number) > 0 ? (n as number) : 0)
+
+/**
+ * The input counts are disjoint: uncached input, cache reads (the cached rate) and cache writes, split by the
+ * cache's lifetime (`cache_creation`: 5 minutes or 1 hour, each at its own rate). Without the split every write is a
+ * 5-minute one, the default lifetime. Output includes thinking (docs/vendor-usage.md).
+ */
+export function fromAnthropicUsage(usage: AnthropicUsage | null | undefined, outputTokens = usage?.output_tokens ?? 0): TokenUsage | undefined {
   if (!usage || typeof usage.input_tokens !== 'number') return undefined
+  const split = usage.cache_creation ?? undefined
+  const writes = usage.cache_creation_input_tokens ?? count(split?.ephemeral_5m_input_tokens) + count(split?.ephemeral_1h_input_tokens)
+  const hour = Math.min(count(split?.ephemeral_1h_input_tokens), count(writes))
+  // Thinking is inside output_tokens; newer answers say how much of it (output_tokens_details.thinking_tokens).
+  const thinking = Math.min(count(usage.output_tokens_details?.thinking_tokens), count(outputTokens))
   return {
-    inputTokens: usage.input_tokens + (usage.cache_creation_input_tokens ?? 0),
+    inputTokens: usage.input_tokens,
     cachedInputTokens: usage.cache_read_input_tokens ?? 0,
+    cacheWrite5mTokens: count(writes) - hour,
+    cacheWrite1hTokens: hour,
     outputTokens,
+    ...(thinking > 0 ? { reasoningTokens: thinking } : {}),
     raw: { ...usage, output_tokens: outputTokens },
   }
 }
@@ -100,7 +116,7 @@ export const anthropicMessages: RelayAdapter = {
         switch (data?.type) {
           case 'message_start': start = data.message?.usage; break
           // output_tokens in message_delta is cumulative; newer versions may repeat the input counts there.
-          case 'message_delta': stopped ||= Boolean(data.delta?.stop_reason); outputTokens = data.usage?.output_tokens ?? outputTokens; if (typeof data.usage?.input_tokens === 'number') start = { ...start, ...data.usage }; break
+          case 'message_delta': stopped ||= Boolean(data.delta?.stop_reason); outputTokens = data.usage?.output_tokens ?? outputTokens; if (typeof data.usage?.input_tokens === 'number') start = { ...start, ...data.usage }; else if (data.usage?.output_tokens_details) start = { ...start, output_tokens_details: data.usage.output_tokens_details }; break
           // The protocol ends with message_stop, or with its own error event.
           case 'message_stop': case 'error': stream.done = true; break
           case 'content_block_delta': {

@@ -22,6 +22,7 @@ function fromInteractionsUsage(usage: InteractionsUsage | null | undefined): Tok
     inputTokens: usage.total_input_tokens - cached + (usage.total_tool_use_tokens ?? 0),
     cachedInputTokens: cached,
     outputTokens: (usage.total_output_tokens ?? 0) + (usage.total_thought_tokens ?? 0),
+    ...(usage.total_thought_tokens ? { reasoningTokens: usage.total_thought_tokens } : {}),
     raw: usage,
   }
 }

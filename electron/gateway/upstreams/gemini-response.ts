@@ -136,8 +136,8 @@ function counts(u: GeminiUsage) {
  */
 export function fromGeminiUsage(u: GeminiUsage | undefined): TokenUsage | undefined {
   if (!u || typeof u.promptTokenCount !== 'number') return undefined
-  const { prompt, cached, output } = counts(u)
-  return { inputTokens: prompt - cached, cachedInputTokens: cached, outputTokens: output, raw: u }
+  const { prompt, cached, thoughts, output } = counts(u)
+  return { inputTokens: prompt - cached, cachedInputTokens: cached, outputTokens: output, ...(thoughts > 0 ? { reasoningTokens: thoughts } : {}), raw: u }
 }
 
 /** The same counts in OpenAI's usage shape (prompt_tokens includes cached tokens, as OpenAI's does). */

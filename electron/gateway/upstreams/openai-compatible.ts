@@ -41,15 +41,32 @@ export function jsonPost(url: string, upstream: UpstreamAccount, body: unknown):
 interface OpenAIUsage {
   prompt_tokens?: number
   completion_tokens?: number
+  total_tokens?: number
   prompt_tokens_details?: { cached_tokens?: number } | null
+  completion_tokens_details?: { reasoning_tokens?: number } | null
 }
 
-/** OpenAI counts cached tokens inside prompt_tokens; the ledger bills them apart. */
+const isTokens = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) >= 0
+
+/**
+ * The output billed for a completion count, a reasoning count and the total. OpenAI, DeepSeek, DashScope, GLM, Ark
+ * and Groq count reasoning inside the completion (total = prompt + completion); xAI's chat completions count it
+ * apart (total = prompt + completion + reasoning) and bill it as output. The total tells the two apart, so no
+ * vendor's reasoning is billed twice or not at all (docs/vendor-usage.md).
+ */
+export function outputWithReasoning(prompt: number, completion: number | undefined, reasoning: unknown, total: unknown): { output: number | undefined; reasoning?: number } {
+  if (!isTokens(completion) || !isTokens(reasoning) || reasoning === 0) return { output: completion }
+  if (isTokens(total) && total === prompt + completion + reasoning) return { output: completion + reasoning, reasoning }
+  return { output: completion, reasoning: Math.min(reasoning, completion) }
+}
+
+/** OpenAI counts cached tokens inside prompt_tokens; the ledger bills them apart. Reasoning: outputWithReasoning. */
 export function fromOpenAIUsage(usage: OpenAIUsage | null | undefined): TokenUsage | undefined {
   if (!usage || typeof usage.prompt_tokens !== 'number') return undefined
   const cached = usage.prompt_tokens_details?.cached_tokens ?? 0
   // A missing completion count stays missing: billing counts the answer instead (billed-usage.ts).
-  return { inputTokens: usage.prompt_tokens - cached, cachedInputTokens: cached, outputTokens: usage.completion_tokens as number, raw: usage }
+  const { output, reasoning } = outputWithReasoning(usage.prompt_tokens, usage.completion_tokens, usage.completion_tokens_details?.reasoning_tokens, usage.total_tokens)
+  return { inputTokens: usage.prompt_tokens - cached, cachedInputTokens: cached, outputTokens: output as number, ...(reasoning ? { reasoningTokens: reasoning } : {}), raw: usage }
 }
 
 type OpenAIDelta = { content?: string | null; reasoning_content?: string | null; refusal?: string | null; tool_calls?: Array<{ function?: { arguments?: string } }> }

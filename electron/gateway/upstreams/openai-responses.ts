@@ -1,6 +1,6 @@
 import type { GatewayError } from '../errors.js'
 import { responsesAnswerText } from './answer-text.js'
-import { fromOpenAIError, jsonPost, parseJson } from './openai-compatible.js'
+import { fromOpenAIError, jsonPost, outputWithReasoning, parseJson } from './openai-compatible.js'
 import { streamErrorStatus } from './stream-error-status.js'
 import { StreamState } from './stream-translator.js'
 import type { RelayAdapter, SseEvent, TokenUsage } from '../contract/upstream.js'
@@ -8,15 +8,21 @@ import type { RelayAdapter, SseEvent, TokenUsage } from '../contract/upstream.js
 interface ResponsesUsage {
   input_tokens?: number
   output_tokens?: number
+  total_tokens?: number
   input_tokens_details?: { cached_tokens?: number } | null
+  output_tokens_details?: { reasoning_tokens?: number } | null
 }
 
-/** Responses counts cached tokens inside input_tokens; the ledger bills them apart. */
-function fromResponsesUsage(usage: ResponsesUsage | null | undefined): TokenUsage | undefined {
+/**
+ * Responses counts cached tokens inside input_tokens; the ledger bills them apart. Reasoning is inside output_tokens
+ * (OpenAI's and xAI's Responses both); were it apart, the total would say so (outputWithReasoning).
+ */
+export function fromResponsesUsage(usage: ResponsesUsage | null | undefined): TokenUsage | undefined {
   if (!usage || typeof usage.input_tokens !== 'number') return undefined
   const cached = usage.input_tokens_details?.cached_tokens ?? 0
   // A missing output count stays missing: billing counts the answer instead (billed-usage.ts).
-  return { inputTokens: usage.input_tokens - cached, cachedInputTokens: cached, outputTokens: usage.output_tokens as number, raw: usage }
+  const { output, reasoning } = outputWithReasoning(usage.input_tokens, usage.output_tokens, usage.output_tokens_details?.reasoning_tokens, usage.total_tokens)
+  return { inputTokens: usage.input_tokens - cached, cachedInputTokens: cached, outputTokens: output as number, ...(reasoning ? { reasoningTokens: reasoning } : {}), raw: usage }
 }
 
 const TERMINAL = new Set(['response.completed', 'response.incomplete', 'response.failed', 'error'])

@@ -29,7 +29,7 @@ describe('admin API: request log, tasks, media, settings, saved state', () => {
       data: [{
         id: ids[1], createdAt: expect.any(Number), keyId: expect.stringMatching(/^key_/), group: 'main', model: null, endpoint: 'models.list',
         status: 200, errorCode: null, upstream: null, inputTokens: null, outputTokens: null, cost: 0, latencyMs: expect.any(Number),
-        attempts: null,
+        attempts: null, usageSource: null, breakdown: null,
       }],
       next: null,
     })

@@ -26,6 +26,9 @@ describe('usage is checked before it is billed', () => {
     ['above maxInputTokens with cache', { inputTokens: 60, outputTokens: 1, cachedInputTokens: 41 }, { maxInputTokens: 100 }, 'input tokens out of range'],
     ['above the context window', { inputTokens: 1, outputTokens: 2001 }, { contextTokens: 2000 }, 'output tokens out of range'],
     ['above maxOutputTokens', { inputTokens: 1, outputTokens: 65 }, { contextTokens: 2000, maxOutputTokens: 64 }, 'output tokens out of range'],
+    ['cache writes within maxInputTokens', { inputTokens: 10, outputTokens: 1, cachedInputTokens: 30, cacheWrite5mTokens: 30, cacheWrite1hTokens: 30 }, { maxInputTokens: 100 }, undefined],
+    ['cache writes over maxInputTokens', { inputTokens: 10, outputTokens: 1, cachedInputTokens: 30, cacheWrite5mTokens: 30, cacheWrite1hTokens: 31 }, { maxInputTokens: 100 }, 'input tokens out of range'],
+    ['negative cache write', { inputTokens: 10, outputTokens: 1, cacheWrite1hTokens: -1 }, undefined, 'input tokens out of range'],
   ])('%s', (_, usage, limits, problem) => {
     expect(usageProblem(model(limits), usage as never)).toBe(problem)
   })
@@ -33,7 +36,7 @@ describe('usage is checked before it is billed', () => {
   it('absurd usage is replaced by the local count, marked as such', async () => {
     const [input, output] = [await countTextTokens(text.prompt()), await countTextTokens(text.output())]
     const usage = await billableUsage(model(), { inputTokens: -400_000_000, outputTokens: 1e15 }, { text })
-    expect(usage).toEqual({ inputTokens: input, outputTokens: output, raw: { counted_locally: true, reason: 'input tokens out of range', prompt_tokens: input, completion_tokens: output } })
+    expect(usage).toEqual({ inputTokens: input, outputTokens: output, source: 'local_count', raw: { counted_locally: true, reason: 'input tokens out of range', prompt_tokens: input, completion_tokens: output } })
   })
 
   it('quantities are capped by what was asked, and invalid ones take the fallback', () => {

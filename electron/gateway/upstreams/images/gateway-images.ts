@@ -2,12 +2,13 @@ import { gatewayError } from '../../errors.js'
 import type { ImageOutcome } from '../../contract/image-upstream.js'
 import { forwardOriginal, fromGatewayError, gatewayModelName } from '../gateway-upstream.js'
 import { parseJson } from '../openai-compatible.js'
+import { fromImagesUsage, type ImagesUsage } from './openai-images.js'
 import { streamErrorStatus } from '../stream-error-status.js'
 import type { ImageAdapter } from '../../contract/image-upstream.js'
 
 interface ImagesAnswer {
   data?: Array<{ b64_json?: string; url?: string; mime_type?: string; revised_prompt?: string }>
-  usage?: { input_tokens?: number; output_tokens?: number }
+  usage?: ImagesUsage
   error?: unknown
 }
 
@@ -39,12 +40,9 @@ export const gatewayImages: ImageAdapter = {
     // An error event in the images SSE carries no HTTP status: its type names one.
     if (body?.error !== undefined) throw fromGatewayError(streamErrorStatus(body.error), JSON.stringify(body))
     if (!body || !Array.isArray(body.data)) throw new SyntaxError('no data in the images answer')
-    const usage = body.usage && typeof body.usage.input_tokens === 'number'
-      ? { inputTokens: body.usage.input_tokens, cachedInputTokens: 0, outputTokens: body.usage.output_tokens ?? 0, raw: body.usage }
-      : undefined
     return {
       images: body.data.map((d) => ({ b64: d.b64_json, url: d.url, mimeType: d.mime_type ?? 'image/png', revisedPrompt: d.revised_prompt })),
-      usage,
+      usage: fromImagesUsage(body.usage),
       tier: job.req.tier,
     }
   },

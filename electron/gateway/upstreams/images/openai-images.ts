@@ -1,6 +1,6 @@
 import type { HttpSpec, MultipartPart } from '../../contract/http-spec.js'
 import { fromOpenAIError, parseJson } from '../openai-compatible.js'
-import type { UpstreamCtx } from '../../contract/upstream.js'
+import type { TokenUsage, UpstreamCtx } from '../../contract/upstream.js'
 import type { ImageAdapter, ImageJob } from '../../contract/image-upstream.js'
 import { compact } from './compact.js'
 import { upstreamModel } from '../model-id.js'
@@ -34,6 +34,31 @@ function editParts(job: ImageJob, ctx: UpstreamCtx): MultipartPart[] {
   ]
 }
 
+export interface ImagesUsage {
+  input_tokens?: number
+  output_tokens?: number
+  input_tokens_details?: { cached_tokens?: number; text_tokens?: number; image_tokens?: number } | null
+}
+
+/**
+ * A GPT image answer's usage: input_tokens holds text and image tokens (input_tokens_details), cached ones among
+ * them; output_tokens are the image's tokens. Image input is priced at pricing.imageInput, apart from text; cached
+ * tokens, whose kind the answer does not tell, at pricing.cachedInput (docs/vendor-usage.md).
+ */
+export function fromImagesUsage(usage: ImagesUsage | null | undefined): TokenUsage | undefined {
+  if (!usage || typeof usage.input_tokens !== 'number') return undefined
+  const cached = usage.input_tokens_details?.cached_tokens ?? 0
+  const uncached = usage.input_tokens - cached
+  const image = usage.input_tokens_details?.image_tokens
+  return {
+    inputTokens: uncached,
+    cachedInputTokens: cached,
+    ...(Number.isSafeInteger(image) && image! > 0 ? { imageInputTokens: Math.min(image!, Math.max(uncached, 0)) } : {}),
+    outputTokens: usage.output_tokens ?? 0,
+    raw: usage,
+  }
+}
+
 /**
  * OpenAI's GPT image models: generations as JSON, edits as multipart; answers `b64_json`.
  * @see ../../../../docs/vendors/openai.md §3
@@ -48,15 +73,12 @@ export const openAIImages: ImageAdapter = {
     return [{ method: 'POST', url: `${ctx.upstream.baseUrl}/images/generations`, headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify(fields(job, ctx)) }]
   },
   fromResponse(text, job) {
-    const body = parseJson(text) as { data?: Array<{ b64_json?: string; url?: string; revised_prompt?: string }>; output_format?: string; usage?: { input_tokens?: number; output_tokens?: number; input_tokens_details?: { cached_tokens?: number } } } | undefined
+    const body = parseJson(text) as { data?: Array<{ b64_json?: string; url?: string; revised_prompt?: string }>; output_format?: string; usage?: ImagesUsage } | undefined
     if (!body || !Array.isArray(body.data)) throw new SyntaxError('no data in the images answer')
     const mimeType = MIME[body.output_format ?? job.req.outputFormat ?? 'png'] ?? 'image/png'
-    const usage = body.usage && typeof body.usage.input_tokens === 'number'
-      ? { inputTokens: body.usage.input_tokens - (body.usage.input_tokens_details?.cached_tokens ?? 0), cachedInputTokens: body.usage.input_tokens_details?.cached_tokens ?? 0, outputTokens: body.usage.output_tokens ?? 0, raw: body.usage }
-      : undefined
     return {
       images: body.data.map((d) => ({ b64: d.b64_json, url: d.url, mimeType, revisedPrompt: d.revised_prompt })),
-      usage,
+      usage: fromImagesUsage(body.usage),
       tier: job.req.tier,
     }
   },

@@ -4,7 +4,7 @@ import { balanceAfter, dayBound, DEFAULT_COLUMNS, EMPTY_FILTERS, logQuery, pageT
 
 const row = (patch: Partial<RequestLogEntry>): RequestLogEntry => ({
   id: 'r', createdAt: 0, keyId: null, group: null, model: null, endpoint: 'chat.completions', status: 200, errorCode: null,
-  upstream: null, inputTokens: null, outputTokens: null, cost: 0, latencyMs: 10, attempts: null, ...patch,
+  upstream: null, inputTokens: null, outputTokens: null, cost: 0, latencyMs: 10, attempts: null, usageSource: null, breakdown: null, ...patch,
 })
 
 describe('usage log query', () => {
