@@ -45,4 +45,55 @@ describe.skipIf(browserMissing)('keys panel', () => {
     await expect.poll(() => row.count()).toBe(0)
     await expect(client.models.list()).rejects.toMatchObject({ status: 401 })
   })
+
+  it('a group\'s "Continue cut answers on the next account" is off by default, saved through the admin API, in English and Chinese', async () => {
+    const { page } = app
+    const saved = async () => {
+      const res = await fetch(`${app.gateway.url}/admin/v1/groups`, { headers: { authorization: `Bearer ${app.gateway.adminToken}` } })
+      expect(res.status).toBe(200)
+      return ((await res.json()) as Array<{ id: string; continuation: boolean }>).find((g) => g.id === 'main')!.continuation
+    }
+    const editMain = async () => {
+      await page.getByTestId('nav-keys').click()
+      await page.locator('[data-testid="group-row"][data-group-id="main"]').getByTestId('group-edit').click()
+      return page.getByTestId('group-editor')
+    }
+    const option = (editor: ReturnType<typeof page.getByTestId>) => editor.locator('label', { has: page.getByTestId('group-continuation') })
+    // a fresh page, whatever the test before left open
+    await page.goto(await app.gateway.loginUrl())
+    await page.waitForSelector('[data-testid="panel-chat"], [data-testid="panel-welcome"]')
+
+    // the option is in the admin API's published shapes: the group as listed, created and changed
+    const openapi = (await (await fetch(`${app.gateway.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, any>> }
+    const continuationOf = (schema: any) => schema?.properties?.continuation?.type
+    expect(continuationOf(openapi.paths['/admin/v1/groups/{group}'].patch.requestBody.content['application/json'].schema)).toBe('boolean')
+    expect(continuationOf(openapi.paths['/admin/v1/groups'].post.requestBody.content['application/json'].schema)).toBe('boolean')
+    expect(continuationOf(openapi.paths['/admin/v1/groups'].get.responses['200'].content['application/json'].schema.items)).toBe('boolean')
+
+    expect(await saved()).toBe(false)
+    let editor = await editMain()
+    expect((await option(editor).textContent())?.trim()).toBe('Continue cut answers on the next account')
+    expect(await editor.getByTestId('group-continuation').isChecked()).toBe(false)
+    await editor.getByTestId('group-continuation').check()
+    await app.screenshot('keys-group-continuation')
+    await editor.getByTestId('group-save').click()
+    await expect.poll(() => page.getByTestId('group-editor').count()).toBe(0)
+    expect(await saved()).toBe(true)
+    // the running gateway serves the group with it at once
+    expect(app.gateway.services.registry.groups.get('main')?.options.continuation).toBe(true)
+
+    await page.getByTestId('nav-settings').click()
+    await page.getByTestId('settings-language').selectOption('zh')
+    editor = await editMain()
+    expect((await option(editor).textContent())?.trim()).toBe('回答中断时由下一个账号接着写完')
+    expect(await editor.getByTestId('group-continuation').isChecked()).toBe(true)
+    await editor.getByTestId('group-continuation').uncheck()
+    await app.screenshot('keys-group-continuation-zh')
+    await editor.getByTestId('group-save').click()
+    await expect.poll(() => page.getByTestId('group-editor').count()).toBe(0)
+    expect(await saved()).toBe(false)
+    expect(app.gateway.services.registry.groups.get('main')?.options.continuation).toBe(false)
+    await page.getByTestId('nav-settings').click()
+    await page.getByTestId('settings-language').selectOption('en')
+  })
 })

@@ -50,6 +50,11 @@ export function GroupEditor({ mode, initial, data, onClose }: { mode: 'create' |
       </div>
       <ModelPicker t={t} form={form} setForm={setForm} data={data} />
       <FailoverOrder t={t} form={form} setForm={setForm} data={data} />
+      <label className="keys-option">
+        <input type="checkbox" checked={form.continuation} onChange={(e) => setForm({ ...form, continuation: e.target.checked })} data-testid="group-continuation" />
+        <span>{t('continuation')}</span>
+      </label>
+      <p className="muted small">{t('continuationHelp')}</p>
       <ErrorNote error={save.error} onDismiss={save.clear} />
       <div className="row">
         <button type="submit" className="primary" disabled={problem !== null || save.busy} data-testid="group-save">{mode === 'create' ? t('create') : t('save')}</button>

@@ -18,12 +18,14 @@ export interface GroupForm {
   models: string[]
   /** upstream account ids in failover order */
   upstreams: string[]
+  /** a stream cut after its content started is continued by the next account (README "Continuation"); off by default */
+  continuation: boolean
 }
 
-export const EMPTY_GROUP_FORM: GroupForm = { id: '', name: '', protocol: 'chat', models: [], upstreams: [] }
+export const EMPTY_GROUP_FORM: GroupForm = { id: '', name: '', protocol: 'chat', models: [], upstreams: [], continuation: false }
 
 /** The form filled from a group. */
-export const groupFormOf = (g: GroupSummary): GroupForm => ({ id: g.id, name: g.name ?? '', protocol: g.protocol, models: [...g.models], upstreams: [...g.upstreams] })
+export const groupFormOf = (g: GroupSummary): GroupForm => ({ id: g.id, name: g.name ?? '', protocol: g.protocol, models: [...g.models], upstreams: [...g.upstreams], continuation: g.continuation })
 
 export type GroupFormProblem = 'id'
 
@@ -33,11 +35,11 @@ export const groupFormProblem = (form: GroupForm): GroupFormProblem | null => (f
 /** POST /admin/v1/groups body. */
 export function groupCreateBody(form: GroupForm): Record<string, unknown> {
   const name = form.name.trim()
-  return { id: form.id.trim(), ...(name ? { name } : {}), protocol: form.protocol, models: form.models, upstreams: form.upstreams }
+  return { id: form.id.trim(), ...(name ? { name } : {}), protocol: form.protocol, models: form.models, upstreams: form.upstreams, continuation: form.continuation }
 }
 
 /** PATCH /admin/v1/groups/{id} body (id and protocol cannot change). */
-export const groupPatchBody = (form: GroupForm): Record<string, unknown> => ({ name: form.name.trim(), models: form.models, upstreams: form.upstreams })
+export const groupPatchBody = (form: GroupForm): Record<string, unknown> => ({ name: form.name.trim(), models: form.models, upstreams: form.upstreams, continuation: form.continuation })
 
 /** The list with the item at `index` moved up (-1) or down (+1); unchanged at the ends. */
 export function moveItem<T>(list: T[], index: number, delta: -1 | 1): T[] {

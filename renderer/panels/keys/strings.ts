@@ -4,7 +4,7 @@ type Key =
   | 'title' | 'groups' | 'newGroup' | 'noGroups' | 'edit' | 'delete' | 'confirmDelete' | 'cancel' | 'save' | 'create' | 'selected'
   | 'groupId' | 'groupName' | 'protocol' | 'protocol_chat' | 'protocol_messages' | 'protocolFixed' | 'models' | 'filterModels'
   | 'messagesModelsOnly' | 'modelCount' | 'keyCount' | 'failover' | 'failoverHelp' | 'addToOrder' | 'chooseAccount' | 'moveUp' | 'moveDown'
-  | 'remove' | 'noAccountsInOrder' | 'problem_id'
+  | 'remove' | 'noAccountsInOrder' | 'problem_id' | 'continuation' | 'continuationHelp'
   | 'type_chat' | 'type_image' | 'type_video' | 'type_speech' | 'type_interactions'
   | 'upstreams' | 'upstreamsHelp' | 'addAccount' | 'accountId' | 'vendor' | 'baseUrl' | 'apiKey' | 'apiKeyKeep' | 'apiKeyKling'
   | 'modelsOptional' | 'allModels' | 'priority' | 'removeFromGroup' | 'deleteAccount' | 'confirmDeleteAccount' | 'noUpstreams'
@@ -31,6 +31,8 @@ export const STRINGS: Strings<Key> = {
     failoverHelp: 'The first account is tried first; the next ones take over when it fails.', addToOrder: 'Add',
     chooseAccount: 'Choose an account…', moveUp: 'Move up', moveDown: 'Move down', remove: 'Remove',
     noAccountsInOrder: 'No accounts yet: the group cannot serve anything.', problem_id: 'Give the group an id.',
+    continuation: 'Continue cut answers on the next account',
+    continuationHelp: 'When a streamed answer breaks after its first words, the next account that can continue a started answer writes the rest, so the caller gets one whole answer. Off: the caller gets the stream\'s error.',
     type_chat: 'Chat', type_image: 'Image', type_video: 'Video', type_speech: 'Speech', type_interactions: 'Interactions',
     upstreams: 'Upstream accounts', upstreamsHelp: 'The vendor accounts this group relays to. Secrets are sealed at rest and never shown again.',
     addAccount: 'Add account', accountId: 'Account id', vendor: 'Vendor', baseUrl: 'Base URL', apiKey: 'API key',
@@ -70,6 +72,8 @@ export const STRINGS: Strings<Key> = {
     failoverHelp: '先使用第一个账号；失败时由后面的账号接替。', addToOrder: '添加',
     chooseAccount: '选择账号…', moveUp: '上移', moveDown: '下移', remove: '移除',
     noAccountsInOrder: '还没有账号：此分组无法提供任何模型。', problem_id: '请填写分组 ID。',
+    continuation: '回答中断时由下一个账号接着写完',
+    continuationHelp: '流式回答在输出部分内容后中断时，由下一个能续写的账号接着写完，调用方收到一个完整的回答。关闭时，调用方收到流的错误。',
     type_chat: '对话', type_image: '图像', type_video: '视频', type_speech: '语音', type_interactions: 'Interactions',
     upstreams: '上游账号', upstreamsHelp: '此分组转发到的厂商账号。密钥加密保存，之后不再显示。',
     addAccount: '添加账号', accountId: '账号 ID', vendor: '厂商', baseUrl: 'Base URL', apiKey: 'API 密钥',

@@ -16,14 +16,18 @@ describe('group forms', () => {
     const form = { ...EMPTY_GROUP_FORM, id: ' team ', name: ' Team ', models: ['gpt-5.2'], upstreams: ['openai-1'] }
     expect(groupFormProblem(EMPTY_GROUP_FORM)).toBe('id')
     expect(groupFormProblem(form)).toBe(null)
-    expect(groupCreateBody(form)).toEqual({ id: 'team', name: 'Team', protocol: 'chat', models: ['gpt-5.2'], upstreams: ['openai-1'] })
+    expect(groupCreateBody(form)).toEqual({ id: 'team', name: 'Team', protocol: 'chat', models: ['gpt-5.2'], upstreams: ['openai-1'], continuation: false })
     expect(groupCreateBody({ ...form, name: '' })).not.toHaveProperty('name')
-    expect(groupPatchBody(form)).toEqual({ name: 'Team', models: ['gpt-5.2'], upstreams: ['openai-1'] })
+    expect(groupPatchBody(form)).toEqual({ name: 'Team', models: ['gpt-5.2'], upstreams: ['openai-1'], continuation: false })
+    // continuation is off unless switched on, and saved either way
+    expect(groupPatchBody({ ...form, continuation: true })).toEqual({ name: 'Team', models: ['gpt-5.2'], upstreams: ['openai-1'], continuation: true })
+    expect(groupCreateBody({ ...form, continuation: true })).toMatchObject({ continuation: true })
   })
 
   it('fills the form from a group', () => {
     const g = { id: 'g', name: null, protocol: 'messages' as const, models: ['a'], upstreams: ['u'], images: {}, continuation: false, keyCount: 0 }
-    expect(groupFormOf(g)).toEqual({ id: 'g', name: '', protocol: 'messages', models: ['a'], upstreams: ['u'] })
+    expect(groupFormOf(g)).toEqual({ id: 'g', name: '', protocol: 'messages', models: ['a'], upstreams: ['u'], continuation: false })
+    expect(groupFormOf({ ...g, continuation: true }).continuation).toBe(true)
   })
 
   it('moves accounts in the failover order', () => {
