@@ -10,9 +10,11 @@ import { nextLedgerRow, tokenCostNano, withRecordedGateway } from '../helpers/re
 // List prices, USD per 1M tokens
 const NANO = { input: 0.1, output: 0.4, cachedInput: 0.025 }
 const MINI = { input: 0.15, output: 0.6, cachedInput: 0.075 }
+const GPT51 = { input: 1.25, output: 10, cachedInput: 0.125 }
 const { gw, fakes } = withRecordedGateway('openai', [
   { id: 'gpt-4.1-nano', family: 'gpt', pricing: NANO },
   { id: 'gpt-4o-mini', family: 'gpt', pricing: MINI },
+  { id: 'gpt-5.1-replay', family: 'gpt', pricing: GPT51 },
 ], '/v1')
 const client = () => new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: TEST_KEY, maxRetries: 0 })
 
@@ -36,8 +38,8 @@ describe('recorded OpenAI chat completions (gpt-4.1-nano)', () => {
   })
 })
 
-describe('recorded OpenAI responses (gpt-4o-mini)', () => {
-  it('a streamed text answer: every event relayed in order with its event name, the SDK\'s final response reads "OK"; billed from response.completed', async () => {
+describe('recorded OpenAI responses', () => {
+  it('a streamed text answer (gpt-4o-mini): every event relayed in order with its event name, the SDK\'s final response reads "OK"; billed from response.completed', async () => {
     const file = 'openai/issue-20047-openai-responses.chunks.txt'
     fakes.replay.serve({ file, framing: 'events' })
     const row = await nextLedgerRow(gw)
@@ -52,5 +54,20 @@ describe('recorded OpenAI responses (gpt-4o-mini)', () => {
     expect(final.status).toBe('completed')
     expect(final.usage).toMatchObject({ input_tokens: 12, output_tokens: 2, total_tokens: 14 })
     expect(await row()).toMatchObject({ status: 200, endpoint: 'responses', input_tokens: 12, output_tokens: 2, cost_nano: tokenCostNano(MINI, { input: 12, output: 2 }) })
+  })
+
+  it('a streamed function call (gpt-5.1): the SDK assembles call id, name and arguments from the deltas; no text output', async () => {
+    const file = 'openai/issue-19493-gpt-5.1-tool-call.chunks.txt'
+    fakes.replay.serve({ file, framing: 'events' })
+    const row = await nextLedgerRow(gw)
+    const tools = [{ type: 'function' as const, name: 'get_weather', description: 'Get weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false }, strict: true }]
+    const stream = client().responses.stream({ model: 'gpt-5.1-replay', input: 'What is the weather in Beijing?', tools, tool_choice: 'required' })
+    const deltas: string[] = []
+    for await (const event of stream) if (event.type === 'response.function_call_arguments.delta') deltas.push(event.delta)
+    const final = await stream.finalResponse()
+    expect(deltas.join('')).toBe('{"city":"Beijing"}')
+    expect(final.output).toEqual([{ id: 'fc_0775572d10a16b66006a8d8528e8a887d2a32ef76463d40c98', type: 'function_call', status: 'completed', arguments: '{"city":"Beijing"}', call_id: 'call_2FQdm3Br7Qb35YUBSkDR7kue', name: 'get_weather', parsed_arguments: { city: 'Beijing' } }])
+    expect(final.output_text).toBe('')
+    expect(await row()).toMatchObject({ status: 200, endpoint: 'responses', input_tokens: 45, output_tokens: 25, cost_nano: tokenCostNano(GPT51, { input: 45, output: 25 }) })
   })
 })
