@@ -18,10 +18,26 @@ export type FamilyDefaults = Partial<Omit<CatalogModel, 'id' | 'family' | 'prici
   delivery?: Delivery[]
 }
 
+/**
+ * The clip lengths a vendor accepts for the models whose id starts with `prefix`, from its wire notes
+ * (docs/vendors): whole seconds from `min` to `max`, or only those of `only`. A model's listed durations are cut
+ * to it and its longest clip capped by it, so a catalog or config row cannot offer what the vendor refuses.
+ */
+export interface DurationRule {
+  prefix: string
+  min: number
+  max: number
+  only?: readonly number[]
+  /** where the range comes from */
+  source: string
+}
+
 export interface FamilyModule {
   name: Family
   type: ModelType
   defaults: FamilyDefaults
+  /** Video families: the vendor's clip lengths by model (first rule whose prefix matches); others are left to the catalog. */
+  videoDurations?: readonly DurationRule[]
   /** Chat families: checks and rewrites of the body before forwarding, after the rules of every family (spec §4.1). */
   chatRules?: readonly MaybeAsyncChatRule[]
   /** Chat families whose `chatRules` check `limits.maxInputTokens` with the model's own tokenizer (the gateway's o200k check is skipped). */

@@ -20,6 +20,7 @@ import { hailuoFamily } from './hailuo.js'
 import { klingImageFamily } from './kling-image.js'
 import { klingVideoFamily } from './kling-video.js'
 import { mergeDefaults } from './kit/merge-defaults.js'
+import { withVendorDurations } from './kit/video-durations.js'
 import { qwenFamily } from './qwen.js'
 import { seedanceFamily } from './seedance.js'
 import { seedreamFamily } from './seedream.js'
@@ -54,10 +55,13 @@ export function familyModule(family: Family): FamilyModule {
   return module
 }
 
-/** A model as the gateway serves it: its row over its family's defaults (`type` from the family). */
+/**
+ * A model as the gateway serves it: its row over its family's defaults (`type` from the family), a video model's
+ * durations cut to what its vendor accepts (the family's `videoDurations`).
+ */
 export function effectiveModel(row: CatalogModel): CatalogModel {
   const family = familyModule(row.family)
-  return mergeDefaults({ ...family.defaults, type: family.type }, row)
+  return withVendorDurations(mergeDefaults({ ...family.defaults, type: family.type }, row), family.videoDurations)
 }
 
-export type { Delivery, FamilyDefaults, FamilyModule } from '../contract/family.js'
+export type { Delivery, DurationRule, FamilyDefaults, FamilyModule } from '../contract/family.js'

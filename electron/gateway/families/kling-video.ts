@@ -1,6 +1,7 @@
 /**
  * The Kling video family: one submission endpoint, answered with a task. Its request checks (tasks/video-
- * request.ts checkOrder) read the model's lists; a list the family leaves unset is left to the vendor.
+ * request.ts checkOrder) read the model's lists, their durations cut to the vendor's range below; a list the
+ * family leaves unset is left to the vendor.
  */
 import type { FamilyModule } from '../contract/family.js'
 
@@ -11,4 +12,7 @@ export const klingVideoFamily: FamilyModule = {
     endpoints: ['video.generate'],
     delivery: ['async'],
   },
+  videoDurations: [
+    { prefix: 'kling-v2', min: 5, max: 10, only: [5, 10], source: 'docs/vendors/kling.md: duration "5" or "10"' },
+  ],
 }
