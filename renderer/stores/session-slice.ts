@@ -1,6 +1,7 @@
 import type { StateCreator } from 'zustand'
 import type { AdminSession, GroupSummary, Language } from '../../shared/admin'
 import { admin } from '../api/admin'
+import { DEFAULT_COLUMNS, savedColumns, type LogColumn } from '../panels/usage/log-query'
 import type { AppState } from './app-store'
 
 /** The panels of the sidebar. */
@@ -19,6 +20,9 @@ export interface SessionSlice {
   confirmAbove: number | null
   /** the upstream account Keys & groups shows highlighted (opened from an error naming it) */
   focusedUpstream: string | null
+  /** Usage: the request table's columns, and whether the app's own housekeeping calls are shown */
+  usageColumns: LogColumn[]
+  usageHousekeeping: boolean
   setSession(session: AdminSession): void
   refreshGroups(): Promise<void>
   setGroup(id: string): void
@@ -27,6 +31,8 @@ export interface SessionSlice {
   setConfirmAbove(usd: number | null): void
   /** opens Keys & groups at one upstream account */
   openUpstream(id: string): void
+  setUsageColumns(columns: LogColumn[]): void
+  setUsageHousekeeping(shown: boolean): void
 }
 
 export const createSessionSlice: StateCreator<AppState, [], [], SessionSlice> = (set, get) => ({
@@ -37,6 +43,8 @@ export const createSessionSlice: StateCreator<AppState, [], [], SessionSlice> = 
   language: 'en',
   confirmAbove: null,
   focusedUpstream: null,
+  usageColumns: [...DEFAULT_COLUMNS],
+  usageHousekeeping: false,
   setSession: (session) => set({ session }),
   refreshGroups: async () => {
     const groups = await admin.groups()
@@ -48,7 +56,11 @@ export const createSessionSlice: StateCreator<AppState, [], [], SessionSlice> = 
   openUpstream: (id) => set({ panel: 'keys', focusedUpstream: id }),
   setLanguage: (language) => set({ language }),
   setConfirmAbove: (confirmAbove) => set({ confirmAbove }),
+  setUsageColumns: (columns) => set({ usageColumns: savedColumns(columns) }),
+  setUsageHousekeeping: (usageHousekeeping) => set({ usageHousekeeping }),
 })
 
 /** What the `ui` state document keeps. */
-export const uiPersisted = (s: AppState) => ({ groupId: s.groupId, panel: s.panel, confirmAbove: s.confirmAbove })
+export const uiPersisted = (s: AppState) => ({
+  groupId: s.groupId, panel: s.panel, confirmAbove: s.confirmAbove, usageColumns: s.usageColumns, usageHousekeeping: s.usageHousekeeping,
+})

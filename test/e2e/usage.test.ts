@@ -161,6 +161,9 @@ describe.skipIf(browserMissing)('usage panel', () => {
     await page.getByTestId('usage-housekeeping').check()
     await expect.poll(requestsToday).toBe(String(todayRows.length))
     await expect.poll(() => logRows.count()).toBe(rows.length)
+    // The switch is saved with the app's state: turned off again for the tests after this one.
+    await page.getByTestId('usage-housekeeping').uncheck()
+    await expect.poll(() => logRows.count()).toBe(rows.length - rows.filter((r) => housekeepingRow(r, appKeys)).length)
   })
 
   it('fits the request table in a 1280 px window with Cost and Latency in view; more columns on demand', async () => {
@@ -193,7 +196,7 @@ describe.skipIf(browserMissing)('usage panel', () => {
     await page.getByTestId('settings-language').selectOption('zh')
     await page.getByTestId('nav-usage').click()
     const { rows, appKeys } = await ledger()
-    // Back on the panel, the app's housekeeping calls are hidden again.
+    // Back on the panel, the app's housekeeping calls are still hidden (the switch was turned off).
     const counted = rows.filter((r) => !housekeepingRow(r, appKeys))
     await expect.poll(() => page.getByTestId('usage-range-total').textContent()).toBe(
       `花费 $${(counted.reduce((a, r) => a + r.cost_nano, 0) / 1e9).toFixed(2)}，${counted.length} 个请求，1 个错误`,

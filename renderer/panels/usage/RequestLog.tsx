@@ -1,5 +1,5 @@
 import { Fragment, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react'
-import type { KeySummary, RequestLogPage, UpstreamAttempt } from '../../../shared/admin'
+import type { KeySummary, RequestLogPage } from '../../../shared/admin'
 import { ENDPOINTS } from '../../../shared/types'
 import { admin } from '../../api/admin'
 import { ErrorNote } from '../../components/ErrorNote'
@@ -7,9 +7,10 @@ import { formatMs, formatUsd } from '../../format'
 import { groupName, useCount, useT } from '../../i18n'
 import { useAppStore } from '../../stores/app-store'
 import { useAction } from '../keys/use-action'
-import { DEFAULT_COLUMNS, EMPTY_FILTERS, LOG_COLUMNS, logQuery, PAGE_SIZE, pageTotals, toggleColumn, type LogColumn, type LogFilters } from './log-query'
+import { EMPTY_FILTERS, LOG_COLUMNS, logQuery, PAGE_SIZE, pageTotals, savedColumns, toggleColumn, type LogColumn, type LogFilters } from './log-query'
 import { PLURALS, STRINGS, type UsageCount, type UsageT } from './strings'
-import { callsOf, nextWords, outcomeWords, worthShowing, type AttemptWords } from './attempts'
+import { callsOf, worthShowing } from './attempts'
+import { RequestDetail } from './RequestDetail'
 
 const AUTO_REFRESH_MS = 5_000
 
@@ -17,7 +18,10 @@ const AUTO_REFRESH_MS = 5_000
 export function RequestLog({ housekeeping }: { housekeeping: boolean }) {
   const t = useT(STRINGS)
   const count = useCount(PLURALS)
-  const [columns, setColumns] = useState<LogColumn[]>([...DEFAULT_COLUMNS])
+  // The column choice is saved with the app's state (a saved list is checked: unknown names are dropped).
+  const saved = useAppStore((s) => s.usageColumns)
+  const columns = useMemo(() => savedColumns(saved), [saved])
+  const setColumns = useAppStore((s) => s.setUsageColumns)
   const [draft, setDraft] = useState<LogFilters>(EMPTY_FILTERS)
   const [filters, setFilters] = useState<LogFilters>(EMPTY_FILTERS)
   // Cursors of the pages shown so far: the last is the current page's `before` (null: the newest page).
@@ -133,7 +137,7 @@ function Filters({ t, draft, setDraft, keys, onApply, onClear }: {
 const tokens = (n: number | null) => (n === null ? '–' : n.toLocaleString())
 const shortTime = (ms: number) => new Date(ms).toLocaleString(undefined, { month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' })
 
-/** Which columns the table shows (the defaults fit at 1280 px; more may scroll sideways). */
+/** Which columns the table shows; every choice fits the table's width (cells are cut with their text as title). */
 function ColumnChooser({ t, columns, setColumns }: { t: UsageT; columns: LogColumn[]; setColumns: (c: LogColumn[]) => void }) {
   return (
     <details className="usage-columns" data-testid="usage-columns">
@@ -150,35 +154,6 @@ function ColumnChooser({ t, columns, setColumns }: { t: UsageT; columns: LogColu
   )
 }
 
-/** A request's upstream attempts (the failover loop's records), shown under its row. */
-function AttemptsDetail({ t, attempts, span }: { t: UsageT; attempts: UpstreamAttempt[]; span: number }) {
-  const words = (w: AttemptWords) => ('key' in w ? t(w.key, w.vars) : w.text)
-  return (
-    <tr className="usage-attempts" data-testid="usage-attempts">
-      <td colSpan={span}>
-        <table className="usage-attempts-table">
-          <caption className="muted small">{t('attemptsTitle')}</caption>
-          <thead>
-            <tr><th>#</th><th>{t('attempt_account')}</th><th>{t('attempt_model')}</th><th>{t('attempt_outcome')}</th><th>{t('attempt_ms')}</th><th>{t('attempt_next')}</th></tr>
-          </thead>
-          <tbody>
-            {attempts.map((a, i) => (
-              <tr key={i} data-testid="usage-attempt" data-outcome={a.outcome}>
-                <td>{i + 1}</td>
-                <td><code>{a.account}</code></td>
-                <td>{a.model}</td>
-                <td>{words(outcomeWords(a.outcome))}</td>
-                <td>{formatMs(a.ms)}</td>
-                <td>{a.next === undefined ? '' : words(nextWords(a.next))}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </td>
-    </tr>
-  )
-}
-
 function LogTable({ t, count, page, hints, columns }: { t: UsageT; count: UsageCount; page: RequestLogPage; hints: Map<string, string>; columns: LogColumn[] }) {
   const totals = pageTotals(page.data)
   const [open, setOpen] = useState<ReadonlySet<string>>(new Set())
@@ -188,14 +163,19 @@ function LogTable({ t, count, page, hints, columns }: { t: UsageT; count: UsageC
     return next
   })
   if (page.data.length === 0) return <p className="muted">{t('noRequests')}</p>
-  const cell: Record<LogColumn, (r: RequestLogPage['data'][number]) => ReactNode> = {
-    time: (r) => <td title={`${r.id}\n${new Date(r.createdAt).toLocaleString()}`}>{shortTime(r.createdAt)}</td>,
-    group: (r) => <td className="usage-ellipsis" title={r.group ?? undefined}>{r.group ?? '–'}</td>,
-    key: (r) => <td className="usage-ellipsis"><code>{r.keyId ? (hints.get(r.keyId) ?? r.keyId) : '–'}</code></td>,
-    model: (r) => <td className="usage-ellipsis" title={r.model ?? undefined}>{r.model ?? '–'}</td>,
-    endpoint: (r) => <td className="usage-ellipsis" title={r.endpoint}>{r.endpoint}</td>,
+  const keyOf = (r: Row) => (r.keyId ? (hints.get(r.keyId) ?? r.keyId) : '–')
+  // Every cell is cut to its column with an ellipsis; its whole text is its title.
+  const text = (value: string, testId?: string) => <td className="usage-ellipsis" title={value} data-testid={testId}>{value}</td>
+  // Times and token counts wrap at their spaces instead (a date over its time, input over output).
+  const wrapped = (value: string) => <td className="usage-wrap" title={value}>{value}</td>
+  const cell: Record<LogColumn, (r: Row) => ReactNode> = {
+    time: (r) => wrapped(shortTime(r.createdAt)),
+    group: (r) => text(r.group ?? '–'),
+    key: (r) => <td className="usage-ellipsis" title={keyOf(r)}><code>{keyOf(r)}</code></td>,
+    model: (r) => text(r.model ?? '–', 'usage-model'),
+    endpoint: (r) => text(r.endpoint),
     status: (r) => (
-      <td className="usage-ellipsis" title={r.errorCode ?? undefined}>
+      <td className="usage-status" title={r.errorCode ?? undefined}>
         <span className={`badge ${r.status < 400 ? 'ok' : 'error'}`}>{r.status}</span>
         {r.errorCode && <span className="muted small"> {r.errorCode}</span>}
         {r.attempts && worthShowing(r.attempts) && (
@@ -205,42 +185,49 @@ function LogTable({ t, count, page, hints, columns }: { t: UsageT; count: UsageC
         )}
       </td>
     ),
-    tokens: (r) => <td>{tokens(r.inputTokens)} / {tokens(r.outputTokens)}</td>,
-    cost: (r) => <td data-testid="usage-cost">{formatUsd(r.cost)}</td>,
-    latency: (r) => <td data-testid="usage-latency">{formatMs(r.latencyMs)}</td>,
+    tokens: (r) => wrapped(`${tokens(r.inputTokens)} / ${tokens(r.outputTokens)}`),
+    cost: (r) => text(formatUsd(r.cost), 'usage-cost'),
+    latency: (r) => text(formatMs(r.latencyMs), 'usage-latency'),
   }
-  const foot: Partial<Record<LogColumn, ReactNode>> = {
+  const foot: Partial<Record<LogColumn, string>> = {
     status: totals.errors > 0 ? count('errors', totals.errors) : '',
     tokens: `${totals.inputTokens.toLocaleString()} / ${totals.outputTokens.toLocaleString()}`,
     cost: formatUsd(totals.cost),
   }
-  // The totals' label takes the first column, unless that column has a total of its own.
-  const labelled = foot[columns[0]] === undefined
   return (
     <div className="usage-table-wrap" data-testid="usage-table-wrap">
       <table className="usage-table" data-testid="usage-table">
+        <colgroup>
+          <col className="usage-col-open" />
+          {columns.map((c) => <col key={c} className={`usage-col-${c}`} />)}
+        </colgroup>
         <thead>
-          <tr>{columns.map((c) => <th key={c} data-column={c}>{t(`col_${c}`)}</th>)}</tr>
+          <tr>
+            <th><span className="usage-sr-only">{t('detail')}</span></th>
+            {columns.map((c) => <th key={c} data-column={c}>{t(`col_${c}`)}</th>)}
+          </tr>
         </thead>
         <tbody>
           {page.data.map((r) => (
             <Fragment key={r.id}>
-              <tr data-testid="usage-row" data-status={r.status}>
+              <tr data-testid="usage-row" data-status={r.status} data-id={r.id}>
+                <td>
+                  <button type="button" className="link usage-open" aria-expanded={open.has(r.id)} aria-label={t('detailOf', { id: r.id })} title={r.id} onClick={() => toggle(r.id)} data-testid="usage-row-open">
+                    {open.has(r.id) ? '▾' : '▸'}
+                  </button>
+                </td>
                 {columns.map((c) => <Fragment key={c}>{cell[c](r)}</Fragment>)}
               </tr>
-              {r.attempts && open.has(r.id) && <AttemptsDetail t={t} attempts={r.attempts} span={columns.length} />}
+              {open.has(r.id) && <RequestDetail t={t} r={r} keyName={keyOf(r)} span={columns.length + 1} />}
             </Fragment>
           ))}
         </tbody>
-        <tfoot>
-          <tr data-testid="usage-totals">
-            {columns.map((c, i) => (
-              <th key={c}>{i === 0 && labelled ? `${t('totals')}: ${count('requests', totals.count)}` : (foot[c] ?? '')}</th>
-            ))}
-          </tr>
-        </tfoot>
       </table>
-      {!labelled && <p className="muted small">{t('totals')}: {count('requests', totals.count)}</p>}
+      <p className="muted small usage-page-totals" data-testid="usage-totals">
+        {[`${t('totals')}: ${count('requests', totals.count)}`, ...columns.filter((c) => foot[c]).map((c) => `${t(`col_${c}`)} ${foot[c]}`)].join(' · ')}
+      </p>
     </div>
   )
 }
+
+type Row = RequestLogPage['data'][number]

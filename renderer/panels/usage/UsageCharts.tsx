@@ -8,8 +8,8 @@ import { useCount, useT } from '../../i18n'
 import { useAppStore } from '../../stores/app-store'
 import { useAction } from '../keys/use-action'
 import { PLURALS, STRINGS, type UsageCount, type UsageT } from './strings'
-import { cssColour, OTHER_COLOUR, PALETTE, UPlotChart } from './UPlotChart'
-import { barsOf, dayRange, daySeconds, errorRates, keyShares, latencyLines, rangeTotals, RANGES, stackSpend, summaryQuery, usdTick, type KeyShare, type RangeDays, type SpendLayer } from './usage-charts'
+import { cssColour, exposeYAxis, fitLabels, OTHER_COLOUR, PALETTE, UPlotChart } from './UPlotChart'
+import { barsOf, dayRange, daySeconds, errorRates, keyShares, latencyLines, latencyTick, onLogAxis, rangeTotals, RANGES, stackSpend, summaryQuery, usdTick, type KeyShare, type RangeDays, type SpendLayer } from './usage-charts'
 
 const TIME_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone
 
@@ -180,16 +180,22 @@ function ActivityChart({ t, days }: { t: UsageT; days: UsageDay[] }) {
 function LatencyChart({ t, days }: { t: UsageT; days: UsageDay[] }) {
   const language = useAppStore((s) => s.language)
   const lines = useMemo(() => latencyLines(days), [days])
-  const data = useMemo<uPlot.AlignedData>(() => [daySeconds(days), lines.p50, lines.p90, lines.p99], [days, lines])
+  // A log axis: a p50 of 7 ms and a p99 of 95 s are both readable on it.
+  const data = useMemo<uPlot.AlignedData>(() => [daySeconds(days), onLogAxis(lines.p50), onLogAxis(lines.p90), onLogAxis(lines.p99)], [days, lines])
   const options = useMemo<Omit<uPlot.Options, 'width' | 'height'>>(() => ({
-    scales: { x: dayScale, y: zeroBased },
-    axes: axes({ values: (_u, ticks) => ticks.map(formatMs) }),
+    scales: { x: dayScale, y: { distr: 3, log: 10 } },
+    axes: axes({ values: (_u, ticks) => ticks.map(latencyTick), size: fitLabels }),
+    hooks: { draw: [exposeYAxis] },
     series: [daySeries(t), ...(['p50', 'p90', 'p99'] as const).map((p, i) => ({
       // Points too: a day between two quiet days has no line to draw.
       label: p, stroke: [PALETTE[2], PALETTE[1], cssColour('--danger')][i], width: 2, spanGaps: false, points: { show: true, size: 5 },
-      value: (_u: uPlot, v: number | null) => (v === null ? '–' : formatMs(v)),
+      // The legend reads the day's own figure (a 0 ms one is drawn at the axis floor).
+      value: (_u: uPlot, _v: number | null, _s: number, day: number | null) => {
+        const v = day === null ? null : lines[p][day]
+        return v === null || v === undefined ? '–' : formatMs(v)
+      },
     }))],
-  }), [language])
+  }), [language, lines])
   return (
     <figure className="usage-figure-chart" data-testid="usage-latency">
       <figcaption><strong>{t('latencyTitle')}</strong></figcaption>

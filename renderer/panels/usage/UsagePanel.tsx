@@ -1,6 +1,6 @@
-import { useState } from 'react'
 import { NextStep, useHasAccounts } from '../../components/NextStep'
 import { useT } from '../../i18n'
+import { useAppStore } from '../../stores/app-store'
 import { AccountCard } from './AccountCard'
 import { RequestLog } from './RequestLog'
 import { STRINGS } from './strings'
@@ -10,11 +10,12 @@ import './usage.css'
 /**
  * The account (balance, reservations, concurrency), pictures of the usage over days, and the per-request log.
  * The app's own housekeeping calls (shared/admin.ts HOUSEKEEPING_ENDPOINTS from its own keys) are left out of the
- * pictures and the log unless the switch shows them.
+ * pictures and the log unless the switch shows them. The switch, like the table's columns, is saved with the app's state.
  */
 export function UsagePanel() {
   const t = useT(STRINGS)
-  const [housekeeping, setHousekeeping] = useState(false)
+  const housekeeping = useAppStore((s) => s.usageHousekeeping === true)
+  const setHousekeeping = useAppStore((s) => s.setUsageHousekeeping)
   const hasAccounts = useHasAccounts()
   return (
     <section className="panel usage" data-testid="panel-usage">

@@ -44,6 +44,12 @@ export type LogColumn = (typeof LOG_COLUMNS)[number]
 /** Shown at first: what fits beside the sidebar at 1280 px, Cost and Latency included. */
 export const DEFAULT_COLUMNS: readonly LogColumn[] = ['time', 'key', 'model', 'status', 'tokens', 'cost', 'latency']
 
+/** A saved column choice as the table can use it: known columns in table order; the defaults for anything else. */
+export function savedColumns(value: unknown): LogColumn[] {
+  const saved = Array.isArray(value) ? LOG_COLUMNS.filter((c) => value.includes(c)) : []
+  return saved.length === 0 ? [...DEFAULT_COLUMNS] : saved
+}
+
 /** The columns after toggling one, kept in table order; the last one cannot be hidden. */
 export function toggleColumn(shown: readonly LogColumn[], column: LogColumn): LogColumn[] {
   const next = shown.includes(column) ? shown.filter((c) => c !== column) : [...shown, column]

@@ -13,6 +13,8 @@ type Key =
   | 'col_share' | 'errorRate' | 'noUsage' | 'rangeTotal' | 'chartData' | 'range' | 'sampled'
   | 'budget' | 'spent' | 'noLimit' | 'noLimitHelp' | 'removeLimit'
   | 'attemptsTitle' | 'attemptsShow' | 'attempt_account' | 'attempt_model' | 'attempt_outcome' | 'attempt_ms' | 'attempt_next'
+  | 'detail' | 'detailOf' | 'detail_id' | 'detail_time' | 'detail_requested' | 'detail_served' | 'detail_servedBy' | 'detail_notServed'
+  | 'detail_accounts' | 'detail_noAccounts' | 'detail_total' | 'detail_upstream'
   | AttemptKey
 
 /** The usage panel's text. */
@@ -36,6 +38,10 @@ export const STRINGS: Strings<Key> = {
     noLimitHelp: 'No budget is set: requests are never refused for money. Set a balance to make it a spending limit.',
     attemptsTitle: 'Upstream attempts', attemptsShow: 'Show the upstream attempts', attempt_account: 'Account', attempt_model: 'Model',
     attempt_outcome: 'Outcome', attempt_ms: 'Took', attempt_next: 'Then',
+    detail: 'Detail', detailOf: 'Detail of request {id}', detail_id: 'Request id', detail_time: 'Received',
+    detail_requested: 'Model as requested', detail_served: 'Model as served', detail_servedBy: '{model} (account {account})',
+    detail_notServed: 'none answered', detail_accounts: 'Accounts tried', detail_noAccounts: 'none (no upstream call)',
+    detail_total: 'Total time', detail_upstream: 'Time in upstream calls',
     at_ok: 'answered', at_status: 'HTTP {status}', at_timeout: 'timed out', at_reset: 'connection reset', at_connect: 'connection refused',
     at_malformed: 'malformed answer', at_empty: 'empty answer', at_aborted: 'client left', at_skipped: 'skipped: circuit breaker open',
     at_error: 'error', at_failedOver: 'next account', at_noneLeft: 'no account left', at_retryAsked: 'retry after {ms} ms, as the upstream asked',
@@ -61,6 +67,10 @@ export const STRINGS: Strings<Key> = {
     noLimitHelp: '尚未设置预算：不会因金额拒绝请求。设置余额即可将其作为支出上限。',
     attemptsTitle: '上游尝试', attemptsShow: '显示上游尝试', attempt_account: '账户', attempt_model: '模型',
     attempt_outcome: '结果', attempt_ms: '耗时', attempt_next: '随后',
+    detail: '详情', detailOf: '请求 {id} 的详情', detail_id: '请求编号', detail_time: '接收时间',
+    detail_requested: '请求的模型', detail_served: '实际应答的模型', detail_servedBy: '{model}（账户 {account}）',
+    detail_notServed: '无应答', detail_accounts: '尝试过的账户', detail_noAccounts: '无（未调用上游）',
+    detail_total: '总耗时', detail_upstream: '上游调用耗时',
     at_ok: '已应答', at_status: 'HTTP {status}', at_timeout: '超时', at_reset: '连接被重置', at_connect: '连接被拒绝',
     at_malformed: '应答格式错误', at_empty: '空应答', at_aborted: '客户端已离开', at_skipped: '已跳过：熔断中',
     at_error: '错误', at_failedOver: '切换到下一个账户', at_noneLeft: '没有可用的账户了', at_retryAsked: '按上游要求 {ms} 毫秒后重试',

@@ -53,6 +53,27 @@ export function latencyLines(days: UsageDay[]): Record<'p50' | 'p90' | 'p99', Ar
   return { p50: line('p50'), p90: line('p90'), p99: line('p99') }
 }
 
+/** The smallest latency the log axis shows: a 0 ms figure is drawn at this floor (a log axis has no zero). */
+export const LATENCY_FLOOR_MS = 0.1
+
+/** A latency line as the log axis draws it: gaps stay gaps, figures below the floor sit on it. */
+export const onLogAxis = (line: Array<number | null>): Array<number | null> => line.map((v) => (v === null ? null : Math.max(v, LATENCY_FLOOR_MS)))
+
+/**
+ * A tick label of the latency axis (log 10): whole labels at each power of ten (`10 ms`, `1 s`, `100 s`, `1 min`),
+ * none between them (nor for the ticks uPlot filtered out), so that no label is wider than the axis.
+ */
+export function latencyTick(ms: number | null): string {
+  // uPlot hands a log axis's filtered ticks over as null.
+  if (ms === null || !(ms > 0)) return ''
+  const decade = Math.log10(ms)
+  if (Math.abs(decade - Math.round(decade)) > 1e-9) return ''
+  if (ms < 1) return `${Number(ms.toPrecision(1))} ms`
+  if (ms < 1000) return `${Math.round(ms)} ms`
+  if (ms < 100_000) return `${Math.round(ms / 1000)} s`
+  return `${Number((ms / 60_000).toPrecision(2))} min`
+}
+
 /** Chart x values: uPlot's time axis counts seconds. */
 export const daySeconds = (days: UsageDay[]): number[] => days.map((d) => d.start / 1000)
 
