@@ -50,7 +50,7 @@ const b64 = (bytes: Buffer) => bytes.toString('base64')
 async function multipartEdit(fields: Record<string, string>, files: Buffer[], field = files.length > 1 ? 'image[]' : 'image') {
   const form = new FormData()
   for (const [name, value] of Object.entries(fields)) form.append(name, value)
-  files.forEach((bytes, i) => form.append(field, new Blob([bytes], { type: 'image/png' }), `ref-${i}.png`))
+  files.forEach((bytes, i) => form.append(field, new Blob([new Uint8Array(bytes)], { type: 'image/png' }), `ref-${i}.png`))
   const res = await fetch(`${gw.url}/v1/images/edits`, { method: 'POST', headers: { authorization: `Bearer ${TEST_KEY}` }, body: form })
   return { status: res.status, body: await res.text() }
 }

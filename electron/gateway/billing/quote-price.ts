@@ -5,10 +5,8 @@
  * app's "Ask before sending above" compares), `max` (the most it can be billed, `n` included).
  */
 import type { CatalogModel, Pricing } from '../../../shared/types.js'
-import type { AdmissionSpec } from '../admission.js'
 import { tokenLimits } from '../money/billed-usage.js'
 import { costNano } from './billing.js'
-import type { RequestContext } from '../context.js'
 import { countTextTokens } from '../tokens/tokens.js'
 import type { TokenUsage } from '../contract/upstream.js'
 import type { NormalizedImageRequest } from '../contract/image-upstream.js'
@@ -20,13 +18,6 @@ export interface QuotePrice {
   /** what a typical call is billed; absent: `maxNano` (a price known exactly, per image, second or character) */
   expectedNano?: number
   basis: Record<string, unknown>
-}
-
-/** An endpoint a quote can price: its own admission (the quote skips its funds step) and the price of the admitted request. */
-export interface Quotable<Req> {
-  // The input and funds types are the endpoint's own business: a quote reads neither.
-  admission: AdmissionSpec<unknown, Req, unknown>
-  price(request: Req, model: CatalogModel, ctx: RequestContext): Promise<QuotePrice>
 }
 
 /** The catalog price as the quote shows it (snake_case like every answer). */

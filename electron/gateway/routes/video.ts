@@ -12,7 +12,7 @@ import { holdVideo, refusedShape, submitVideo, type VideoHold } from '../tasks/v
 import { nativeCreated, nativeTaskView, videoTaskView } from '../tasks/video-view.js'
 import { compileValidator } from '../validate.js'
 import { videoQuote } from '../tasks/video-pricing.js'
-import type { Quotable } from '../billing/quote-price.js'
+import type { Quotable } from './quotable.js'
 
 const REPLAYED = { 'idempotent-replayed': 'true' }
 
