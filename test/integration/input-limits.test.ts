@@ -110,6 +110,12 @@ describe('chat n is bounded', () => {
     expect(calls()).toBe(0)
   })
 
+  it('Gemini models take at most 8 (candidateCount), their family\'s maxChoices', async () => {
+    const res = await refusal('/v1/chat/completions', { model: 'capped-gemini', messages: [{ role: 'user', content: 'hi' }], n: 9 })
+    expect(res.body.error).toMatchObject({ message: "Invalid 'n': integer above maximum value. Expected a value <= 8, but got 9 instead.", code: 'integer_above_max_value' })
+    expect(calls()).toBe(0)
+  })
+
   it('a row\'s maxChoices bounds it lower; n within it is forwarded and priced n times in the quote', async () => {
     expect((await refusal('/v1/chat/completions', { model: 'few-choices', messages: [{ role: 'user', content: 'hi' }], n: 5 })).body.error.message)
       .toBe("Invalid 'n': integer above maximum value. Expected a value <= 4, but got 5 instead.")

@@ -11,6 +11,8 @@ export const geminiFamily: FamilyModule = {
   defaults: {
     // A typical answer's tokens for the quote's `expected` (catalog _spec `typicalOutputTokens`: source and why).
     typicalOutputTokens: 1000,
+    // n becomes candidateCount, which Gemini takes from 1 to 8 (its 400 above: "candidateCount … supported range").
+    maxChoices: 8,
     endpoints: ['chat.completions'],
     input: ['text', 'image', 'video', 'file'],
     reasoningEffort: ['none', 'minimal', 'low', 'medium', 'high'],
