@@ -97,6 +97,8 @@ export interface KeySummary {
   quota: number | null
   /** USD spent against the quota */
   used: number
+  /** USD held by the key's requests and video tasks under way */
+  reserved: number
   /** unix seconds; null: never */
   expiresAt: number | null
   disabled: boolean
@@ -146,6 +148,8 @@ export interface AccountSummary {
   balance: number
   /** USD held for requests and tasks under way */
   reserved: number
+  /** USD a new request may still hold: remaining less reserved; null with no budget */
+  available: number | null
   concurrency: number
 }
 

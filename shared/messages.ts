@@ -56,14 +56,6 @@ export const MESSAGES = {
   api_key_revoked_during: { en: 'This API key was revoked while the request was running.', zh: '此 API 密钥在请求进行期间被撤销。' },
   api_key_disabled_during: { en: 'This API key was disabled while the request was running.', zh: '此 API 密钥在请求进行期间被停用。' },
   api_key_expired_during: { en: 'This API key expired while the request was running.', zh: '此 API 密钥在请求进行期间过期。' },
-  insufficient_balance: {
-    en: 'The account balance cannot cover this request; top up to continue.',
-    zh: '账户余额不足以支付此请求，请充值后继续。',
-  },
-  insufficient_key_quota: {
-    en: 'This API key has used up its quota.',
-    zh: '此 API 密钥的额度已用完。',
-  },
   request_reservation_insufficient: {
     en: 'This request could cost up to {amount} USD, and {available} USD is left of the account\'s budget (less what requests under way hold).{fit}',
     zh: '此请求最多可能花费 {amount} USD，账户预算剩余 {available} USD（已扣除进行中的请求所预留的金额）。{fit}',

@@ -1,5 +1,5 @@
 import type { CatalogModel, Endpoint, FallbackTrigger } from '../../shared/types.js'
-import { ensureFunds } from './billing/billing.js'
+import { releaseHold } from './billing/holds.js'
 import { readJson } from './client/body.js'
 import type { RequestContext } from './context.js'
 import { GatewayError } from './errors.js'
@@ -27,8 +27,11 @@ export interface AdmissionSpec<In, Req, Funds> {
   rules(input: In, model: CatalogModel, ctx: RequestContext): Req | Promise<Req>
   /** what the vendor refuses before anything is held (video: a shape its API cannot express) */
   accounts?(request: Req, candidates: UpstreamAccount[], model: CatalogModel): void
-  /** funds (402): the balance and the key's quota, or what is held for the request (a video's reservation) */
-  funds(ctx: RequestContext, services: Services, request: Req, model: CatalogModel): Funds | Promise<Funds>
+  /**
+   * funds (402): what is held for the request's worst case against the account's budget, the key's quota and the
+   * budgets of `candidates` (billing/holds.ts), or a video's reservation
+   */
+  funds(ctx: RequestContext, services: Services, request: Req, model: CatalogModel, candidates: readonly UpstreamAccount[]): Funds | Promise<Funds>
 }
 
 export interface Admitted<In, Req, Funds> {
@@ -66,7 +69,7 @@ async function admitModel<In, Req, Funds>(ctx: RequestContext, services: Service
   const request = ruled instanceof Promise ? await ruled : ruled
   const candidates = upstreamsFor(services.registry, ctx.group!, model, spec.capability)
   spec.accounts?.(request, candidates, model)
-  const held = spec.funds(ctx, services, request, model)
+  const held = spec.funds(ctx, services, request, model, candidates)
   const funds = held instanceof Promise ? await held : held
   return { input, request, model, candidates, funds }
 }
@@ -122,6 +125,8 @@ export async function serveWithFallbacks<In, Req, Funds, T>(
         // A fallback outside the key's group is never used; one it cannot be admitted for is passed over.
         if (!on.includes(trigger) || model === current.model.id || !ctx.group!.modelSet.has(model)) continue
         try {
+          // The fallback holds its own worst case, at its own price.
+          await releaseHold(ctx, services)
           fallback = await admitModel(ctx, services, spec, spec.withModel(admitted.input, model), model)
         } catch (refused) {
           if (!(refused instanceof GatewayError)) throw refused
@@ -136,9 +141,6 @@ export async function serveWithFallbacks<In, Req, Funds, T>(
   }
 }
 
-/** Funds for a call billed after it ran: a positive balance and a key within its quota. */
-export const balanceAndQuota = (ctx: RequestContext, services: Services): void => ensureFunds(services.registry, ctx.key!)
-
 /** Funds for a call that costs nothing (count_tokens). */
 export const free = (): void => {}
 
@@ -146,16 +148,18 @@ const modelField = (body: Body): unknown => body.model
 const renamed = (body: Body, model: string): Body => ({ ...body, model })
 const unchanged = (body: Body): Body => body
 
-/** An endpoint whose body is a JSON object naming its `model`; without rules it goes on as sent, billed after the call. */
+/**
+ * An endpoint whose body is a JSON object naming its `model`; without rules it goes on as sent. Its funds step is its
+ * own (the worst case it holds, billing/holds.ts, or `free`).
+ */
 export function jsonAdmission<Req = Body, Funds = void>(
-  spec: Pick<AdmissionSpec<Body, Req, Funds>, 'endpoint' | 'capability' | 'validate' | 'accounts'> & Partial<Pick<AdmissionSpec<Body, Req, Funds>, 'rules' | 'funds'>>,
+  spec: Pick<AdmissionSpec<Body, Req, Funds>, 'endpoint' | 'capability' | 'validate' | 'accounts' | 'funds'> & Partial<Pick<AdmissionSpec<Body, Req, Funds>, 'rules'>>,
 ): AdmissionSpec<Body, Req, Funds> {
   return {
     read: readJson,
     modelOf: modelField,
     withModel: renamed,
     rules: unchanged as unknown as AdmissionSpec<Body, Req, Funds>['rules'],
-    funds: balanceAndQuota as unknown as AdmissionSpec<Body, Req, Funds>['funds'],
     ...spec,
   }
 }

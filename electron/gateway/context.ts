@@ -5,9 +5,19 @@ import type { UpstreamAttempt } from '../../shared/admin.js'
 import type { CatalogModel } from '../../shared/types.js'
 import { ClientAbort } from './client/client-abort.js'
 import type { ClientTimeouts } from './client/client-timeouts.js'
-import type { Protocol } from './errors.js'
-import type { ApiKey, Group } from './contract/accounts.js'
+import type { GatewayError, Protocol } from './errors.js'
+import type { ApiKey, Group, UpstreamAccount } from './contract/accounts.js'
 import type { TokenUsage } from './contract/upstream.js'
+
+/**
+ * What admission holds for a request's worst case (billing/holds.ts): kept out of the budgets until the request's
+ * ledger row settles it.
+ */
+export interface RequestHold {
+  amountNano: number
+  /** Moves the hold onto the upstream account about to be tried; the 402 when that account's budget cannot hold it. */
+  onUpstream(upstream: UpstreamAccount): Promise<GatewayError | undefined>
+}
 
 /** Everything one request carries through the pipeline, and what its ledger row will say. */
 export interface RequestContext {
@@ -35,6 +45,8 @@ export interface RequestContext {
   model?: CatalogModel
   /** the model the client named (its ledger row names it when it is unknown, retired or refused before `model` is set) */
   requestedModel?: string
+  /** the worst case held for the request (billing/holds.ts); its ledger row settles it */
+  hold?: RequestHold
   /** the route's ledger endpoint name */
   endpoint?: string
   /** filled by the handler for the ledger */

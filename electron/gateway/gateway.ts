@@ -107,6 +107,9 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       // Streams cut short by a dead process are billed for what their checkpoints counted, before balances are read.
       const settled = await store.ledger.settleInterrupted()
       if (settled > 0) log(`[gatehouse] settled ${settled} stream(s) interrupted by the last stop (status 499, interrupted_by_restart)`)
+      // What the last run held for requests it never finished is given back (their rows, if any, are written).
+      const released = await store.holds.releaseAll()
+      if (released > 0) log(`[gatehouse] released ${released} hold(s) of requests the last stop cut`)
       secrets = options.secrets ?? fileSecretBox(options.dataDir)
     }
     const registry = await Registry.open(store, secrets, redactor, log)

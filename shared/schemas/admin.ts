@@ -125,6 +125,7 @@ export const modelSettings = obj({
 })
 const keyFields = {
   id: str, hint: str, group: str, name: strOrNull, concurrency: { type: ['integer', 'null'] }, quota: numOrNull, used: num,
+  reserved: { type: 'number', description: 'USD held by the key\'s requests and video tasks under way, against its quota' },
   expiresAt: { type: ['integer', 'null'] }, disabled: { type: 'boolean' }, createdAt: int, app: { type: 'boolean' },
 }
 export const keySummary = obj(keyFields)
@@ -151,7 +152,8 @@ export const accountSummary = obj({
   spent: { type: 'number', description: 'USD spent against the budget since it was set (with no budget: since it was cleared, or since the install)' },
   remaining: { type: ['number', 'null'], description: 'USD: budget less spent (may fall below zero after the last request settles); null with no budget' },
   balance: { type: 'number', description: 'USD: `remaining`, or 0 with no budget (read `budget` first)' },
-  reserved: { type: 'number', description: 'USD held for video tasks under way (against the budget)' },
+  reserved: { type: 'number', description: 'USD held for work under way, against the budget: each request\'s worst case until its row settles it, and video tasks\' reservations (README "Budgets and reservations")' },
+  available: { type: ['number', 'null'], description: 'USD a new request may still hold: remaining less reserved; null with no budget' },
   concurrency: int,
 })
 export const requestLogPage = obj({

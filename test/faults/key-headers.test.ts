@@ -131,7 +131,8 @@ describe("every rule of a key holds whichever header carries it; a valid key in 
   const RULES: Array<{ rule: string; key: string; route: typeof chat; status: number; json: object }> = [
     { rule: 'disabled', key: DISABLED_KEY, route: chat, status: 401, json: chatError('invalid_api_key', 'This API key is disabled: sk-dis…6789', 'authentication_error') },
     { rule: 'expired', key: EXPIRED_KEY, route: chat, status: 401, json: chatError('api_key_expired', 'This API key has expired: sk-exp…6789', 'authentication_error') },
-    { rule: 'quota used up', key: BROKE_KEY, route: chat, status: 402, json: chatError('insufficient_quota', 'This API key has used up its quota.', 'insufficient_quota') },
+    // "hi" counts 3 tokens; without max_tokens the cap is test-gpt's output limit, 4096: 3 × 2000 + 4096 × 8000 nano-USD.
+    { rule: 'quota used up', key: BROKE_KEY, route: chat, status: 402, json: chatError('insufficient_quota', "This request could cost up to 0.032774 USD, and 0 USD is left of this API key's quota (less what its requests under way hold). Even a one-token answer does not fit.", 'insufficient_quota') },
     { rule: 'group protocol', key: MESSAGES_KEY, route: chat, status: 404, json: chatError('route_not_found', 'The current platform does not support this API path: /v1/chat/completions', 'not_found_error') },
     { rule: 'model access', key: NARROW_KEY, route: chat, status: 404, json: chatError('model_not_found', 'The model `test-gpt` does not exist or you do not have access to it.', 'not_found_error', 'model') },
   ]

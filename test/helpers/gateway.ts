@@ -22,7 +22,8 @@ export function chatConfig(upstreams: Array<{ id: string; baseUrl: string }>, ex
   return {
     account: { balance: 100, concurrency: 5 },
     models: [
-      { id: 'test-gpt', family: 'gpt', vendor: 'openai', pricing: { unit: 'token', input: 2, output: 8 } },
+      // An output limit, as every real model has: a request without max_tokens holds it as its worst case (0.033 USD).
+      { id: 'test-gpt', family: 'gpt', vendor: 'openai', pricing: { unit: 'token', input: 2, output: 8 }, limits: { maxOutputTokens: 4096 } },
       { id: 'test-image', family: 'gpt-image', vendor: 'openai', pricing: { unit: 'image', price: 0.04 } },
     ],
     upstreams: upstreams.map((u) => ({ id: u.id, vendor: 'openai' as const, baseUrl: u.baseUrl, apiKey: `upstream-secret-${u.id}` })),

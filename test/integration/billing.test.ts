@@ -85,16 +85,23 @@ describe('billing (spec §1)', () => {
     expect((await ledger())).toMatchObject({ status: 499, cost_nano: 0, output_tokens: null })
   })
 
-  it('402 insufficient_quota before any upstream call when the key quota is used up', async () => {
+  it('402 insufficient_quota before any upstream call when the key quota cannot hold the worst case', async () => {
     fake.setScenario({ kind: 'ok', usage: { prompt_tokens: 100, completion_tokens: 100 } })
     const key = { authorization: `Bearer ${QUOTA_KEY}` }
-    // One request costs 0.001 USD, more than the whole 0.0001 quota: it is served, and the next one is refused.
-    expect((await gw.post('/v1/chat/completions', body, key)).status).toBe(200)
+    const refusal = async (request: object) => {
+      const res = await gw.post('/v1/chat/completions', request, key)
+      const json = (await res.json()) as { error: { code: string; message: string } }
+      return [res.status, json.error.code, json.error.message]
+    }
+    // "hello" counts 3 tokens; without max_tokens the cap is test-gpt's output limit (4096): more than the 0.0001 quota.
+    expect(await refusal(body)).toEqual([402, 'insufficient_quota',
+      "This request could cost up to 0.032774 USD, and 0.0001 USD is left of this API key's quota (less what its requests under way hold). A lower max_tokens fits: at most 11."])
+    // With max_tokens 10 it fits (0.000086). The vendor reports 0.001 USD of usage, past the cap: billed as reported.
+    expect((await gw.post('/v1/chat/completions', { ...body, max_tokens: 10 }, key)).status).toBe(200)
     expect((await balance(QUOTA_KEY)).key.remaining).toBeCloseTo(-0.0009, 12)
     fake.reset()
-    const res = await gw.post('/v1/chat/completions', body, key)
-    const json = (await res.json()) as { error: { code: string; message: string } }
-    expect([res.status, json.error.code, json.error.message]).toEqual([402, 'insufficient_quota', "This API key has used up its quota."])
+    expect(await refusal({ ...body, max_tokens: 10 })).toEqual([402, 'insufficient_quota',
+      "This request could cost up to 0.000086 USD, and 0 USD is left of this API key's quota (less what its requests under way hold). Even a one-token answer does not fit."])
     expect(fake.calls).toHaveLength(0)
   })
 })
@@ -107,10 +114,13 @@ describe('the account balance', () => {
     const config = chatConfig([{ id: 'a', baseUrl: upstream.url }], { account: { balance: 3, concurrency: 5 } })
     let g = await startGatewayOnTestStore({ dataDir: dir.dir, config, port: 0, log: () => {} })
     const post = () => fetch(`${g.url}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${TEST_KEY}` }, body: JSON.stringify(body) })
-    for (let i = 0; i < 2; i++) expect((await post()).status).toBe(200) // 2 USD each: 3 -> 1 -> -1
+    // Each holds 0.033 USD and is billed 2 (the vendor's usage, past the hold, billed as reported): 3 -> 1 -> -1
+    for (let i = 0; i < 2; i++) expect((await post()).status).toBe(200)
     const refused = await post()
     expect(refused.status).toBe(402)
-    expect(((await refused.json()) as { error: { message: string } }).error.message).toBe('The account balance cannot cover this request; top up to continue.')
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toBe(
+      "This request could cost up to 0.032774 USD, and 0 USD is left of the account's budget (less what requests under way hold). Even a one-token answer does not fit.",
+    )
     const rows = (await g.services.store.ledger.recent(null, 10)).length
     await g.close()
 

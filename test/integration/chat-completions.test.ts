@@ -7,9 +7,9 @@ const hello = [{ role: 'user', content: 'hello there' }]
 const { gw, fakes: { openai: fake } } = withGateway({
   ...fakeOpenAIChat({
     models: [
-      { id: 'test-gpt', family: 'gpt', vendor: 'openai', pricing: { unit: 'token', input: 2, output: 8 } },
+      { id: 'test-gpt', family: 'gpt', vendor: 'openai', pricing: { unit: 'token', input: 2, output: 8 }, limits: { maxOutputTokens: 4096 } },
       { id: 'test-image', family: 'gpt-image', vendor: 'openai', pricing: { unit: 'image', price: 0.04 } },
-      { id: 'test-orphan', family: 'gpt', vendor: 'xai', pricing: { unit: 'token', input: 1, output: 1 } },
+      { id: 'test-orphan', family: 'gpt', vendor: 'xai', pricing: { unit: 'token', input: 1, output: 1 }, limits: { maxOutputTokens: 4096 } },
     ],
     groups: [
       { id: 'main', protocol: 'chat', models: ['test-gpt', 'test-image', 'test-orphan'], upstreams: ['a'] },

@@ -13,6 +13,8 @@ import { TEST_KEY, withGateway, type TestGateway } from '../helpers/gateway.js'
 import { readSse } from '../helpers/sse.js'
 
 const token = (input: number, output: number) => ({ unit: 'token' as const, input, output })
+// Each model's output limit: what a request without max_tokens holds against the budget as its worst case.
+const limits = { maxOutputTokens: 4096 }
 const imageModel = (id: string, price: number) => ({ id, family: 'gpt-image' as const, vendor: 'openai' as const, pricing: { unit: 'image' as const, price }, variant: '2.5', sizeTiers: [], maxN: 10, maxReferenceImages: 16 })
 const grok = loadBuiltinModels().find((m) => m.id === 'grok-imagine-video')!
 
@@ -26,7 +28,7 @@ const { gw, fakes } = withGateway({
     account: { balance: 100, concurrency: 5 },
     models: [
       {
-        id: 'primary', family: 'gpt', vendor: 'openai', pricing: token(1, 2),
+        id: 'primary', family: 'gpt', vendor: 'openai', pricing: token(1, 2), limits,
         fallbacks: [
           // Listed first, never used: the key's group does not have it.
           { model: 'outside', on: ['unavailable', 'rate_limited', 'context_length'] },
@@ -35,11 +37,11 @@ const { gw, fakes } = withGateway({
           { model: 'spare', on: ['rate_limited'] },
         ],
       },
-      { id: 'guarded', family: 'gpt', vendor: 'openai', pricing: token(1, 2), fallbacks: [{ model: 'outside', on: ['unavailable'] }] },
-      { id: 'large', family: 'gpt', vendor: 'openai', pricing: token(5, 10) },
-      { id: 'backup', family: 'gpt', vendor: 'openai', pricing: token(3, 6) },
-      { id: 'spare', family: 'gpt', vendor: 'openai', pricing: token(4, 8) },
-      { id: 'outside', family: 'gpt', vendor: 'openai', pricing: token(1, 1) },
+      { id: 'guarded', family: 'gpt', vendor: 'openai', pricing: token(1, 2), limits, fallbacks: [{ model: 'outside', on: ['unavailable'] }] },
+      { id: 'large', family: 'gpt', vendor: 'openai', pricing: token(5, 10), limits },
+      { id: 'backup', family: 'gpt', vendor: 'openai', pricing: token(3, 6), limits },
+      { id: 'spare', family: 'gpt', vendor: 'openai', pricing: token(4, 8), limits },
+      { id: 'outside', family: 'gpt', vendor: 'openai', pricing: token(1, 1), limits },
       { ...imageModel('img-a', 0.04), fallbacks: [{ model: 'img-b', on: ['unavailable'] }] },
       imageModel('img-b', 0.08),
       { id: grok.id, fallbacks: [{ model: 'grok-video-b', on: ['unavailable'] }] },

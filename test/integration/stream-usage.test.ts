@@ -9,6 +9,8 @@ import { readSse } from '../helpers/sse.js'
 // include_usage gets the usage as one final chunk with empty choices, and no content chunk carries it.
 
 const token = { unit: 'token' as const, input: 1, output: 2 }
+// Each model's output limit: what a request without max_tokens holds against the budget as its worst case.
+const limits = { maxOutputTokens: 4096 }
 // model id → the vendor whose stream shape it exercises
 const MODELS: Record<string, string> = {
   's-openai': 'openai', 's-glm': 'zhipu', 's-ark': 'ark', 's-qwen': 'dashscope', 's-grok': 'xai', 's-gateway': 'gateway', 's-gemini': 'gemini',
@@ -25,13 +27,13 @@ const { gw } = withGateway({
   config: ({ openai, glm, xai, dashscope, gemini }): GatewayConfig => ({
     account: { balance: 100 },
     models: [
-      { id: 's-openai', family: 'gpt', vendor: 'openai', pricing: token },
-      { id: 's-glm', family: 'glm', vendor: 'zhipu', pricing: token },
-      { id: 's-ark', family: 'gpt', vendor: 'ark', pricing: token },
-      { id: 's-qwen', family: 'qwen', vendor: 'dashscope', pricing: token },
-      { id: 's-grok', family: 'gpt', vendor: 'xai', pricing: token },
-      { id: 's-gateway', family: 'gpt', vendor: 'openai', pricing: token },
-      { id: 's-gemini', family: 'gemini', vendor: 'gemini', pricing: token },
+      { id: 's-openai', family: 'gpt', vendor: 'openai', pricing: token, limits },
+      { id: 's-glm', family: 'glm', vendor: 'zhipu', pricing: token, limits },
+      { id: 's-ark', family: 'gpt', vendor: 'ark', pricing: token, limits },
+      { id: 's-qwen', family: 'qwen', vendor: 'dashscope', pricing: token, limits },
+      { id: 's-grok', family: 'gpt', vendor: 'xai', pricing: token, limits },
+      { id: 's-gateway', family: 'gpt', vendor: 'openai', pricing: token, limits },
+      { id: 's-gemini', family: 'gemini', vendor: 'gemini', pricing: token, limits },
     ],
     upstreams: [
       { id: 'openai', vendor: 'openai', baseUrl: openai.url, apiKey: 'k-openai', models: ['s-openai'] },

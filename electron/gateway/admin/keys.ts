@@ -20,11 +20,11 @@ type KeyPatch = { name?: string | null; disabled?: boolean; concurrency?: number
 const readCreate = bodyReader<KeyBody>(keyCreate)
 const readPatch = bodyReader<KeyPatch>(keyPatch)
 
-/** A key as the app lists it: the hint, never the key. */
-export function keySummary(k: ApiKeyRow): KeySummary {
+/** A key as the app lists it: the hint, never the key; `reserved`, what its work under way holds (store/holds.ts). */
+export function keySummary(k: ApiKeyRow, reserved: ReadonlyMap<string, number>): KeySummary {
   return {
     id: k.id, hint: k.hint, group: k.group_id, name: k.name, concurrency: k.concurrency,
-    quota: k.quota_nano === null ? null : nanoToUsd(k.quota_nano), used: nanoToUsd(k.used_nano), expiresAt: k.expires_at,
+    quota: k.quota_nano === null ? null : nanoToUsd(k.quota_nano), used: nanoToUsd(k.used_nano), reserved: nanoToUsd(reserved.get(k.id) ?? 0), expiresAt: k.expires_at,
     disabled: k.disabled === 1, createdAt: k.created_at, app: k.app_secret_enc !== null,
   }
 }
@@ -42,7 +42,8 @@ export async function listKeys(ctx: RequestContext, services: Services): Promise
   const group = queryOf(ctx).get('group')
   await services.store.ledger.flush()
   const keys = (await services.store.apiKeys.all()).filter((k) => !group || k.group_id === group)
-  sendJson(ctx.res, 200, keys.map(keySummary))
+  const reserved = await services.store.holds.reservedByKey()
+  sendJson(ctx.res, 200, keys.map((k) => keySummary(k, reserved)))
 }
 
 /** POST /admin/v1/keys: a new key; its secret is in this answer and nowhere else, ever. */
@@ -52,7 +53,7 @@ export async function createKey(ctx: RequestContext, services: Services): Promis
   await applyChange(services, (tx) =>
     applyConfig({ keys: [{ ...body, key, ...(expiresAt == null ? {} : { expiresAt }) }] }, tx, services.secrets, services.registry.builtinModels, services.registry.keyHasher),
   )
-  const created: CreatedKey = { ...keySummary((await services.store.apiKeys.all()).find((k) => k.hash === services.registry.keyHasher.hash(key))!), key }
+  const created: CreatedKey = { ...keySummary((await services.store.apiKeys.all()).find((k) => k.hash === services.registry.keyHasher.hash(key))!, new Map()), key }
   sendJson(ctx.res, 201, created, { 'cache-control': 'no-store' })
 }
 
@@ -67,7 +68,7 @@ export async function updateKey(ctx: RequestContext, services: Services, params:
   if (patch.quota !== undefined) changes.quota_nano = patch.quota === null ? null : usdToNano(patch.quota)
   if (patch.expiresAt !== undefined) changes.expires_at = patch.expiresAt === null ? null : toUnixSeconds(patch.expiresAt)
   await applyChange(services, (tx) => tx.apiKeys.update(key.id, changes))
-  sendJson(ctx.res, 200, keySummary(await findKey(services, key.id)))
+  sendJson(ctx.res, 200, keySummary(await findKey(services, key.id), await services.store.holds.reservedByKey(key.id)))
 }
 
 /** DELETE /admin/v1/keys/{id}: revoked at once; its past requests stay in the log. */

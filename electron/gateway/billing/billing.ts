@@ -1,8 +1,6 @@
 import { MAX_ATTEMPT_RECORDS, type UpstreamAttempt } from '../../../shared/admin.js'
 import type { CatalogModel, UsageSource } from '../../../shared/types.js'
-import { accountBudget, fundsVerdict } from '../money/budget.js'
 import type { RequestContext } from '../context.js'
-import { gatewayError } from '../errors.js'
 import { chargeNano } from '../money/money.js'
 import { allInputTokens } from '../money/billed-usage.js'
 import { priceBreakdown, priceUsage } from '../money/price-usage.js'
@@ -11,23 +9,14 @@ import type { Registry } from '../registry.js'
 import type { Store } from '../store/index.js'
 import type { TokenUsage } from '../contract/upstream.js'
 
-/**
- * Spec §1/§7: refuse with 402 before any upstream call when the account's budget (less what async tasks
- * hold) or the key's quota is used up; with neither set, nothing is refused (budget.ts). The exact cost of a
- * token-priced request is known only afterwards, so a request needs a positive amount left; the last request
- * may take the budget below zero.
- */
-export function ensureFunds(registry: Registry, key: ApiKey): void {
-  const verdict = fundsVerdict(accountBudget(registry.account), { budgetNano: key.quotaNano, spentNano: key.usedNano, reservedNano: 0 }, null)
-  if (!verdict.allowed) throw gatewayError('insufficient_quota', verdict.messageId)
-}
-
 /** Cost in nano-USD of a request's usage at its model's list price (money/price-usage.ts prices it). */
 export const costNano = (model: CatalogModel, usage: TokenUsage): number => priceUsage(model.pricing, usage)
 
 /**
  * Queues the request's ledger row, which charges the account and key when it is committed (within the
- * same turn of the event loop), and mirrors the charge in memory at once so the next request sees it.
+ * same turn of the event loop), and mirrors the charge in memory at once so the next request sees it. The row
+ * settles the request's hold: what it cost is charged, whatever was held (a usage over the hold, a vendor past
+ * the cap, is billed as reported; the row keeps what was held), and the hold is released in the same transaction.
  */
 export function recordRequest(store: Store, registry: Registry, ctx: RequestContext, endpoint: string, status: number): void {
   const { outcome, key } = ctx
@@ -49,10 +38,13 @@ export function recordRequest(store: Store, registry: Registry, ctx: RequestCont
     usage: outcome.usage?.raw === undefined ? null : JSON.stringify(outcome.usage.raw),
     ...usageRecord(ctx.model, outcome.usage),
     cost_nano: cost,
+    // The request's hold is settled with this row (store/ledger.ts): released, and the row charged what it cost.
+    ...(ctx.hold !== undefined ? { held: ctx.hold.amountNano } : {}),
     latency_ms: Math.round((performance.now() - ctx.startedAt) * 1000) / 1000,
     created_at: Date.now(),
     attempts: outcome.attempts === undefined ? null : attemptsJson(outcome.attempts),
   })
+  ctx.hold = undefined
   if (cost > 0) chargeMirror(registry, key, outcome.upstreamId ?? null, cost)
 }
 

@@ -1,4 +1,3 @@
-import type { MessageId } from '../../../shared/messages.js'
 import { nanoToUsd } from './money.js'
 
 /**
@@ -11,13 +10,13 @@ export interface Budget {
   budgetNano: number | null
   /** nano-USD spent against the budget */
   spentNano: number
-  /** nano-USD held for work under way (video reservations) */
+  /** nano-USD held for work under way (video reservations, requests' holds) */
   reservedNano: number
 }
 
 export type FundsVerdict =
   | { allowed: true }
-  | { allowed: false; limit: 'balance' | 'key'; availableNano: number; messageId: MessageId }
+  | { allowed: false; limit: 'balance' | 'key'; availableNano: number }
 
 const ALLOWED: FundsVerdict = { allowed: true }
 
@@ -25,19 +24,13 @@ const ALLOWED: FundsVerdict = { allowed: true }
 export const remainingNano = (b: Budget): number | null => (b.budgetNano === null ? null : b.budgetNano - b.spentNano - b.reservedNano)
 
 /**
- * Whether a request may go ahead. `amountNano` null: billed afterwards (its cost is known only then), so it needs a
- * positive amount left and may take the budget below zero. A number: that amount is reserved now (a video's largest
- * possible cost), so it must be covered whole. The account is checked first, then the key.
+ * Whether `amountNano` may be reserved now (a request's worst case, a video's largest possible cost): what is left
+ * of each budget must cover it whole, so spending never goes past a budget. The account is checked first, then the key.
  */
-export function fundsVerdict(account: Budget, key: Budget, amountNano: number | null): FundsVerdict {
-  const reserving = amountNano !== null
+export function fundsVerdict(account: Budget, key: Budget, amountNano: number): FundsVerdict {
   const check = (b: Budget, limit: 'balance' | 'key'): FundsVerdict => {
     const left = remainingNano(b)
-    if (left === null || (reserving ? left >= amountNano : left > 0)) return ALLOWED
-    const messageId: MessageId = reserving
-      ? (limit === 'balance' ? 'video_reservation_insufficient' : 'video_reservation_key_quota')
-      : (limit === 'balance' ? 'insufficient_balance' : 'insufficient_key_quota')
-    return { allowed: false, limit, availableNano: left, messageId }
+    return left === null || left >= amountNano ? ALLOWED : { allowed: false, limit, availableNano: left }
   }
   const verdict = check(account, 'balance')
   return verdict.allowed ? check(key, 'key') : verdict
@@ -59,6 +52,8 @@ export function budgetFigures(account: { budgetNano: number | null; balanceNano:
     spent: nanoToUsd(spentNano),
     remaining,
     balance: remaining ?? 0,
+    // What a new request may still hold: the budget less what was spent and what is held.
+    available: account.budgetNano === null ? null : nanoToUsd(account.balanceNano - account.reservedNano),
   }
 }
 

@@ -88,6 +88,11 @@ export interface FailoverRun {
   idempotent?: boolean
   /** the budget spent so far, shared by every run of the loop for one request */
   spent?: { calls: number; waitedMs: number }
+  /**
+   * Asked before each call: whether the account's own budget can hold the request's worst case (billing/holds.ts),
+   * the hold moving onto it when it can; the 402 when it cannot, and the account is skipped (not judged a failure).
+   */
+  admits?: (upstream: UpstreamAccount) => Promise<GatewayError | undefined>
 }
 
 /** The account that answered, and its answer. */
@@ -170,6 +175,8 @@ export async function failoverServed<T>(
   let failure: UpstreamFailure | undefined
   // The soonest time an account said it may be tried again (passed on in the exhausted 503's Retry-After).
   let retryAt: number | undefined
+  // An account whose budget could not hold the request: its 402 stands when no account failed otherwise.
+  let overBudget: GatewayError | undefined
 
   const record = (entry: UpstreamAttempt): UpstreamAttempt => {
     attempts.push(entry)
@@ -178,6 +185,13 @@ export async function failoverServed<T>(
 
   /** One call, judged: the breaker hears the verdict, the record says what came of it. */
   const call = async (upstream: UpstreamAccount, admission: Admission, retrying: boolean): Promise<Served<T> | undefined> => {
+    const refused = run.admits === undefined ? undefined : await run.admits(upstream)
+    if (refused !== undefined) {
+      if (admission === 'trial') breakers.release(upstream.id)
+      overBudget = refused
+      record({ account: upstream.id, model: run.model, outcome: 'skipped: budget', ms: 0, next: 'failed over' })
+      return undefined
+    }
     spent.calls++
     run.onCall?.(spent.calls)
     const started = now()
@@ -267,6 +281,7 @@ export async function failoverServed<T>(
   }
 
   if (signal?.aborted) throw clientGone()
+  if (failure === undefined && overBudget !== undefined) throw overBudget
   const last = attempts.at(-1)
   if (last !== undefined && last.next === 'failed over') last.next = 'no account left'
   throw exhausted(failure, retryAt === undefined ? undefined : Math.max(0, retryAt - now()))

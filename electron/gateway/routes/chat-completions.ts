@@ -2,6 +2,7 @@ import { chatCompletionRequest } from '../../../shared/schemas/chat.js'
 import { admit, jsonAdmission, serveWithFallbacks, type Admitted } from '../admission.js'
 import type { RequestContext } from '../context.js'
 import { applyChatRules } from '../families/chat-rules.js'
+import { holdWorstCase } from '../billing/holds.js'
 import { outputCap, tokenQuote } from '../billing/quote-price.js'
 import type { Quotable } from './quotable.js'
 import { relay } from '../relay/relay.js'
@@ -14,6 +15,8 @@ const ADMISSION = jsonAdmission({
   endpoint: 'chat.completions',
   capability: 'chat',
   rules: (body, model, ctx) => applyChatRules(body, model, ctx.abort),
+  // The worst case held is the quote's `max`.
+  funds: holdWorstCase<Record<string, unknown>>((body, model, ctx) => CHAT_QUOTE.price(body, model, ctx), 'max_tokens'),
 })
 
 /**

@@ -1,4 +1,5 @@
-import { admit, balanceAndQuota, serveWithFallbacks, type AdmissionSpec, type Admitted } from '../admission.js'
+import { admit, serveWithFallbacks, type AdmissionSpec, type Admitted } from '../admission.js'
+import { holdWorstCase } from '../billing/holds.js'
 import { costNano } from '../billing/billing.js'
 import { readJson } from '../client/body.js'
 import type { RequestContext } from '../context.js'
@@ -103,7 +104,8 @@ function imagesAdmission(endpoint: ImageEndpoint): AdmissionSpec<ImageBody, Norm
       checkInputImages(input, req)
       return req
     },
-    funds: balanceAndQuota,
+    // The worst case held is the quote's `max`.
+    funds: holdWorstCase((req, model, ctx) => IMAGE_QUOTES[endpoint].price(req, model, ctx)),
   }
 }
 

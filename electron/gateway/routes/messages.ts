@@ -2,6 +2,7 @@ import { countTokensRequest, messagesRequest } from '../../../shared/schemas/mes
 import { admit, free, jsonAdmission, serveWithFallbacks } from '../admission.js'
 import { withInputLimit } from '../families/chat-rules.js'
 import type { RequestContext } from '../context.js'
+import { holdWorstCase } from '../billing/holds.js'
 import { outputCap, tokenQuote } from '../billing/quote-price.js'
 import type { Quotable } from './quotable.js'
 import { relay } from '../relay/relay.js'
@@ -11,7 +12,14 @@ import { compileValidator } from '../validate.js'
 
 // The model's input cap, checked before any upstream call (families/kit/input-limit.ts).
 const inputChecked = withInputLimit((body) => messagesPromptText(body), 'messages')
-const MESSAGES = jsonAdmission({ validate: compileValidator(messagesRequest), endpoint: 'messages', capability: 'messages', rules: (body: Record<string, unknown>, model, ctx) => inputChecked(body, model, ctx.abort) })
+const MESSAGES = jsonAdmission({
+  validate: compileValidator(messagesRequest),
+  endpoint: 'messages',
+  capability: 'messages',
+  rules: (body: Record<string, unknown>, model, ctx) => inputChecked(body, model, ctx.abort),
+  // The worst case held is the quote's `max`.
+  funds: holdWorstCase<Record<string, unknown>>((body, model, ctx) => MESSAGES_QUOTE.price(body, model, ctx), 'max_tokens'),
+})
 // Free, so no funds are needed.
 const COUNT_TOKENS = jsonAdmission({ validate: compileValidator(countTokensRequest), endpoint: 'messages', capability: 'countTokens', funds: free })
 

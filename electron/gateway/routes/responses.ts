@@ -2,6 +2,7 @@ import { responsesRequest } from '../../../shared/schemas/responses.js'
 import { admit, jsonAdmission, serveWithFallbacks } from '../admission.js'
 import type { RequestContext } from '../context.js'
 import { dropUnknownServiceTier, withInputLimit } from '../families/chat-rules.js'
+import { holdWorstCase } from '../billing/holds.js'
 import { outputCap, tokenQuote } from '../billing/quote-price.js'
 import type { Quotable } from './quotable.js'
 import { relay } from '../relay/relay.js'
@@ -10,7 +11,14 @@ import { compileValidator } from '../validate.js'
 
 // `service_tier`, then the model's input cap, checked before any upstream call (families/kit/input-limit.ts).
 const inputChecked = withInputLimit((body) => responsesPromptText(body), 'input', dropUnknownServiceTier)
-const ADMISSION = jsonAdmission({ validate: compileValidator(responsesRequest), endpoint: 'responses', capability: 'responses', rules: (body: Record<string, unknown>, model, ctx) => inputChecked(body, model, ctx.abort) })
+const ADMISSION = jsonAdmission({
+  validate: compileValidator(responsesRequest),
+  endpoint: 'responses',
+  capability: 'responses',
+  rules: (body: Record<string, unknown>, model, ctx) => inputChecked(body, model, ctx.abort),
+  // The worst case held is the quote's `max`.
+  funds: holdWorstCase<Record<string, unknown>>((body, model, ctx) => RESPONSES_QUOTE.price(body, model, ctx), 'max_output_tokens'),
+})
 
 /** The text a Responses `input` carries: a string, or items whose content is text or text parts. */
 export function responsesPromptText(body: Record<string, unknown>): string {

@@ -3,6 +3,7 @@ import type { CatalogModel } from '../../../shared/types.js'
 import { admit, jsonAdmission } from '../admission.js'
 import type { RequestContext } from '../context.js'
 import { gatewayError } from '../errors.js'
+import { holdWorstCase } from '../billing/holds.js'
 import { usageQuote } from '../billing/quote-price.js'
 import type { Quotable } from './quotable.js'
 import { relay } from '../relay/relay.js'
@@ -26,7 +27,14 @@ function checkSpeech(body: Record<string, unknown>, model: CatalogModel): Record
   return body
 }
 
-const ADMISSION = jsonAdmission({ validate: compileValidator(speechRequest), endpoint: 'audio.speech', capability: 'speech', rules: checkSpeech })
+const ADMISSION = jsonAdmission({
+  validate: compileValidator(speechRequest),
+  endpoint: 'audio.speech',
+  capability: 'speech',
+  rules: checkSpeech,
+  // Exactly its characters: the quote's price.
+  funds: holdWorstCase<Record<string, unknown>>((body, model, ctx) => SPEECH_QUOTE.price(body, model, ctx)),
+})
 
 /** What speech is billed: the input's characters (code points), which is how the vendor limits and bills them. */
 function speechUsage(input: string): TokenUsage {

@@ -6,6 +6,7 @@ import { apiKeysRepo } from './api-keys.js'
 import { startCheckpointer } from './checkpointer.js'
 import { openDb, type Db } from './db.js'
 import { groupsRepo } from './groups.js'
+import { holdsRepo } from './holds.js'
 import { ledgerRepo } from './ledger.js'
 import { loginCodesRepo } from './login-codes.js'
 import { modelOverridesRepo } from './model-overrides.js'
@@ -34,6 +35,7 @@ function tables(sql: Sql, replica: string) {
     groups: groupsRepo(sql),
     modelOverrides: modelOverridesRepo(sql),
     tasks: tasksRepo(sql, replica),
+    holds: holdsRepo(sql, replica),
     media: mediaRepo(sql),
     requestLog: requestLogRepo(sql),
     usageSummary: usageSummaryRepo(sql),

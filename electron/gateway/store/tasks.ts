@@ -1,5 +1,6 @@
 import { accountBudget, fundsVerdict } from '../money/budget.js'
 import type { AccountRow } from './account.js'
+import { keyReservedSql } from './holds.js'
 import { ownerGone } from './pg-leases.js'
 import { INSERT_LEDGER_ROW, ledgerRowValues, type LedgerEntry } from './ledger.js'
 import type { Sql } from './sql.js'
@@ -145,8 +146,7 @@ function videoTasks(sql: Sql, replica: string) {
         const earlier = await findEarlier(tx, row, dedupe)
         if (earlier) return { kind: earlier.request_hash === row.request_hash ? 'existing' : 'conflict', task: earlier }
         const k = await tx.get<{ quota_nano: number | null; used_nano: number; reserved_nano: number }>(
-          `SELECT k.quota_nano, k.used_nano, COALESCE((SELECT SUM(t.reserved_nano) FROM tasks t
-            WHERE t.key_id = k.id AND t.settled = 0), 0) AS reserved_nano FROM api_keys k WHERE k.id = ?${tx.forUpdate}`,
+          `SELECT k.quota_nano, k.used_nano, ${keyReservedSql('k.id')} AS reserved_nano FROM api_keys k WHERE k.id = ?${tx.forUpdate}`,
           [row.key_id],
         )
         const verdict = fundsVerdict(

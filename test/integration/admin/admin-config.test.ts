@@ -92,7 +92,7 @@ describe('admin API: groups, upstream accounts, keys, account', () => {
     expect(key).toMatch(/^sk-gh-[\w-]{43}$/)
     expect(summary).toEqual({
       id: expect.stringMatching(/^key_/), hint: `${key.slice(0, 6)}…${key.slice(-4)}`, group: 'main', name: 'laptop', concurrency: 2,
-      quota: 1.5, used: 0, expiresAt: null, disabled: false, createdAt: expect.any(Number), app: false,
+      quota: 1.5, used: 0, reserved: 0, expiresAt: null, disabled: false, createdAt: expect.any(Number), app: false,
     })
     expect((await models(key)).status).toBe(200)
     const listed = await admin.get('/admin/v1/keys?group=main')
@@ -135,9 +135,9 @@ describe('admin API: groups, upstream accounts, keys, account', () => {
   })
 
   it('reads and sets the account', async () => {
-    expect((await admin.get('/admin/v1/account')).json).toEqual({ budget: 100, spent: 0, remaining: 100, balance: 100, reserved: 0, concurrency: 5 })
+    expect((await admin.get('/admin/v1/account')).json).toEqual({ budget: 100, spent: 0, remaining: 100, balance: 100, reserved: 0, available: 100, concurrency: 5 })
     // `balance` is the older name of a numeric budget
-    expect((await admin.patch('/admin/v1/account', { balance: 42.5, concurrency: 3 })).json).toEqual({ budget: 42.5, spent: 0, remaining: 42.5, balance: 42.5, reserved: 0, concurrency: 3 })
+    expect((await admin.patch('/admin/v1/account', { balance: 42.5, concurrency: 3 })).json).toEqual({ budget: 42.5, spent: 0, remaining: 42.5, balance: 42.5, reserved: 0, available: 42.5, concurrency: 3 })
     expect(gw.services.registry.account.concurrency).toBe(3)
     expect((await admin.patch('/admin/v1/account', { balance: 'lots' })).json).toEqual(apiError('invalid_request', 'balance: must be number', 'balance'))
   })

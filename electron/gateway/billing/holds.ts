@@ -1,0 +1,113 @@
+import type { CatalogModel } from '../../../shared/types.js'
+import type { UpstreamAccount } from '../contract/accounts.js'
+import type { RequestContext, RequestHold } from '../context.js'
+import { gatewayError, type GatewayError } from '../errors.js'
+import { nanoToUsd } from '../money/money.js'
+import type { Services } from '../services.js'
+import { costNano } from './billing.js'
+import type { QuotePrice } from './quote-price.js'
+
+/** What an endpoint's worst case is: its quote's `max` (billing/quote-price.ts), the figure POST /v1/quote shows. */
+export type WorstCase<Req> = (request: Req, model: CatalogModel, ctx: RequestContext) => Promise<QuotePrice>
+
+/** An amount as the 402 messages show it: USD with nano-dollar digits, trailing zeros dropped. */
+export const usdText = (nano: number): string => nanoToUsd(Math.max(0, nano)).toFixed(9).replace(/\.?0+$/, '')
+
+/**
+ * The largest output cap whose worst case fits `availableNano`, for a token-priced request whose quote counted
+ * `input_tokens` and capped the output at `max_output_tokens` (the quote's `max` may be several copies of that, `n`).
+ * Undefined when the model is not token-priced or the quote says nothing of tokens.
+ */
+export function largestFittingCap(model: CatalogModel, price: QuotePrice, availableNano: number): number | undefined {
+  const inputTokens = price.basis.input_tokens
+  const cap = price.basis.max_output_tokens
+  if (model.pricing.unit !== 'token' || typeof inputTokens !== 'number' || typeof cap !== 'number') return undefined
+  // The prompt is billed once, the cap once per answer asked for (chat `n`).
+  const copies = typeof price.basis.n === 'number' ? price.basis.n : 1
+  const fits = (tokens: number) => costNano(model, { inputTokens, outputTokens: tokens * copies }) <= availableNano
+  if (!fits(0)) return 0
+  // Bounded: at most log2(cap) steps.
+  let low = 0
+  let high = cap
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2)
+    if (fits(mid)) low = mid
+    else high = mid - 1
+  }
+  return low
+}
+
+/** The sentence after a 402: the largest cap that fits, or that even one token of output does not. */
+function fitText(model: CatalogModel, price: QuotePrice, availableNano: number, capField: string | undefined): { en: string; zh: string } {
+  const fit = capField === undefined ? undefined : largestFittingCap(model, price, availableNano)
+  if (fit === undefined) return { en: '', zh: '' }
+  // The field the request set, else the endpoint's usual one.
+  const named = price.basis.output_cap
+  const field = typeof named === 'string' && named !== 'model_limit' ? named : capField
+  if (fit < 1) return { en: ' Even a one-token answer does not fit.', zh: '即使只输出 1 个词元也不够。' }
+  return { en: ` A lower ${field} fits: at most ${fit}.`, zh: `降低 ${field} 即可：最多 ${fit}。` }
+}
+
+/** The 402 of a worst case that does not fit a limit (spec §7: `insufficient_quota`). */
+function refusal(limit: 'balance' | 'key', model: CatalogModel, price: QuotePrice, availableNano: number, capField: string | undefined): GatewayError {
+  return gatewayError('insufficient_quota', limit === 'balance' ? 'request_reservation_insufficient' : 'request_reservation_key_quota', {
+    amount: usdText(price.maxNano), available: usdText(availableNano), fit: fitText(model, price, availableNano, capField),
+  })
+}
+
+function upstreamRefusal(model: CatalogModel, price: QuotePrice, accounts: readonly UpstreamAccount[], availableNano: number, capField: string | undefined): GatewayError {
+  return gatewayError('insufficient_quota', 'request_reservation_upstream', {
+    amount: usdText(price.maxNano), available: usdText(availableNano), model: model.id,
+    accounts: accounts.map((u) => u.id).join(', '), fit: fitText(model, price, availableNano, capField),
+  })
+}
+
+/** What is left of an upstream account's budget as this process last read it (null: no budget). */
+const upstreamLeft = (u: UpstreamAccount): number | null => (u.budgetNano === null || u.budgetNano === undefined ? null : u.budgetNano - (u.spentNano ?? 0))
+
+/**
+ * The funds step of every endpoint billed after its call (README "Budgets and reservations"): when the account has a
+ * budget, the key a quota or an account that may serve it a budget, the request's worst case (`worst`, the quote's
+ * `max`) is held in the store before any upstream call, and refused with a 402 when it does not fit; the hold moves
+ * with the request from upstream account to upstream account (`RequestHold.onUpstream`) and is settled by the
+ * request's ledger row (billing.ts recordRequest). With no limit anywhere, nothing is held or counted.
+ * `capField` names the request's output cap in the 402's advice (token-priced endpoints only).
+ */
+export function holdWorstCase<Req>(worst: WorstCase<Req>, capField?: string) {
+  return async (ctx: RequestContext, services: Services, request: Req, model: CatalogModel, candidates: readonly UpstreamAccount[]): Promise<void> => {
+    const { registry, store } = services
+    const key = ctx.key!
+    const capped = candidates.filter((u) => upstreamLeft(u) !== null)
+    if (registry.account.budgetNano === null && key.quotaNano === null && capped.length === 0) return
+    const price = await worst(request, model, ctx)
+    const amountNano = price.maxNano
+    // Accounts without a budget always have room; when every one has a budget and none has room, nothing is held.
+    if (capped.length === candidates.length) {
+      const room = Math.max(...capped.map((u) => upstreamLeft(u)!))
+      if (room < amountNano) throw upstreamRefusal(model, price, candidates, room, capField)
+    }
+    const taken = await store.holds.take({ id: ctx.id, keyId: key.id, amountNano })
+    if (taken.kind === 'insufficient') throw refusal(taken.limit, model, price, taken.availableNano, capField)
+    // The upstream account the store's hold is counted on (only one with a budget is recorded).
+    let on: string | null = null
+    const hold: RequestHold = {
+      amountNano,
+      async onUpstream(upstream) {
+        const target = upstreamLeft(upstream) === null ? null : upstream.id
+        if (target === on) return undefined
+        const left = await store.holds.moveTo(ctx.id, target, amountNano)
+        if (left !== undefined) return upstreamRefusal(model, price, [upstream], left, capField)
+        on = target
+        return undefined
+      },
+    }
+    ctx.hold = hold
+  }
+}
+
+/** A fallback model holds at its own price: the hold taken for the model that failed is given back first. */
+export async function releaseHold(ctx: RequestContext, services: Services): Promise<void> {
+  if (ctx.hold === undefined) return
+  ctx.hold = undefined
+  await services.store.holds.release(ctx.id)
+}
