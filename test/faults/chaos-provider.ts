@@ -3,7 +3,8 @@
 // per account: the account is read from the API key (CHAOS_KEYS), the primary misbehaves, the secondary answers
 // (except where a case says both do). Every call is recorded with its time, account and model, so a test can count
 // the attempts per account and their spacing. Served on any path ending in `/chat/completions` (OpenAI's, and
-// DashScope's compatible mode, whose Partial mode it speaks: an assistant message last is a prefix to continue).
+// DashScope's compatible mode, whose Partial mode it speaks: an assistant message last is a prefix to continue), and
+// for the messages-protocol continuation cases on any path ending in `/v1/messages` (CHAOS_MESSAGES_MODELS).
 // Built on the fakes' scenario engine (../fakes/scenarios.ts): its server, plumbing and faults.
 import type http from 'node:http'
 import {
@@ -38,6 +39,18 @@ export const CHAOS_MODELS = {
 } as const
 /** Models that always answer: the larger model of case 12, the fallback of case 16. */
 export const CHAOS_HEALTHY = { large: 'chaos-large', served: 'chaos-served' } as const
+
+/**
+ * The same provider on Anthropic's Messages protocol (any path ending in `/v1/messages`, the account read from
+ * `x-api-key`): the primary of `cut` and `cutSpace` cuts its stream after `cutAfter` tokens (`cutSpace` splits its
+ * text with the whitespace after each word, so the cut text ends in a space); the secondary answers whole, and
+ * continues an assistant message last (a prefill) with the rest of the answer. As Anthropic does, a prefill that ends
+ * in whitespace is refused with a 400, and so is any prefill to `refused` (as Claude models from 4.6 on answer).
+ */
+export const CHAOS_MESSAGES_MODELS = { cut: 'chaos-claude-cut', cutSpace: 'chaos-claude-cut-space', refused: 'chaos-claude-prefill-refused' } as const
+const anthropicError = (type: string, message: string) => ({ type: 'error', error: { type, message } })
+export const TRAILING_WHITESPACE_ERROR = anthropicError('invalid_request_error', 'messages: final assistant content cannot end with trailing whitespace')
+export const NO_PREFILL_ERROR = anthropicError('invalid_request_error', 'This model does not support assistant message prefill. The conversation must end with a user message.')
 
 /** How long the slow cases take (the issue's figures by default). */
 export interface ChaosTimes {
@@ -208,10 +221,51 @@ export async function startChaosProvider(times: Partial<ChaosTimes> = {}): Promi
     }
   }
 
+  /** Anthropic's Messages protocol (CHAOS_MESSAGES_MODELS). */
+  async function messagesProtocol(req: http.IncomingMessage, res: Res, body: any): Promise<void> {
+    const key = String(req.headers['x-api-key'] ?? '')
+    const account: ChaosAccount | 'unknown' = key.startsWith(CHAOS_KEYS.primary) ? 'primary' : key.startsWith(CHAOS_KEYS.secondary) ? 'secondary' : 'unknown'
+    const model = String(body?.model ?? '')
+    const list: any[] = Array.isArray(body?.messages) ? body.messages : []
+    const last = list.at(-1)
+    const prefix = last?.role === 'assistant' && typeof last.content === 'string' ? last.content : undefined
+    const stream = body?.stream === true
+    calls.push({ at: Date.now(), account, model, stream, prefix, body })
+    if (account === 'unknown') return send(res, 401, anthropicError('authentication_error', 'invalid x-api-key'), JSON_TYPE)
+    if (!body || !model || list.length === 0 || !stream) return send(res, 400, anthropicError('invalid_request_error', 'model, messages and stream: true are required here'), JSON_TYPE)
+    const whole = answerOf(model)
+    if (prefix !== undefined && /\s$/.test(prefix)) return send(res, 400, TRAILING_WHITESPACE_ERROR, JSON_TYPE)
+    if (prefix !== undefined && model === CHAOS_MESSAGES_MODELS.refused) return send(res, 400, NO_PREFILL_ERROR, JSON_TYPE)
+    const text = prefix === undefined ? whole : whole.startsWith(prefix) ? whole.slice(prefix.length) : whole
+    const pieces = model === CHAOS_MESSAGES_MODELS.cutSpace ? text.split(/(?<=\s)/).filter(Boolean) : splitText(text)
+    const promptTokens = approxTokens(textChars(list))
+    const event = (data: { type: string; [member: string]: unknown }) => `event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`
+    const head = [
+      event({ type: 'message_start', message: { id: `msg_chaos_${account}`, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: promptTokens, output_tokens: 1 } } }),
+      event({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }),
+      event({ type: 'ping' }),
+    ]
+    const content = pieces.map((piece) => event({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: piece } }))
+    openSse(res)
+    if (account === 'primary' && prefix === undefined) {
+      await writeFrames(res, [...head, ...content.slice(0, t.cutAfter)], 0, aborter.signal)
+      res.socket?.destroy()
+      return
+    }
+    const tail = [
+      event({ type: 'content_block_stop', index: 0 }),
+      event({ type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: pieces.length } }),
+      event({ type: 'message_stop' }),
+    ]
+    await writeFrames(res, [...head, ...content, ...tail], 0, aborter.signal)
+    if (!gone(res)) res.end()
+  }
+
   async function handle(req: http.IncomingMessage, res: Res): Promise<void> {
     const raw = (await readBody(req)).toString('utf8')
     const parsed = parseJson(raw)
     const body = parsed.ok ? parsed.value : undefined
+    if ((req.url ?? '').split('?')[0].endsWith('/v1/messages')) return messagesProtocol(req, res, body)
     const key = String(req.headers.authorization ?? '').replace(/^Bearer /, '')
     const account: ChaosAccount | 'unknown' = key.startsWith(CHAOS_KEYS.primary) ? 'primary' : key.startsWith(CHAOS_KEYS.secondary) ? 'secondary' : 'unknown'
     const model = String(body?.model ?? '')

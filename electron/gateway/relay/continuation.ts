@@ -1,19 +1,22 @@
 /**
- * Continuation (README "Continuation"): a chat stream cut or gone silent after its content started is finished by
- * another account of the group, in the same client stream, so the caller gets one whole answer. Off unless the
- * key's group says `continuation: true`; the relay calls it from one place, when a started stream broke.
+ * Continuation (README "Continuation"): a stream cut or gone silent after its content started is finished by another
+ * account of the group, in the same client stream, so the caller gets one whole answer. Chat completions and
+ * messages streams. Off unless the key's group says `continuation: true`; the relay calls it from one place, when a
+ * started stream broke.
  *
  * The next accounts (the group's order, after the one that broke) are asked to continue from the text already sent:
  * the conversation plus an assistant message holding that text as a prefix, in the wire form of the vendors that
- * document continuing such a prefix (PREFILL). An account whose vendor has none is skipped; one that refuses the
- * prefix (a 400: the model does not take it), fails or breaks before its first content costs nothing and is
- * passed over, and when no account continued the relay ends the stream as it would have without continuation,
- * with the original cut's error event: the caller never sees a prefill's 400.
+ * document continuing such a prefix (PREFIX_WIRES, PREFIX_HOSTS: data, one entry per vendor). An account whose
+ * vendor has none is skipped; one that refuses the prefix (a 400: the model does not take it), fails or breaks
+ * before its first content costs nothing and is passed over, and when no account continued the relay ends the
+ * stream as it would have without continuation, with the original cut's error event: the caller never sees a
+ * prefill's 400.
  *
  * Billing: each attempt that produced content is billed for its own usage, and the request's ledger row holds
  * their sum: the cut attempt for the prompt and the text it sent (counted, as any cut stream), each continuation
  * for what its account reported (its prompt includes the prefix it was given) or, when it reported nothing
- * plausible, its prompt and output counted. The usage chunk a client asked for carries the same sum.
+ * plausible, its prompt and output counted. The usage the client reads at the end (chat's usage chunk, messages'
+ * `message_delta`) carries the same sum.
  */
 import { createParser } from 'eventsource-parser'
 import type { Vendor } from '../../../shared/types.js'
@@ -32,25 +35,72 @@ import type { RelayPlan } from './relay-plan.js'
 import { firstTokenMsOf, streamDeadlines, StreamWatch } from './stream-watch.js'
 
 type Body = Record<string, unknown>
-/** The request body with `prefix` as the start of the assistant's answer, in a vendor's wire form. */
-type Prefill = (body: Body, prefix: string) => Body
+/** The protocols whose streams are continued: their frames are merged into the client's one stream. */
+type Continued = 'chat' | 'messages'
+
+/** How an account's vendor continues a given prefix (all of it data, read by `prefilled`). */
+export interface PrefixWire {
+  /** members the trailing assistant message carries: `partial: true` (DashScope, Kimi), `prefix: true` (DeepSeek, Mistral); none (Anthropic: a last assistant message is continued) */
+  mark?: Record<string, true>
+  /** the prefix may not end in whitespace (Anthropic answers 400): it is sent trimmed, and the continuation's leading whitespace, which the client already has, is dropped */
+  trimEnd?: boolean
+  /** the continuation goes to this base URL instead of the account's (DeepSeek: prefix completion is a beta feature of https://api.deepseek.com/beta) */
+  baseUrl?: string
+}
 
 /**
- * The vendors and relayed protocols that continue a given prefix. DashScope's compatible mode has Partial mode (the
- * last message `{role: "assistant", content: prefix, partial: true}`, for its non-thinking Qwen models; another
- * model answers 400, passed over). OpenAI's chat completions has no prefill (an assistant message last is answered
- * anew, so the text would repeat), nor have the other OpenAI-compatible vendors' documented wires. Anthropic's
- * Messages API continues a last assistant message, but only on the messages protocol, whose frames are not merged
- * yet: not listed.
+ * The vendors that document continuing a prefix, per relayed protocol. DashScope's compatible mode: Partial mode,
+ * for its non-thinking Qwen models (another model answers 400, passed over). Anthropic's Messages API continues a
+ * last assistant message ("prefill"), not with extended thinking, and Claude models from 4.6 on refuse it with a 400
+ * (passed over). OpenAI's chat completions has no prefill (an assistant message last is answered anew, so the text
+ * would repeat), nor have xAI's, Zhipu's, Ark's or Gemini's documented wires.
  */
-const PREFILL: Partial<Record<Vendor, Partial<Record<RelayCapability, Prefill>>>> = {
-  dashscope: {
-    chat: (body, prefix) => ({ ...body, messages: [...(body.messages as unknown[]), { role: 'assistant', content: prefix, partial: true }] }),
-  },
+const PREFIX_WIRES: Partial<Record<Vendor, Partial<Record<Continued, PrefixWire>>>> = {
+  dashscope: { chat: { mark: { partial: true } } },
+  anthropic: { messages: { trimEnd: true } },
+}
+
+/**
+ * OpenAI-compatible accounts (vendor `openai`) at these hosts: vendors without an adapter of their own whose chat
+ * completions continue a prefix. DeepSeek: Chat Prefix Completion (beta), `prefix: true`, on its beta base URL;
+ * Mistral: `prefix: true`; Moonshot's Kimi: Partial Mode, `partial: true` (both regions).
+ */
+const PREFIX_HOSTS: Record<string, PrefixWire> = {
+  'api.deepseek.com': { mark: { prefix: true }, baseUrl: 'https://api.deepseek.com/beta' },
+  'api.mistral.ai': { mark: { prefix: true } },
+  'api.moonshot.ai': { mark: { partial: true } },
+  'api.moonshot.cn': { mark: { partial: true } },
+}
+
+/** How an account continues a prefix on a protocol, or undefined when it cannot. */
+export function prefixWire(upstream: Pick<UpstreamAccount, 'vendor' | 'baseUrl'>, capability: RelayCapability): PrefixWire | undefined {
+  if (capability !== 'chat' && capability !== 'messages') return undefined
+  const own = PREFIX_WIRES[upstream.vendor]?.[capability]
+  if (own !== undefined || upstream.vendor !== 'openai' || capability !== 'chat') return own
+  try {
+    return PREFIX_HOSTS[new URL(upstream.baseUrl).hostname.toLowerCase()]
+  } catch {
+    return undefined
+  }
 }
 
 /** Whether an account's vendor can continue a prefix on this protocol. */
-export const continues = (vendor: Vendor, capability: RelayCapability): boolean => PREFILL[vendor]?.[capability] !== undefined
+export const continues = (upstream: Pick<UpstreamAccount, 'vendor' | 'baseUrl'>, capability: RelayCapability): boolean => prefixWire(upstream, capability) !== undefined
+
+/**
+ * The request body asking to continue `prefix`: the conversation plus the assistant message holding it, marked as the
+ * vendor wants. Undefined where no prefix can be given: a conversation that already ends with an assistant message,
+ * or a messages request with extended thinking (Anthropic refuses a prefill with it).
+ */
+export function prefilled(body: Body, prefix: string, wire: PrefixWire): { body: Body; trimmed: string } | undefined {
+  const messages = Array.isArray(body.messages) ? body.messages : undefined
+  if (messages === undefined || (messages.at(-1) as { role?: unknown } | undefined)?.role === 'assistant') return undefined
+  const thinking = (body.thinking as { type?: unknown } | undefined)?.type
+  if (thinking === 'enabled' || thinking === 'adaptive') return undefined
+  const content = wire.trimEnd ? prefix.trimEnd() : prefix
+  if (content === '') return undefined
+  return { body: { ...body, messages: [...messages, { role: 'assistant', content, ...wire.mark }] }, trimmed: prefix.slice(content.length) }
+}
 
 /** The stream that broke, as the relay hands it over. */
 export interface CutStream {
@@ -69,12 +119,12 @@ interface Part {
 }
 
 /**
- * Continues a broken chat stream where the group allows it. True when it answered the client: the answer made
- * whole, or (a continuation that broke in its turn, no account left) ended with the error event; either way billed.
+ * Continues a broken stream where the group allows it. True when it answered the client: the answer made whole, or
+ * (a continuation that broke in its turn, no account left) ended with the error event; either way billed.
  * False when no continuation sent any content: the relay ends the stream with its own error, as without it.
  */
 export async function continueCut(ctx: RequestContext, services: Services, plan: RelayPlan, cut: CutStream): Promise<boolean> {
-  if (ctx.group?.options.continuation !== true || plan.capability !== 'chat') return false
+  if (ctx.group?.options.continuation !== true || (plan.capability !== 'chat' && plan.capability !== 'messages')) return false
   // One answer only: n > 1 interleaves choices that a single prefix cannot continue.
   if (typeof plan.body.n === 'number' && plan.body.n > 1) return false
   let prefix = cut.translator.answerText?.()
@@ -84,9 +134,11 @@ export async function continueCut(ctx: RequestContext, services: Services, plan:
   const next = [...plan.candidates.slice(brokeAt + 1), ...plan.candidates.slice(0, Math.max(brokeAt, 0))]
   for (const upstream of next) {
     if (ctx.abort.aborted || ctx.res.destroyed) break
-    const prefill = PREFILL[upstream.vendor]?.[plan.capability]
-    if (prefill === undefined) continue
-    const attempt = await continueOn(ctx, services, plan, upstream, prefill(plan.body, prefix), () => billed(plan, parts))
+    const wire = prefixWire(upstream, plan.capability)
+    const asked = wire && prefilled(plan.body, prefix, wire)
+    if (wire === undefined || asked === undefined) continue
+    const target = wire.baseUrl === undefined ? upstream : { ...upstream, baseUrl: wire.baseUrl }
+    const attempt = await continueOn(ctx, services, plan, target, asked.body, asked.trimmed !== '', () => billed(plan, parts))
     if (attempt === undefined) continue
     parts.push({ prompt: `${plan.promptText()}${prefix}`, translator: attempt.translator })
     ctx.outcome.upstreamId = upstream.id
@@ -100,7 +152,8 @@ export async function continueCut(ctx: RequestContext, services: Services, plan:
     if (ctx.abort.aborted) break
     const more = attempt.translator.answerText?.()
     if (more === undefined) break
-    prefix += more
+    // what the client got of it: its leading whitespace may have been left out (PrefixWire.trimEnd)
+    prefix += more.slice(attempt.dropped)
   }
   if (parts.length === 1) return false
   await bill(ctx, plan, parts)
@@ -115,12 +168,14 @@ export async function continueCut(ctx: RequestContext, services: Services, plan:
 
 /**
  * One continuation attempt: undefined when it failed before its first content (nothing sent); else its translator,
- * and whether its answer ended whole. A stream's deadlines, as the relay's (stream-watch.ts): its headers, its first
- * content within the model's first-token deadline, then no silence longer than the idle limit.
+ * whether its answer ended whole, and how many leading characters of its text the client was spared (`trimLead`: the
+ * prefix went without its trailing whitespace, which the client already has). A stream's deadlines, as the relay's
+ * (stream-watch.ts): its headers, its first content within the model's first-token deadline, then no silence longer
+ * than the idle limit.
  */
 async function continueOn(
-  ctx: RequestContext, services: Services, plan: RelayPlan, upstream: UpstreamAccount, body: Body, sumBefore: () => Promise<TokenUsage>,
-): Promise<{ translator: ChatStreamTranslator; whole: boolean } | undefined> {
+  ctx: RequestContext, services: Services, plan: RelayPlan, upstream: UpstreamAccount, body: Body, trimLead: boolean, sumBefore: () => Promise<TokenUsage>,
+): Promise<{ translator: ChatStreamTranslator; whole: boolean; dropped: number } | undefined> {
   const adapter = adapterFor(upstream.vendor)![plan.capability]!
   const uctx: UpstreamCtx = { upstream, model: plan.model, clientHeaders: ctx.req.headers }
   const { timeouts } = services.http
@@ -135,12 +190,13 @@ async function continueOn(
     return undefined
   }
   const translator = adapter.streamTranslator({ includeUsage: plan.includeUsage === true }, uctx)
+  const merge = new Merge(plan.capability === 'messages' ? MESSAGES_FRAMES : CHAT_FRAMES, trimLead)
   let started = false
   const watch = new StreamWatch(response.body, firstTokenMs, timeouts.idleMs)
   let frames: string[] = []
   const parser = createParser({ onEvent: (event) => void frames.push(...translator.push(event)) })
   const decoder = new TextDecoder()
-  let before: TokenUsage | undefined
+  const done = (whole: boolean) => ({ translator, whole, dropped: merge.dropped })
   try {
     for await (const chunk of response.body as AsyncIterable<Buffer>) {
       watch.chunk()
@@ -155,19 +211,18 @@ async function continueOn(
         watch.flowing()
       }
       if (frames.length === 0) continue
-      if (frames.some(isUsageFrame)) before ??= await sumBefore()
-      const out = frames.map((f) => merged(f, before)).join('')
+      const out = await merge.all(frames, sumBefore)
       frames = []
       if (out !== '' && !ctx.res.write(out)) {
         watch.waiting(true)
         await drained(ctx)
         watch.waiting(false)
       }
-      if (ctx.abort.aborted) return { translator, whole: false }
+      if (ctx.abort.aborted) return done(false)
     }
   } catch {
     if (!started) return undefined
-    return { translator, whole: false }
+    return done(false)
   } finally {
     watch.stop()
   }
@@ -175,38 +230,122 @@ async function continueOn(
   if (!translator.finished()) {
     // Ended without the protocol's end after every choice's finish: complete, its end written here (as relay.ts does).
     const end = translator.endOfAnswer?.(translator.usage())
-    if (end === undefined) return { translator, whole: false }
-    if (end.some(isUsageFrame)) before ??= await sumBefore()
-    if (!ctx.res.destroyed) ctx.res.write(end.map((f) => merged(f, before)).join(''))
-    return { translator, whole: true }
+    if (end === undefined) return done(false)
+    const out = await merge.all(end, sumBefore)
+    if (!ctx.res.destroyed) ctx.res.write(out)
+    return done(true)
   }
-  return { translator, whole: translator.upstreamError?.() === undefined }
+  return done(translator.upstreamError?.() === undefined)
 }
 
-const isUsageFrame = (frame: string) => frame.startsWith('data: {') && frame.includes('"usage":{')
+/** A continuation's frames of one protocol as the client's one stream needs them. */
+interface FrameRules {
+  /** the frame carries the usage the client reads at the end (it then carries the sum of every attempt's) */
+  isUsage(frame: string): boolean
+  /** the frame as the client's stream needs it ('' to leave it out); `text` edits the answer's text in it */
+  merged(frame: string, before: TokenUsage | undefined, text: (piece: string) => string): string
+}
+
+/** The frames of one continuation on their way to the client: its answer's leading whitespace left out when asked. */
+class Merge {
+  /** characters of the continuation's text left out (its leading whitespace, when the prefix went trimmed) */
+  dropped = 0
+  #before: TokenUsage | undefined
+  #leading: boolean
+
+  constructor(private readonly rules: FrameRules, trimLead: boolean) {
+    this.#leading = trimLead
+  }
+
+  async all(frames: string[], sumBefore: () => Promise<TokenUsage>): Promise<string> {
+    if (frames.some((f) => this.rules.isUsage(f))) this.#before ??= await sumBefore()
+    return frames.map((f) => this.rules.merged(f, this.#before, (piece) => this.#text(piece))).join('')
+  }
+
+  #text(piece: string): string {
+    if (!this.#leading) return piece
+    const kept = piece.replace(/^\s+/, '')
+    this.dropped += piece.length - kept.length
+    if (kept !== '') this.#leading = false
+    return kept
+  }
+}
+
+/** A frame's JSON payload (`data: {...}`, after an optional `event:` line), or undefined. */
+function payloadOf(frame: string): { head: string; data: Record<string, unknown> } | undefined {
+  const at = frame.startsWith('data: {') ? 0 : frame.indexOf('\ndata: {') + 1
+  if (at <= 0 && !frame.startsWith('data: {')) return undefined
+  try {
+    return { head: frame.slice(0, at), data: JSON.parse(frame.slice(at + 6)) as Record<string, unknown> }
+  } catch {
+    return undefined
+  }
+}
+const frameOf = (head: string, data: unknown) => `${head}data: ${JSON.stringify(data)}\n\n`
 
 /**
- * A continuation's frame as the client's one stream needs it: its opening role-only chunk left out (the stream
- * already opened), and its usage chunk carrying the sum of every attempt's usage (`before` + its own).
+ * Chat completions: the continuation's opening role-only chunk left out (the stream already opened), and its usage
+ * chunk carrying the sum of every attempt's usage (`before` + its own).
  */
-function merged(frame: string, before: TokenUsage | undefined): string {
-  if (!frame.startsWith('data: {')) return frame
-  let chunk: { choices?: Array<{ delta?: Record<string, unknown>; finish_reason?: unknown }>; usage?: Record<string, unknown> | null }
-  try {
-    chunk = JSON.parse(frame.slice(6))
-  } catch {
-    return frame
-  }
-  const choices = Array.isArray(chunk.choices) ? chunk.choices : []
-  const roleOnly = choices.length > 0 && choices.every((c) => !c.finish_reason && Object.entries(c.delta ?? {}).every(([k, v]) => k === 'role' || v === '' || v === null))
-  if (roleOnly) return ''
-  if (chunk.usage && before !== undefined) {
-    const own = chunk.usage as { prompt_tokens?: number; completion_tokens?: number }
-    const prompt = before.inputTokens + (before.cachedInputTokens ?? 0) + (own.prompt_tokens ?? 0)
-    const completion = before.outputTokens + (own.completion_tokens ?? 0)
-    return `data: ${JSON.stringify({ ...chunk, usage: { ...chunk.usage, prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion } })}\n\n`
-  }
-  return frame
+const CHAT_FRAMES: FrameRules = {
+  isUsage: (frame) => frame.startsWith('data: {') && frame.includes('"usage":{'),
+  merged(frame, before, text) {
+    const payload = payloadOf(frame)
+    if (payload === undefined) return frame
+    const chunk = payload.data as { choices?: Array<{ delta?: Record<string, unknown>; finish_reason?: unknown }>; usage?: Record<string, unknown> | null }
+    const choices = Array.isArray(chunk.choices) ? chunk.choices : []
+    const roleOnly = choices.length > 0 && choices.every((c) => !c.finish_reason && Object.entries(c.delta ?? {}).every(([k, v]) => k === 'role' || v === '' || v === null))
+    if (roleOnly) return ''
+    let changed = false
+    for (const choice of choices) {
+      const content = choice.delta?.content
+      if (typeof content !== 'string') continue
+      const kept = text(content)
+      if (kept !== content) {
+        choice.delta!.content = kept
+        changed = true
+      }
+    }
+    if (chunk.usage && before !== undefined) {
+      const own = chunk.usage as { prompt_tokens?: number; completion_tokens?: number }
+      const prompt = before.inputTokens + (before.cachedInputTokens ?? 0) + (own.prompt_tokens ?? 0)
+      const completion = before.outputTokens + (own.completion_tokens ?? 0)
+      chunk.usage = { ...chunk.usage, prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion }
+      changed = true
+    }
+    return changed ? frameOf(payload.head, chunk) : frame
+  },
+}
+
+/**
+ * Messages: the continuation's `message_start` and the start of its first (text) block left out, since the client's
+ * message and that block are open; its deltas continue that block; its `message_delta` carries the sum of every
+ * attempt's output (and input, where it reports one); its `message_stop` ends the client's message.
+ */
+const MESSAGES_FRAMES: FrameRules = {
+  isUsage: (frame) => frame.includes('"type":"message_delta"'),
+  merged(frame, before, text) {
+    const payload = payloadOf(frame)
+    if (payload === undefined) return frame
+    const event = payload.data as { type?: string; index?: number; delta?: { type?: string; text?: string }; usage?: Record<string, unknown> }
+    switch (event.type) {
+      case 'message_start': return ''
+      case 'content_block_start': return event.index === 0 ? '' : frame
+      case 'content_block_delta': {
+        if (event.index !== 0 || typeof event.delta?.text !== 'string') return frame
+        const kept = text(event.delta.text)
+        return kept === event.delta.text ? frame : frameOf(payload.head, { ...event, delta: { ...event.delta, text: kept } })
+      }
+      case 'message_delta': {
+        if (before === undefined || event.usage === undefined) return frame
+        const own = event.usage as { input_tokens?: number; output_tokens?: number }
+        const usage: Record<string, unknown> = { ...event.usage, output_tokens: before.outputTokens + (own.output_tokens ?? 0) }
+        if (typeof own.input_tokens === 'number') usage.input_tokens = before.inputTokens + own.input_tokens
+        return frameOf(payload.head, { ...event, usage })
+      }
+      default: return frame
+    }
+  },
 }
 
 /** Every part's billable usage (reported when plausible, else counted), summed. */

@@ -73,6 +73,7 @@ export function fromAnthropicError(status: number, text: string): GatewayError {
 
 interface StreamEventData {
   type?: string
+  index?: number
   message?: { usage?: AnthropicUsage }
   usage?: AnthropicUsage
   delta?: { type?: string; text?: string; thinking?: string; partial_json?: string; stop_reason?: string | null }
@@ -121,7 +122,9 @@ export const anthropicMessages: RelayAdapter = {
           case 'message_stop': case 'error': stream.done = true; break
           case 'content_block_delta': {
             const piece = data.delta?.text ?? data.delta?.thinking ?? data.delta?.partial_json
-            if (typeof piece === 'string') stream.produce(piece)
+            // The answer's own text is its first block's: only such an answer can be continued (relay/continuation.ts).
+            if (typeof data.delta?.text === 'string' && (data.index ?? 0) === 0) stream.answer(data.delta.text)
+            else if (typeof piece === 'string') stream.produce(piece)
           }
         }
         return [`event: ${event.event ?? data?.type ?? 'message'}\ndata: ${event.data}\n\n`]
