@@ -40,7 +40,7 @@ export const choicesRule: ChatRule = (body, model) => {
 export async function applyChatRules(body: Record<string, unknown>, model: CatalogModel, client?: ClientLeaving): Promise<Record<string, unknown>> {
   let out = choicesRule(dropUnknownServiceTier(body, model), model)
   const family = familyModule(model.family)
-  if (!family.ownInputLimit) await checkInputLimit(promptText(out.messages), model, client, 'messages')
+  if (!family.ownInputLimit) await checkInputLimit(() => promptText(out.messages), model, client, 'messages')
   for (const rule of family.chatRules ?? []) {
     const result = rule(out, model, client)
     // Only the Qwen input-length check ever waits; the others answer at once.
@@ -56,7 +56,7 @@ export async function applyChatRules(body: Record<string, unknown>, model: Catal
 export function withInputLimit(textOf: (body: Record<string, unknown>) => string, param: string, rule: ChatRule = (body) => body) {
   return async (body: Record<string, unknown>, model: CatalogModel, client?: ClientLeaving): Promise<Record<string, unknown>> => {
     const out = rule(body, model)
-    await checkInputLimit(textOf(out), model, client, param)
+    await checkInputLimit(() => textOf(out), model, client, param)
     return out
   }
 }

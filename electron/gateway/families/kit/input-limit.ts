@@ -33,12 +33,15 @@ export interface ClientLeaving {
 }
 
 /**
- * Refuses a prompt of more than the model's `limits.maxInputTokens` tokens with its vendor's 400 (param `param`).
- * Synchronous and free when the model has no cap or the text's bytes already prove it fits.
+ * Refuses a prompt (the text `textOf` reads) of more than the model's `limits.maxInputTokens` tokens with its vendor's
+ * 400 (param `param`). Synchronous and free when the model has no cap or the text's bytes already prove it fits.
  */
-export function checkInputLimit(text: string, model: CatalogModel, client: ClientLeaving | undefined, param: string): void | Promise<void> {
+export function checkInputLimit(textOf: () => string, model: CatalogModel, client: ClientLeaving | undefined, param: string): void | Promise<void> {
   const max = model.limits?.maxInputTokens
-  if (max === undefined || Buffer.byteLength(text, 'utf8') <= max) return
+  if (max === undefined) return
+  // The text is gathered only for a model with a cap.
+  const text = textOf()
+  if (Buffer.byteLength(text, 'utf8') <= max) return
   return countTextTokens(text, { signal: client?.signal, stopAbove: max }).then((tokens) => {
     if (tokens <= max) return
     throw gatewayError('invalid_request', VENDOR_MESSAGE[model.vendor] ?? 'input_too_long', { max }, { param, upstreamCode: INPUT_TOO_LONG_CODE })
