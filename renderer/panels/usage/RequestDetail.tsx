@@ -4,6 +4,7 @@ import { formatMs, formatUsd } from '../../format'
 import { nextWords, outcomeWords, type AttemptWords } from './attempts'
 import { requestFacts } from './request-detail'
 import type { UsageT } from './strings'
+import { UsageBreakdown } from './UsageBreakdown'
 
 const tokens = (n: number | null) => (n === null ? '–' : n.toLocaleString())
 
@@ -38,6 +39,7 @@ export function RequestDetail({ t, r, keyName, span }: { t: UsageT; r: RequestLo
           {item(t('detail_upstream'), facts.upstreamMs === null ? '–' : formatMs(facts.upstreamMs), 'upstreamMs')}
         </dl>
         {r.attempts && r.attempts.length > 0 && <Attempts t={t} attempts={r.attempts} />}
+        <UsageBreakdown r={r} />
       </td>
     </tr>
   )
