@@ -9,7 +9,7 @@ export const API_VERSION = '2026-09-25'
 const ERROR_STATUSES: Record<string, string> = {
   '400': 'Invalid parameters; or a missing, repeated or malformed Host header (`invalid_host_header`)',
   '401': 'Missing, invalid, disabled or expired key (`missing_api_key`, `invalid_api_key`, `api_key_expired`); an Authorization header with a bare key or a scheme other than Bearer is `missing_api_key`; different keys in Authorization and x-api-key, or a key header sent twice, is `invalid_api_key`. A key deleted or disabled while a request runs ends it with `api_key_revoked`, one that expires meanwhile with `api_key_expired` (a stream: in its error event)',
-  '402': 'Balance or key quota used up (`insufficient_quota`)',
+  '402': 'The request\'s worst case (the quote\'s `max`) does not fit what is left of the account\'s budget, the key\'s quota, or the budget of any upstream account that serves the model, less what requests under way hold (`insufficient_quota`; the message says what it could cost, what is left and the largest output cap that fits). Nothing was sent upstream; see README "Budgets and reservations"',
   '403': 'Host or browser origin not allowed',
   '404': 'Model not in the key\'s group (`model_not_found`), or path not in the group (`route_not_found`)',
   '408': 'The request body stalled or took too long to arrive (`request_timeout`; config timeouts.bodyIdleMs, timeouts.bodyMs)',
