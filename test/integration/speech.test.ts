@@ -47,6 +47,8 @@ describe('POST /v1/audio/speech', () => {
     const row = (await gw.services.store.ledger.recent(null, 1))[0]
     // 11 characters at 15 USD per 1M characters
     expect(row).toMatchObject({ endpoint: 'audio.speech', status: 200, cost_nano: 11 * 15 * 1000 })
+    // Characters of the request, counted by the gateway (the vendor's audio has no usage): docs/vendor-usage.md
+    expect(row).toMatchObject({ usage_source: 'local_count', breakdown: JSON.stringify([{ kind: 'characters', units: 11, unitPrice: 15, per: '1M characters', cost: 0.000165 }]) })
     expect(JSON.parse(row.usage!)).toEqual({ characters: 11 })
   })
 

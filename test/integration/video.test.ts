@@ -108,7 +108,7 @@ async function until(gw: Gw, id: string, done: (task: Record<string, any>) => bo
 }
 
 const nano = (gw: Gw) => gw.services.store.account.get()
-const ledgerRows = (gw: Gw, id: string) => gw.services.store.sql.all<{ cost_nano: number; status: number; error_code: string | null }>('SELECT * FROM requests WHERE id = ?', [id])
+const ledgerRows = (gw: Gw, id: string) => gw.services.store.sql.all<{ cost_nano: number; status: number; error_code: string | null; usage_source: string | null; breakdown: string | null }>('SELECT * FROM requests WHERE id = ?', [id])
 
 describe('normalized statuses through each vendor\'s script', () => {
   it.each([
@@ -164,6 +164,23 @@ describe('money: reservation, settlement by produced seconds, release', () => {
     expect((await nano(auto)).reserved_nano).toBe(before.reserved_nano)
     expect((await auto.usage()).reserved).toBe(before.reserved_nano / 1e9)
     expect((await ledgerRows(auto, body.task_id))).toEqual([expect.objectContaining({ cost_nano: 560_000_000, status: 200 })])
+    // The seconds are the vendor's; the row keeps its priced breakdown (docs/vendor-usage.md).
+    expect((await ledgerRows(auto, body.task_id))).toEqual([expect.objectContaining({
+      usage_source: 'upstream', breakdown: JSON.stringify([{ kind: 'seconds', units: 8, unitPrice: 0.07, per: 'second', cost: 0.56 }]),
+    })])
+  })
+
+  it('a vendor that reports no seconds is billed for the requested duration, as reserved (Hailuo v1: usage_source reserved)', async () => {
+    fakes.minimax.script(['queued', 'running', 'succeeded'])
+    const { status, body } = await submit(auto, { model: HAILUO, prompt: 'a fox', duration: 6, resolution: '768p' })
+    expect(status).toBe(202)
+    const task = await until(auto, body.task_id, (t) => t.status === 'succeeded')
+    // 6 s × $0.0467 at 768p
+    expect(task.usage).toEqual({ seconds: 6, cost: 0.2802 })
+    expect((await ledgerRows(auto, body.task_id))).toEqual([expect.objectContaining({
+      cost_nano: 280_200_000, status: 200, usage_source: 'reserved',
+      breakdown: JSON.stringify([{ kind: 'seconds', units: 6, unitPrice: 0.0467, per: 'second', cost: 0.2802 }]),
+    })])
   })
 
   it('with no tier asked, reserves at the dearest tier and bills the catalog price; a longer clip than asked is not billed', async () => {
