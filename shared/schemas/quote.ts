@@ -44,6 +44,7 @@ export const quoteObject = {
         unit: { enum: ['token', 'image', 'second', 'character'] },
         price: { type: 'object', description: 'the catalog list price that applies: USD per 1M tokens (input, output, cached_input), per image (by tier), per second (by resolution) or per 1M characters' },
         input_tokens: { type: 'integer', description: 'token prices: the prompt as the gateway counts it (o200k_base)' },
+        image_input_tokens: { type: 'integer', description: 'GPT-style image edits: the reference images\' input tokens inside input_tokens (catalog referenceInputTokens each), at the image input price' },
         expected_output_tokens: { type: 'integer', description: 'token prices: the output tokens priced into expected (all answers, all images)' },
         max_output_tokens: { type: 'integer', description: 'token prices: the output cap priced into max (chat: per answer; GPT-style images: all images)' },
         output_cap: { type: 'string', description: 'where that cap came from: the request field, `model_limit`, or `image_tokens` (GPT-style images: the vendor\'s output tokens by size and quality)' },

@@ -183,6 +183,18 @@ describe('per-unit prices: min = max = the bill', () => {
     expect(upstreamCalls()).toBe(0)
   })
 
+  it('a token-priced GPT image edit adds each reference image\'s input tokens at the image input price', async () => {
+    const prompt = 'make the sky purple'
+    const tokens = await countTextTokens(prompt)
+    const refs = ['https://example.com/a.png', 'https://example.com/b.png']
+    const quote = await quoted('/v1/images/edits', { model: 'gpt-image-2', prompt, image: refs, size: '1024x1024', quality: 'low' })
+    // gpt-image-2: text $5, image input $8, output $30 per 1M; 3050 input tokens per reference (high input fidelity)
+    const input = tokens * 5 * 1000 + 2 * 3050 * 8 * 1000
+    expect(quote).toMatchObject({ min: usd(input + 272 * 30_000), expected: usd(input + 272 * 30_000), max: usd(input + 272 * 30_000) })
+    expect(quote.basis).toMatchObject({ input_tokens: tokens + 6100, image_input_tokens: 6100 })
+    expect(upstreamCalls()).toBe(0)
+  })
+
   it('an image model\'s n above its limit is the family\'s 400, in the quote as in the call', async () => {
     const res = await gw.post('/v1/quote', { endpoint: '/v1/images/generations', request: { model: 'gpt-image-2', prompt: 'x', n: 1_000_000 } })
     const real = await gw.post('/v1/images/generations', { model: 'gpt-image-2', prompt: 'x', n: 1_000_000 })

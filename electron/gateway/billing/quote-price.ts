@@ -98,6 +98,12 @@ const TIER_PIXELS: Record<string, number> = { '1K': 1024 * 1024, '2K': 2048 * 20
 /** The quality a request that names none (or `auto`) is expected at: the vendor's `auto` mostly picks it. */
 const EXPECTED_QUALITY = 'high'
 
+/** Input tokens one reference image costs on an edit (catalog `referenceInputTokens`), 0 when the row gives none. */
+function referenceTokens(model: CatalogModel, references: number): number {
+  const perImage = model.referenceInputTokens
+  return typeof perImage === 'number' && Number.isSafeInteger(perImage) && perImage > 0 ? perImage * references : 0
+}
+
 /** The model's output tokens per 1024×1024 image by quality (catalog `imageOutputTokens`), dearest last. */
 function qualityTokens(model: CatalogModel): Array<[string, number]> {
   const table = model.imageOutputTokens
@@ -119,12 +125,14 @@ function imagePixels(req: Pick<NormalizedImageRequest, 'size' | 'tier'>): { leas
  * (catalog `imageOutputTokens`, given for 1024×1024 and scaled by the image's pixels, as OpenAI's own table scales),
  * times `n`; the prompt at the input price. A quality the request names is priced exactly; none (or `auto`, or one
  * missing from the table) is expected at `high` and ranges from the cheapest quality to the dearest. A model with no
- * table is priced by tokens with the model's output limit per image.
+ * table is priced by tokens with the model's output limit per image. Each reference image of an edit adds the
+ * model's `referenceInputTokens` at the image input price.
  */
-export async function imageTokenQuote(model: CatalogModel, req: Pick<NormalizedImageRequest, 'prompt' | 'n' | 'size' | 'tier' | 'quality'>, signal: AbortSignal): Promise<QuotePrice> {
+export async function imageTokenQuote(model: CatalogModel, req: Pick<NormalizedImageRequest, 'prompt' | 'n' | 'size' | 'tier' | 'quality' | 'referenceCount'>, signal: AbortSignal): Promise<QuotePrice> {
   const table = qualityTokens(model)
   if (table.length === 0) return tokenQuote(model, req.prompt, outputCap({}, [], model), signal, { n: req.n })
-  const inputTokens = await countTextTokens(req.prompt, { signal })
+  const imageInputTokens = referenceTokens(model, req.referenceCount)
+  const inputTokens = (await countTextTokens(req.prompt, { signal })) + imageInputTokens
   const pixels = imagePixels(req)
   const named = table.find(([quality]) => quality === req.quality)
   const expectedEntry = named ?? table.find(([quality]) => quality === EXPECTED_QUALITY) ?? table[table.length - 1]
@@ -134,11 +142,12 @@ export async function imageTokenQuote(model: CatalogModel, req: Pick<NormalizedI
   const expectedTokens = tokens(expectedEntry[1], pixels.least)
   const maxTokens = tokens(most[1], pixels.most)
   return {
-    minNano: costNano(model, { inputTokens, outputTokens: tokens(least[1], pixels.least) }),
-    expectedNano: costNano(model, { inputTokens, outputTokens: expectedTokens }),
-    maxNano: costNano(model, { inputTokens, outputTokens: maxTokens }),
+    minNano: costNano(model, { inputTokens, imageInputTokens, outputTokens: tokens(least[1], pixels.least) }),
+    expectedNano: costNano(model, { inputTokens, imageInputTokens, outputTokens: expectedTokens }),
+    maxNano: costNano(model, { inputTokens, imageInputTokens, outputTokens: maxTokens }),
     basis: {
       input_tokens: inputTokens,
+      ...(imageInputTokens > 0 ? { image_input_tokens: imageInputTokens } : {}),
       images: req.n,
       quality: named ? named[0] : `${least[0]}..${most[0]}`,
       expected_quality: expectedEntry[0],

@@ -114,6 +114,8 @@ export const gptImageFamily: FamilyModule = {
     endpoints: ['images.generations', 'images.edits'],
     // Output tokens of one 1024x1024 image by quality: OpenAI's published table (catalog _spec `imageOutputTokens`).
     imageOutputTokens: { low: 272, medium: 1056, high: 4160 },
+    // Input tokens of one reference image on an edit, at high input fidelity (catalog _spec `referenceInputTokens`).
+    referenceInputTokens: 3050,
     // The newest API generation: no size-tier names, the widest quality list (a 2.0 row names its own).
     variant: '2.5',
     sizeTiers: [],
