@@ -224,7 +224,15 @@ export async function startFakeOpenAI(opts: { apiKey?: string; streamUsage?: Str
     }
     const body = parsed.value ?? {};
     if (typeof body !== 'object' || Array.isArray(body) || !body.model) return sendJson(res, 400, errorBody('you must provide a model parameter', 'invalid_request_error'));
-    if (path === '/v1/responses') return handleResponses(res, body, aborter.signal);
+    if (path === '/v1/responses') {
+      // A status scenario answers the responses endpoint too (the failover and fallback tests of that protocol).
+      const play = plays.next();
+      if (play.kind === 'status') {
+        for (const [name, value] of Object.entries(play.headers ?? {})) res.setHeader(name, value);
+        return sendJson(res, play.status, play.body ?? defaultError(play.status));
+      }
+      return handleResponses(res, body, aborter.signal);
+    }
     if (!Array.isArray(body.messages)) {
       return sendJson(res, 400, errorBody("Missing required parameter: 'messages'.", 'invalid_request_error', 'messages', 'missing_required_parameter'));
     }
