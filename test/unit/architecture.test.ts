@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest'
  */
 const FLOORS: ReadonlyArray<readonly string[]> = [
   /* 0 words    */ ['contract', 'errors.ts', 'version.ts'],
-  /* 1 tools    */ ['guards', 'tokens', 'formats', 'data-dir', 'money', 'secrets', 'validate.ts'],
+  /* 1 tools    */ ['guards', 'tokens', 'formats', 'data-dir', 'money', 'secrets', 'connect', 'validate.ts'],
   /* 2 rules    */ ['catalog', 'families'],
   /* 3 store    */ ['store'],
   /* 4 state    */ ['registry.ts', 'context.ts', 'client', 'respond.ts', 'limits.ts', 'config', 'media'],
