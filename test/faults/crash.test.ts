@@ -12,7 +12,7 @@ const PROMPT = 'Tell me a long story.'
 // test-gpt's price: 2 USD per 1M input tokens, 8 per 1M output tokens = 2000 and 8000 nano-USD per token.
 const costOf = (input: number, output: number) => input * 2000 + output * 8000
 
-interface Row { id: string; status: number; error_code: string | null; input_tokens: number; output_tokens: number; cost_nano: number; key_id: string }
+interface Row { id: string; status: number; error_code: string | null; input_tokens: number; output_tokens: number; cost_nano: number; key_id: string; usage_source: string | null; breakdown: string | null }
 
 /** The ledger as the data dir holds it, read by a connection of its own. */
 function readStore(dataDir: string) {
@@ -95,6 +95,12 @@ describe('crash consistency of billing', () => {
     expect(row.output_tokens).toBeLessThanOrEqual(countTokens(servedText))
     expect(row.cost_nano).toBe(costOf(row.input_tokens, row.output_tokens))
     expect(row.cost_nano).toBeGreaterThan(0)
+    // Counted by the gateway as the stream went, and priced in parts at test-gpt's $2 in and $8 out per 1M.
+    expect(row.usage_source).toBe('local_count')
+    expect(JSON.parse(row.breakdown!)).toEqual([
+      { kind: 'input', units: row.input_tokens, unitPrice: 2, per: '1M tokens', cost: (row.input_tokens * 2000) / 1e9 },
+      { kind: 'output', units: row.output_tokens, unitPrice: 8, per: '1M tokens', cost: (row.output_tokens * 8000) / 1e9 },
+    ])
     const spent = after.rows.reduce((sum, r) => sum + r.cost_nano, 0)
     expect(spent).toBe(row.cost_nano)
     expect(after.balance).toBe(start.balance - spent)

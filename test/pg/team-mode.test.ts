@@ -294,14 +294,17 @@ describe('team mode: replicas on one PostgreSQL database', () => {
     await reader.read().catch(() => undefined)
 
     const row = await until('the stream settled by the survivor', LEASE_SECONDS * 1000 + TAKEOVER_MARGIN_MS + 5_000, async () =>
-      (await team.db.get<{ status: number; error_code: string | null; input_tokens: number; output_tokens: number; cost_nano: number }>(
-        'SELECT status, error_code, input_tokens, output_tokens, cost_nano FROM requests WHERE id = ?',
+      (await team.db.get<{ status: number; error_code: string | null; input_tokens: number; output_tokens: number; cost_nano: number; usage_source: string | null; breakdown: string | null }>(
+        'SELECT status, error_code, input_tokens, output_tokens, cost_nano, usage_source, breakdown FROM requests WHERE id = ?',
         [id],
       )) ?? undefined,
     )
     expect(row).toMatchObject({ status: 499, error_code: 'interrupted_by_restart', input_tokens: countTokens(`user\n${prompt}`) })
     expect(row.output_tokens).toBeGreaterThanOrEqual(checkpointed.output_tokens)
     expect(row.cost_nano).toBe(costOf(row.input_tokens, row.output_tokens))
+    // The checkpoint's own count and priced parts (docs/vendor-usage.md), kept with its pending row.
+    expect(row.usage_source).toBe('local_count')
+    expect(JSON.parse(row.breakdown!).map((c: { kind: string; units: number }) => [c.kind, c.units])).toEqual([['input', row.input_tokens], ['output', row.output_tokens]])
     expect(await count(team.db, 'pending_requests')).toBe(0)
     // Settled once: the survivor's later sweeps and a new replica's start change nothing.
     await team.start()

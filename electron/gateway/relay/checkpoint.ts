@@ -2,6 +2,7 @@ import { costNano } from '../billing/billing.js'
 import type { RequestContext } from '../context.js'
 import type { Services } from '../services.js'
 import { allInputTokens } from '../money/billed-usage.js'
+import { priceBreakdown } from '../money/price-usage.js'
 import { countTextTokens } from '../tokens/tokens.js'
 import type { ChatStreamTranslator, TokenUsage } from '../contract/upstream.js'
 import type { RelayPlan } from './relay-plan.js'
@@ -61,7 +62,7 @@ export function startCheckpoints(ctx: RequestContext, services: Services, plan: 
     ledger.checkpoint(ctx.id, {
       upstream_id: ctx.outcome.upstreamId ?? null, input_tokens: inputTokens, output_tokens: usage.outputTokens,
       usage: JSON.stringify({ checkpoint: true, prompt_tokens: inputTokens, completion_tokens: usage.outputTokens }),
-      cost_nano: costNano(plan.model, usage), checkpointed_at: Date.now(),
+      cost_nano: costNano(plan.model, usage), checkpointed_at: Date.now(), breakdown: JSON.stringify(priceBreakdown(plan.model.pricing, usage)),
     })
   }
 

@@ -1,5 +1,4 @@
 import { chargeNano } from '../money/money.js'
-import { releaseHoldsIn } from './holds.js'
 import { ownerGone } from './pg-leases.js'
 import type { Sql } from './sql.js'
 
@@ -17,11 +16,6 @@ export interface LedgerEntry {
   output_tokens: number | null
   usage: string | null
   cost_nano: number
-  /**
-   * nano-USD held for the request while it ran (store/holds.ts): its hold is deleted, and the account's reservations
-   * lowered by it, in the transaction that writes the row; absent: nothing was held
-   */
-  held?: number
   latency_ms: number
   created_at: number
   /** the failover loop's attempts, JSON (shared/admin.ts UpstreamAttempt[]); null or absent: none made */
@@ -113,13 +107,7 @@ export function ledgerRepo(sql: Sql, log: (line: string) => void, replica: strin
     const keyTotals = new Map<string, number>()
     for (const entry of entries) {
       const cost = chargeNano(entry.cost_nano)
-      const inserted = (await tx.run(INSERT_LEDGER_ROW, ledgerRowValues(entry, cost))).changes !== 0
-      if (entry.held !== undefined) {
-        // Settled with its charge: no moment where the hold is gone and the charge not yet counted.
-        await releaseHoldsIn(tx, 'id = @id', { id: entry.id })
-        if (inserted) await tx.run('UPDATE requests SET reserved_nano = ? WHERE id = ?', [entry.held, entry.id])
-      }
-      if (!inserted || cost === 0) continue
+      if ((await tx.run(INSERT_LEDGER_ROW, ledgerRowValues(entry, cost))).changes === 0 || cost === 0) continue
       accountTotal += cost
       if (entry.key_id !== null) keyTotals.set(entry.key_id, (keyTotals.get(entry.key_id) ?? 0) + cost)
     }
