@@ -1,13 +1,12 @@
 import { join } from 'node:path'
 import type { Transform } from 'node:stream'
-import type { MediaItem } from '../../../shared/admin.js'
-import { ADMIN_PREFIX } from '../../../shared/admin.js'
 import { MAX_BODY_BYTES, checkDeclaredLength, clientGone, tooLarge, watchUpload } from '../client/body.js'
 import type { RequestContext } from '../context.js'
 import { newRequestId } from '../context.js'
 import { gatewayError } from '../errors.js'
 import { sendJson } from '../respond.js'
 import { sniffingStream, sniffMedia } from '../formats/media-sniff.js'
+import { mediaItemOf } from '../media/media-item.js'
 import { mediaHeaders, sendStored } from '../media/send-file.js'
 import type { Services } from '../services.js'
 import type { MediaRow } from '../store/media.js'
@@ -17,16 +16,11 @@ const EXT: Record<string, string> = {
   'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp', 'image/gif': 'gif', 'video/mp4': 'mp4', 'video/webm': 'webm', 'video/quicktime': 'mov',
 }
 
-const toItem = (m: MediaRow): MediaItem => ({
-  id: m.id, requestId: m.request_id, kind: m.kind, mimeType: m.mime_type, url: `${ADMIN_PREFIX}/media/${encodeURIComponent(m.id)}`,
-  sourceUrl: m.source_url, createdAt: m.created_at,
-})
-
 /** Longest `request` value: request and task ids are far shorter. */
 const MAX_REQUEST_CHARS = 200
 
 /** The `request` query value: the request or task the media belongs to. Data only, never part of a path. */
-function requestParam(ctx: RequestContext): string {
+export function requestParam(ctx: RequestContext): string {
   const request = queryOf(ctx).get('request')
   if (!request) throw gatewayError('invalid_request', 'missing_field', { field: 'request' }, { param: 'request' })
   if (request.length > MAX_REQUEST_CHARS || /\p{Cc}/u.test(request)) {
@@ -37,7 +31,7 @@ function requestParam(ctx: RequestContext): string {
 
 /** GET /admin/v1/media?request=: what was kept of a request's (or task's) images and videos. */
 export async function listMedia(ctx: RequestContext, services: Services): Promise<void> {
-  sendJson(ctx.res, 200, (await services.store.media.byRequest(requestParam(ctx))).map(toItem))
+  sendJson(ctx.res, 200, (await services.store.media.byRequest(requestParam(ctx))).map(mediaItemOf))
 }
 
 const notMedia = () => gatewayError('invalid_request', 'invalid_field', { field: 'body', detail: { en: 'is not a PNG, JPEG, WebP, GIF, MP4, WebM or QuickTime file', zh: '不是 PNG、JPEG、WebP、GIF、MP4、WebM 或 QuickTime 文件' } }, { param: 'body' })
@@ -58,7 +52,7 @@ export async function uploadMedia(ctx: RequestContext, services: Services): Prom
   const type = sniff.type()!
   const row: MediaRow = { id, request_id: request, kind: type.startsWith('video/') ? 'video' : 'image', source_url: null, path, mime_type: type, created_at: Date.now() }
   await services.store.media.insert(row)
-  sendJson(ctx.res, 201, toItem(row))
+  sendJson(ctx.res, 201, mediaItemOf(row))
 }
 
 /** GET /admin/v1/media/{id}: the bytes, streamed, seekable. */

@@ -1,9 +1,13 @@
 import { HOUSEKEEPING_ENDPOINTS, USAGE_LATENCY_SAMPLE, USAGE_MAX_DAYS, USAGE_MAX_KEYS, USAGE_MAX_SERIES } from '../../../shared/admin.js'
 import * as schema from '../../../shared/schemas/admin.js'
+import { connectBody, connectOverview as overviewSchema, connectResult, releaseBody } from '../../../shared/schemas/connect.js'
+import { keptCopy } from '../../../shared/schemas/kept-copy.js'
 import { getAccount, updateAccount } from '../admin/account.js'
+import { connectOverview, connectTool, releaseTool } from '../admin/connect.js'
 import { appKey, createGroup, deleteGroup, listGroups, updateGroup } from '../admin/groups.js'
 import { createKey, listKeys, revokeKey, updateKey } from '../admin/keys.js'
 import { fetchLinkedImage, LINKED_IMAGE_TIMEOUT_MS, MAX_LINKED_IMAGE_BYTES } from '../admin/linked-image.js'
+import { listCopies, retryCopy } from '../admin/copies.js'
 import { getMedia, listMedia, uploadMedia } from '../admin/media.js'
 import { listModelSettings, updateModelSettings } from '../admin/model-settings.js'
 import { listRequests } from '../admin/requests.js'
@@ -119,6 +123,15 @@ export const ADMIN_ROUTES: Route[] = [
     }),
     streamsBody: true,
   },
+  adminRoute('GET', `${P}/media-copies`, 'media.copies', listCopies, {
+    summary: "The gateway's copies of a request's (or video task's) linked results: each saving, kept, failed (why, the vendor link's expiry, the next try) or retrying",
+    query: [{ name: 'request', required: true, description: 'request or task id' }], response: list(keptCopy),
+  }),
+  adminRoute('POST', `${P}/media-copies/retry`, 'media.copies.retry', retryCopy, {
+    summary: 'Try a failed copy again now (a video task: its download, tries counted afresh)',
+    query: [{ name: 'request', required: true, description: 'request or task id' }, { name: 'index', required: false, description: 'which result (0–99, default 0); a video task retries all' }],
+    response: list(keptCopy),
+  }),
   adminRoute('GET', `${P}/media/{media}`, 'media.get', getMedia, {
     summary: 'A kept image or video (Range supported)',
     description: '`<img>` and `<video>` cannot send headers: besides the usual credentials, the session cookie with the session\'s media token in the query is accepted here (and only here).',
@@ -132,6 +145,31 @@ export const ADMIN_ROUTES: Route[] = [
       + 'A link refused, not an image, too large or answering an error is a 400 naming why.',
     request: { schema: schema.linkedImageRequest }, response: { type: 'string', format: 'binary' }, responseContentType: 'image/*',
     moreErrors: { '502': 'The image\'s host could not be reached (`upstream_error`)', '504': 'The image did not arrive in time (`upstream_timeout`)' },
+  }),
+  adminRoute('GET', `${P}/connect`, 'connect.list', connectOverview, {
+    summary: 'Connect tools: Claude Code, Codex and Gemini CLI on the gateway\'s machine, and the SDK variables',
+    description: 'Each tool: its program found on PATH, its settings folder, the files a connection writes (Claude Code: `$CLAUDE_CONFIG_DIR/settings.json`, default `~/.claude`; Codex: `$CODEX_HOME/config.toml` and `gatehouse.config.toml`, default `~/.codex`), and its connection. Gemini CLI is found but not supported: it calls Gemini\'s generateContent API, which Gatehouse does not serve. `sdk`: `OPENAI_BASE_URL` and `ANTHROPIC_BASE_URL` as the gateway\'s environment has them, and the values that point here.',
+    response: overviewSchema,
+  }),
+  adminRoute('POST', `${P}/connect/{tool}`, 'connect.connect', connectTool, {
+    summary: 'Connect a tool: a key of the right group, and only Gatehouse\'s keys merged into the tool\'s own files',
+    description: 'Claude Code (a `messages` group): `env.ANTHROPIC_BASE_URL` and `env.ANTHROPIC_AUTH_TOKEN` in its settings.json. Codex (a `chat` group, the Responses API): `[model_providers.gatehouse]` (name, base_url, wire_api = "responses", experimental_bearer_token) in config.toml and the profile file `gatehouse.config.toml` (model_provider, model), used with `codex --profile gatehouse`. Every other key, comment and the order stay; each existing file is copied first to `<file>.gatehouse-backup-<UTC time>`; a file created is 0600. '
+      + '`dryRun: true` answers the diffs (200) and writes nothing, makes no key. A file that does not parse is never touched (409). The key\'s secret is masked in every diff.',
+    request: { schema: connectBody }, response: connectResult, success: '201',
+    responses: { '200': { description: 'A dry run: the diffs, nothing written', schema: connectResult } },
+    moreErrors: { '409': 'Connected already, or a file that cannot be parsed or kept exactly (`conflict`): nothing was written' },
+  }),
+  adminRoute('POST', `${P}/connect/{tool}/disconnect`, 'connect.disconnect', releaseTool('disconnect'), {
+    summary: 'Disconnect a tool: only what the connection added is taken out, and its key revoked',
+    description: 'Each key still holding the value written is put back as the backup had it, or removed; a table made for the keys goes when empty; a file the connection created goes when nothing else is in it. A key changed since is left alone. `dryRun: true`: the diffs only.',
+    request: { schema: releaseBody }, response: connectResult,
+    moreErrors: { '409': 'Not connected, or a file that cannot be parsed (`conflict`): nothing was written' },
+  }),
+  adminRoute('POST', `${P}/connect/{tool}/undo`, 'connect.undo', releaseTool('undo'), {
+    summary: 'Undo a connection: each file restored from its backup byte for byte (a file the connection created is removed), its key revoked',
+    description: 'Edits made to the files after the connection are undone too: the diff shows them. `dryRun: true`: the diffs only.',
+    request: { schema: releaseBody }, response: connectResult,
+    moreErrors: { '409': 'Not connected, or a backup removed since (`conflict`): nothing was written' },
   }),
   adminRoute('GET', `${P}/settings`, 'settings.get', getSettings, { summary: 'Port and language', response: schema.settingsBody }),
   adminRoute('PUT', `${P}/settings`, 'settings.put', putSettings, { summary: 'Save port and language', description: 'The port applies at the next start.', request: { schema: schema.settingsBody }, response: schema.settingsBody }),

@@ -4,6 +4,7 @@ import type { Services } from '../services.js'
 import type { VideoTaskRow } from '../store/tasks.js'
 import type { UpstreamCtx } from '../contract/upstream.js'
 import { videoAdapterFor, type VideoAdapter, type VideoPoll } from '../upstreams/video/index.js'
+import { videoCopiesSettled, videoCopiesStarting } from './video-copies.js'
 import { saveTaskVideos } from './video-download.js'
 import { endUnbilled, settleSucceeded } from './video-settle.js'
 import { submissionsUnderWay, setVideoRuntime, type VideoPollOptions } from './video-runtime.js'
@@ -75,22 +76,29 @@ async function pendingSubmission(services: Services, task: VideoTaskRow, opts: V
   return won ? 'settled' : 'already'
 }
 
-/** The download stage of a succeeded task: retried with backoff, then given up (the vendor link stays in the result). */
+/**
+ * The download stage of a succeeded task: retried with backoff, then given up (the vendor link stays in the result);
+ * each copy's state (saving, failed and why, retrying, kept) is tracked for the app (tasks/video-copies.ts).
+ */
 async function downloadStage(services: Services, task: VideoTaskRow, opts: VideoPollOptions, signal: AbortSignal, log: (l: string) => void): Promise<PollOutcome> {
   if (task.status !== 'succeeded') {
     await services.store.tasks.video.schedule(task.id, null, 0)
     return 'idle'
   }
+  videoCopiesStarting(services, task, new Set((await services.store.media.byRequest(task.id)).map((m) => m.id)))
   try {
     await saveTaskVideos(services, task, opts, signal)
   } catch (err) {
     const attempts = task.poll_attempts + 1
     const giveUp = !signal.aborted && attempts >= opts.downloadAttempts
     log(`[gatehouse] video task ${task.id}: could not keep the video (attempt ${attempts}): ${unknownReason(err)}`)
-    await services.store.tasks.video.schedule(task.id, giveUp ? null : signal.aborted ? Date.now() : Date.now() + backoffMs(attempts, opts), signal.aborted ? task.poll_attempts : attempts)
+    const next = giveUp ? null : signal.aborted ? Date.now() : Date.now() + backoffMs(attempts, opts)
+    await services.store.tasks.video.schedule(task.id, next, signal.aborted ? task.poll_attempts : attempts)
+    await videoCopiesSettled(services, task, err, next)
     return 'pending'
   }
   await services.store.tasks.video.schedule(task.id, null, 0)
+  await videoCopiesSettled(services, task, undefined, null)
   return 'saved'
 }
 

@@ -32,6 +32,8 @@ export interface FakeImageServer<S> {
   downloads: FakeCall[];
   /** result files by path; delete entries (or clear) to make their links 404, as expired links do */
   hosted: Map<string, HostedFile>;
+  /** the next `n` downloads of hosted files answer 503 (the vendor's storage failing, then recovering) */
+  failDownloads(n: number): void;
   setScenario(s: S): void;
   once(...s: S[]): void;
   reset(): void;
@@ -111,6 +113,7 @@ export async function startFakeImageServer<S extends object>(o: {
   const calls: FakeCall[] = [];
   const downloads: FakeCall[] = [];
   const hosted = new Map<string, HostedFile>();
+  let failing = 0;
   const aborter = new AbortController();
   let origin = '';
 
@@ -122,6 +125,11 @@ export async function startFakeImageServer<S extends object>(o: {
     if (file) {
       downloads.push(call);
       await readBody(req);
+      if (failing > 0) {
+        failing--;
+        res.writeHead(503, { 'content-type': 'application/xml' });
+        return void res.end('<Error><Code>ServiceUnavailable</Code><Message>please retry</Message></Error>');
+      }
       if (file.signature && url.searchParams.get('X-Fake-Signature') !== file.signature) {
         res.writeHead(403, { 'content-type': 'application/xml' });
         return void res.end('<Error><Code>AccessDenied</Code><Message>signature mismatch</Message></Error>');
@@ -156,6 +164,7 @@ export async function startFakeImageServer<S extends object>(o: {
     calls,
     downloads,
     hosted,
+    failDownloads(n) { failing = n; },
     setScenario: plays.setScenario,
     once: plays.once,
     reset() { calls.length = 0; downloads.length = 0; plays.reset(); hosted.clear(); },

@@ -65,6 +65,8 @@ export interface Switches {
   nextStart: Answer[]
   /** the origin finished videos' links name (a CDN elsewhere); this fake's own when unset */
   videoOrigin?: string
+  /** the next N downloads of finished videos answer 503 (the vendor's storage failing, then recovering) */
+  failFiles?: number
 }
 
 export interface FakeVideoOptions {
@@ -162,6 +164,10 @@ export async function startFakeVideoServer(vendor: VendorFake, opts: FakeVideoOp
     if (call.method === 'GET' && file) {
       // Signed-CDN style: no auth, served only for tasks this fake created.
       if (!tasks.has(decodeURIComponent(file[1]))) return send(res, answer(404, { message: 'no such file' }))
+      if ((switches.failFiles ?? 0) > 0) {
+        switches.failFiles!--
+        return send(res, answer(503, { message: 'storage unavailable, retry later' }))
+      }
       res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': FAKE_MP4.length })
       return void res.end(FAKE_MP4)
     }
