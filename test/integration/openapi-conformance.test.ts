@@ -208,6 +208,9 @@ describe('the admin API and the app answer as documented', () => {
     await expectStatus(200, 'GET', `/admin/v1/media/${mediaId}`, { headers: admin })
     await expectStatus(206, 'GET', `/admin/v1/media/${mediaId}`, { headers: { ...admin, range: 'bytes=0-3' } })
     await expectStatus(404, 'GET', '/admin/v1/media/nope', { headers: admin })
+    await expectStatus(200, 'GET', `/admin/v1/media-copies?request=${request}`, { headers: admin })
+    await expectStatus(400, 'GET', '/admin/v1/media-copies', { headers: admin })
+    await expectStatus(404, 'POST', `/admin/v1/media-copies/retry?request=${request}`, { headers: admin })
     await expectStatus(400, 'POST', '/admin/v1/linked-image', { headers: admin, body: { url: 'file:///etc/passwd' } })
     const settings = (await (await expectStatus(200, 'GET', '/admin/v1/model-settings', { headers: admin })).json()) as Array<{ model: string }>
     const someModel = encodeURIComponent(settings[0].model)
