@@ -4,22 +4,25 @@
 import { describe, expect, it } from 'vitest'
 import { startFakeArkSeedream } from '../fakes/images/ark-seedream.js'
 import { startFakeGeminiImage } from '../fakes/images/gemini-image.js'
+import { startFakeKlingImages } from '../fakes/images/kling-images.js'
 import { startFakeOpenAIImages } from '../fakes/images/openai-images.js'
 import { TEST_KEY, withGateway } from '../helpers/gateway.js'
 
-const { gw, fakes: { gemini, geminiB, ark, openai } } = withGateway({
+const { gw, fakes: { gemini, geminiB, ark, openai, kling } } = withGateway({
   fakes: {
     gemini: () => startFakeGeminiImage({ apiKey: 'gm' }),
     geminiB: () => startFakeGeminiImage({ apiKey: 'gm2' }),
     ark: () => startFakeArkSeedream({ apiKey: 'ark' }),
     openai: () => startFakeOpenAIImages({ apiKey: 'oa' }),
+    kling: () => startFakeKlingImages({ accessKey: 'ak', secretKey: 'sk' }),
   },
-  config: ({ gemini, geminiB, ark, openai }) => ({
+  config: ({ gemini, geminiB, ark, openai, kling }) => ({
     account: { balance: 100, concurrency: 5 },
     models: [
       { id: 'img-gemini', family: 'gemini-image', vendor: 'gemini', pricing: { unit: 'image', price: 0.05 }, imageSizes: ['1K'], maxReferenceImages: 14, aspectRatios: ['1:1'] },
       { id: 'img-seedream', family: 'seedream', vendor: 'ark', pricing: { unit: 'image', price: 0.03 }, sizeTiers: ['2K', '4K'], minPixels: 3686400, maxPixels: 16777216, minRatio: '1:16', maxRatio: '16:1', outputFormats: ['jpeg'], maxReferenceImages: 14 },
       { id: 'img-gpt', family: 'gpt-image', vendor: 'openai', pricing: { unit: 'image', price: 0.04 }, variant: '2.5', sizeTiers: [], maxN: 10 },
+      { id: 'img-kling', family: 'kling-image', vendor: 'kling', pricing: { unit: 'image', price: 0.02 } },
     ] as never,
     // Two accounts per Gemini model: a refusal must not be tried on the second.
     upstreams: [
@@ -27,8 +30,9 @@ const { gw, fakes: { gemini, geminiB, ark, openai } } = withGateway({
       { id: 'gm2', vendor: 'gemini', baseUrl: geminiB.url, apiKey: 'gm2' },
       { id: 'ark', vendor: 'ark', baseUrl: ark.url, apiKey: 'ark' },
       { id: 'oa', vendor: 'openai', baseUrl: openai.url, apiKey: 'oa' },
+      { id: 'kl', vendor: 'kling', baseUrl: kling.url, apiKey: 'ak:sk' },
     ],
-    groups: [{ id: 'main', protocol: 'chat', models: ['img-gemini', 'img-seedream', 'img-gpt'], upstreams: ['gm', 'gm2', 'ark', 'oa'] }],
+    groups: [{ id: 'main', protocol: 'chat', models: ['img-gemini', 'img-seedream', 'img-gpt', 'img-kling'], upstreams: ['gm', 'gm2', 'ark', 'oa', 'kl'] }],
     keys: [{ key: TEST_KEY, group: 'main' }],
   }),
   resetFakes: true,
@@ -102,6 +106,16 @@ describe('Seedream: an answer whose every image Ark refused', () => {
     const res = await generate({ model: 'img-seedream', prompt: 'a fox', size: '2K' })
     expect(res).toMatchObject({ status: 400, body: { error: { message: 'The request failed because the output image may contain sensitive information.', code: 'content_policy_violation' } } })
     expect(posts(ark)).toBe(1)
+    expect(await lastRow()).toMatchObject({ status: 400, cost_nano: 0 })
+  })
+})
+
+describe('Kling: a business code inside an HTTP 200 is the error its code stands for', () => {
+  it('1301 (content safety) is the client\'s 400 with Kling\'s code and words, once, unbilled (it was an error with the status 200)', async () => {
+    kling.setScenario({ kind: 'status', status: 200, code: 1301, message: 'Content security check failed' })
+    const res = await generate({ model: 'img-kling', prompt: 'a fox' })
+    expect(res).toMatchObject({ status: 400, body: { error: { message: 'Content security check failed', type: 'invalid_request_error', code: '1301' } } })
+    expect(posts(kling)).toBe(1)
     expect(await lastRow()).toMatchObject({ status: 400, cost_nano: 0 })
   })
 })

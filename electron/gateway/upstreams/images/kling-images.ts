@@ -2,6 +2,7 @@ import { GatewayError } from '../../errors.js'
 import { parseDataUrl } from '../../formats/data-url.js'
 import { parseJson } from '../openai-compatible.js'
 import { vendorError } from '../vendor-error.js'
+import { klingCodeError } from '../video/kling.js'
 import { klingAuth } from '../kling-jwt.js'
 import type { ImageAdapter } from '../../contract/image-upstream.js'
 import { compact } from './compact.js'
@@ -13,11 +14,15 @@ interface KlingEnvelope {
   data?: { task_id?: string; task_status?: string; task_status_msg?: string; task_result?: { images?: Array<{ url?: string }> } }
 }
 
-/** Kling answers `{code, message, data}` with code 0 for success, often inside an HTTP 200. */
+/**
+ * Kling answers `{code, message, data}` with code 0 for success, often inside an HTTP 200: another code is the error
+ * it stands for in Kling's table (1301, content safety: the client's 400; 1302: 429, failed over), never an error
+ * with the status 200.
+ */
 function envelope(text: string): KlingEnvelope {
   const body = parseJson(text) as KlingEnvelope | undefined
   if (!body || typeof body !== 'object') throw new SyntaxError('invalid JSON from the upstream')
-  if (body.code !== undefined && body.code !== 0) throw vendorError(200, String(body.code), body.message)
+  if (body.code !== undefined && body.code !== 0) throw klingCodeError(body.code, body.message)
   return body
 }
 

@@ -126,4 +126,5 @@ function statusOfCode(code: number): number {
   return ({ 5000: 500, 5001: 503, 5002: 504 } as Record<number, number>)[code] ?? 502
 }
 
-const klingCodeError = (code: number, message: string | undefined): GatewayError => vendorError(statusOfCode(code), String(code), message)
+/** A Kling business code as the error its code stands for (its HTTP status from Kling's table); the images adapter reads it too. */
+export const klingCodeError = (code: number, message: string | undefined): GatewayError => vendorError(statusOfCode(code), String(code), message)
