@@ -49,6 +49,8 @@ function chaosConfig(chaos: ChaosProvider, extra: { continuation?: boolean; firs
       id,
       ...(QWEN_MODELS.includes(id) ? { family: 'qwen' as const, vendor: 'dashscope' as const } : { family: 'gpt' as const, vendor: 'openai' as const }),
       pricing: { unit: 'token' as const, ...priceOf(id) },
+      // An output limit, as every real model has: a request without max_tokens holds it as its worst case.
+      limits: { maxOutputTokens: 4096 },
       ...(extra.firstTokenMs === undefined ? {} : { firstTokenMs: extra.firstTokenMs }),
       // case 12: a larger model for prompts too long; case 16: another model when this one is down
       ...(id === CHAOS_MODELS[12] ? { fallbacks: [{ model: CHAOS_HEALTHY.large, on: ['context_length' as const] }] } : {}),
@@ -315,7 +317,11 @@ const CASES: Record<number, CaseTest> = {
       const model = CHAOS_MODELS[13]
       const s = await streamChat(gw, model)
       expect(s.status).toBe(400)
-      expect(s.chunks[0]).toEqual({ error: { message: CONTENT_FILTER_ERROR.error.message, type: 'invalid_request_error', param: 'prompt', code: 'content_filter' } })
+      // the vendor's reason, and (error.upstream) why it refused in the gateway's words: moderation
+      expect(s.chunks[0]).toEqual({ error: {
+        message: CONTENT_FILTER_ERROR.error.message, type: 'invalid_request_error', param: 'prompt', code: 'content_filter',
+        upstream: { status: 400, reason: 'moderation', message: CONTENT_FILTER_ERROR.error.message },
+      } })
       expect([chaos.callsOf(model, 'primary').length, chaos.callsOf(model, 'secondary').length]).toEqual([1, 0])
       expect(await rowOf(gw, s.requestId)).toMatchObject({ status: 400, model, upstream_id: `${model}/primary`, cost_nano: 0 })
       await expectNextAnswered(gw, chaos)
@@ -382,6 +388,9 @@ const CASES: Record<number, CaseTest> = {
     async run({ gw, chaos }) {
       const model = CHAOS_MODELS[15]
       const every = 4_500
+      // A request first warms what the first request of a gateway loads (the prompt's tokenizer, counted for its
+      // hold): the first call must reach the primary at its own slot, not seconds late.
+      await expectNextAnswered(gw, chaos)
       const start = Date.now()
       // request i at i × 4.5 s: the outage (60 s from the primary's first call) spans requests 0 to 13
       const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => sleep(i * every).then(() => streamChat(gw, model))))
