@@ -393,6 +393,47 @@ export const MESSAGES = {
     en: 'The gateway could not reach its shared database to take a concurrency slot; retry in a moment.',
     zh: '网关无法连接共享数据库以获取并发名额，请稍后重试。',
   },
+  // Connect tools (POST /admin/v1/connect/{tool}…, `npm run gateway -- connect`)
+  connect_unsupported: {
+    en: '{tool} calls Gemini\'s own generateContent API, which Gatehouse does not serve: it cannot be connected.',
+    zh: '{tool} 调用 Gemini 自己的 generateContent 接口，Gatehouse 不提供该接口，因此无法连接。',
+  },
+  connect_already: {
+    en: 'Gatehouse has already connected {tool}: disconnect it (or undo) first.',
+    zh: 'Gatehouse 已连接 {tool}：请先断开连接（或撤销）。',
+  },
+  connect_not_connected: {
+    en: '{tool} is not connected by Gatehouse: there is nothing to undo or disconnect.',
+    zh: '{tool} 未由 Gatehouse 连接：没有可撤销或断开的内容。',
+  },
+  connect_no_group: {
+    en: '{tool} needs a group of the {protocol} protocol, and there is none: create one under Keys & groups.',
+    zh: '{tool} 需要使用 {protocol} 协议的分组，但目前没有：请在“密钥与分组”中创建。',
+  },
+  connect_wrong_group: {
+    en: 'Group "{group}" uses the {has} protocol; {tool} needs a group of the {protocol} protocol.',
+    zh: '分组“{group}”使用 {has} 协议；{tool} 需要使用 {protocol} 协议的分组。',
+  },
+  connect_no_model: {
+    en: 'Group "{group}" has no model "{model}".',
+    zh: '分组“{group}”中没有模型“{model}”。',
+  },
+  connect_file_syntax: {
+    en: '{path} is not valid {format} (line {line}), so it was left untouched: fix it or move it away, then try again.',
+    zh: '{path} 不是有效的 {format}（第 {line} 行），文件未作改动：请修正或移走该文件后重试。',
+  },
+  connect_file_not_table: {
+    en: '{path}: "{key}" is not a table or object, so the file was left untouched.',
+    zh: '{path}：“{key}”不是表或对象，文件未作改动。',
+  },
+  connect_file_not_kept: {
+    en: '{path}: its other settings could not be kept exactly, so nothing was written.',
+    zh: '{path}：无法完全保留其中的其他设置，因此没有写入任何内容。',
+  },
+  connect_backup_gone: {
+    en: 'The backup {path} is gone, so Undo cannot restore the file: use Disconnect instead.',
+    zh: '备份 {path} 已不存在，无法撤销：请改用“断开连接”。',
+  },
 } as const satisfies Record<string, { en: string; zh: string }>
 
 export type MessageId = keyof typeof MESSAGES

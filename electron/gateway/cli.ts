@@ -9,9 +9,17 @@ import { DATABASE_URL_ENV, teamDatabase } from './team/database-source.js'
 import { SECRET_KEY_ENV, TeamStartError } from './team/secret-key.js'
 import { defaultDataDir } from './data-dir/paths.js'
 import { readSettings } from './data-dir/settings.js'
+import { CONNECT_COMMANDS, ConnectCommandError, describeResult, runConnectCommand, type ConnectCommand } from './admin/connect-command.js'
 
 const USAGE = `usage: npm run gateway -- [--config FILE] [--port N] [--data-dir DIR] [--host H] [--database-url postgres://USER@HOST:PORT/DB] [--database-password-file FILE] [--secret-key-file FILE]
        npm run gateway -- --login [--data-dir DIR] [--database-url URL] [--database-password-file FILE]
+       npm run gateway -- connect claude-code|codex [--group G] [--model M] [--dry-run] [--data-dir DIR] [--database-url URL]
+       npm run gateway -- disconnect|undo claude-code|codex [--dry-run] [--data-dir DIR] [--database-url URL]
+
+connect points the tool at the gateway running on the data dir: a key of the right group, and only Gatehouse's keys
+merged into the tool's own settings (a backup of each file first); disconnect takes out only what it added; undo
+restores each file from its backup byte for byte. --dry-run prints the diffs and writes nothing. The diffs and the
+outcome go to stdout.
 
 --login prints a new one-time sign-in address of the gateway running on the data dir (on stdout) and exits; it
 starts no server. A team replica needs its database named as the replica has it.
@@ -27,9 +35,11 @@ secret key: ${SECRET_KEY_ENV} (base64 of 32 bytes) or --secret-key-file FILE. Th
  * Headless run. Contract: exactly one stdout line, `gateway listening on http://HOST:PORT`, once it accepts
  * connections; everything else goes to stderr. SIGTERM/SIGINT drain in-flight requests and close the store.
  * `--login`: one stdout line, a new sign-in address of the gateway running on the data dir; no server starts.
+ * `connect|disconnect|undo TOOL`: the diffs and the outcome on stdout, through the admin API of the gateway running on
+ * the data dir; no server starts.
  */
 async function main(): Promise<void> {
-  const { values } = parseArgs({
+  const { values, positionals } = parseArgs({
     options: {
       config: { type: 'string' },
       port: { type: 'string' },
@@ -39,8 +49,12 @@ async function main(): Promise<void> {
       'database-password-file': { type: 'string' },
       'secret-key-file': { type: 'string' },
       login: { type: 'boolean' },
+      'dry-run': { type: 'boolean' },
+      group: { type: 'string' },
+      model: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
+    allowPositionals: true,
   })
   if (values.help) {
     process.stderr.write(`${USAGE}\n`)
@@ -52,6 +66,17 @@ async function main(): Promise<void> {
   if (database?.warning) process.stderr.write(`${database.warning}\n`)
   const databaseUrl = database?.url
   const log = (line: string) => process.stderr.write(`${withoutSecrets(redactPatterns(line), databaseSecrets)}\n`)
+  const command = positionals[0] as ConnectCommand | undefined
+  if (command !== undefined && (!(CONNECT_COMMANDS as readonly string[]).includes(command) || positionals.length !== 2)) {
+    throw new ConnectCommandError(`"${positionals.join(' ')}" is not a command: ${CONNECT_COMMANDS.join(', ')} take one tool (claude-code, codex)`)
+  }
+  if (command === undefined && (values['dry-run'] || values.group || values.model)) throw new ConnectCommandError('--dry-run, --group and --model go with connect, disconnect or undo')
+  if (command !== undefined) {
+    failure = `${command} failed`
+    const result = await runConnectCommand({ command, tool: positionals[1], dryRun: values['dry-run'] === true, group: values.group, model: values.model, dataDir, databaseUrl, log })
+    process.stdout.write(`${describeResult(result, command)}\n`)
+    return
+  }
   if (values.login) {
     failure = 'no sign-in address'
     const { address, minutes } = await newSignInAddress(dataDir, databaseUrl, log)
@@ -134,7 +159,7 @@ process.on('uncaughtException', keepServing('uncaught exception'))
 process.on('unhandledRejection', keepServing('unhandled rejection'))
 
 main().catch((err: unknown) => {
-  const own = err instanceof ConfigError || err instanceof TeamStartError || err instanceof LoginCommandError
+  const own = err instanceof ConfigError || err instanceof TeamStartError || err instanceof LoginCommandError || err instanceof ConnectCommandError
   const message = own ? err.message : `${failure}: ${(err as Error).message}`
   // Node's JSON errors quote the text around the fault, which may be a key of the config file; the database's
   // passwords are removed wherever a driver's message quotes them.

@@ -1,5 +1,8 @@
 // Fuzzes the admin API's writes (every admin route with a request body), signed in with the admin token.
 // See harness.ts for seeds, budgets and replaying a failure.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, it } from 'vitest'
 import { ADMIN_ROUTES } from '../../electron/gateway/routes/admin.js'
@@ -12,11 +15,23 @@ import { anyText, type Schema } from './schema-arbitrary.js'
 const BUDGET_MS = 5_000
 const WRITES = ADMIN_ROUTES.filter((r) => r.doc.request && r.method !== 'GET')
 
+// Connect tools writes the tools' settings files where the environment says they are: here, a folder of the test's
+// own (never the machine's ~/.claude or ~/.codex), with a Claude Code settings file to merge into.
+const toolHomes = mkdtempSync(join(tmpdir(), 'gatehouse-fuzz-tools-'))
+process.env.CLAUDE_CONFIG_DIR = join(toolHomes, 'claude')
+process.env.CODEX_HOME = join(toolHomes, 'codex')
+process.env.HOME = toolHomes
+mkdirSync(process.env.CLAUDE_CONFIG_DIR)
+writeFileSync(join(process.env.CLAUDE_CONFIG_DIR, 'settings.json'), '{\n  "statusLine": { "type": "command", "command": "x" }\n}\n')
+
 let fz: FuzzGateway
 beforeAll(async () => {
   fz = await startFuzzGateway()
 })
-afterAll(() => fz.stop())
+afterAll(async () => {
+  await fz.stop()
+  rmSync(toolHomes, { recursive: true, force: true })
+})
 
 /**
  * Upstream addresses in generated bodies point at a closed loopback port: Test connection calls the address it is
@@ -27,7 +42,7 @@ const keepLinksLocal = (bytes: Buffer): Buffer =>
 
 /** Ids the fuzz gateway has (groups, upstreams, panel documents), ids it has not, and bad escapes. */
 const id = fc.oneof(
-  fc.constantFrom('main', 'claude', 'openai', 'images', 'anthropic', 'gemini', 'dashscope', 'chat', 'video', 'ui', '%', '%E0%A4%A', '__proto__', 'constructor'),
+  fc.constantFrom('main', 'claude', 'claude-code', 'codex', 'gemini-cli', 'openai', 'images', 'anthropic', 'gemini', 'dashscope', 'chat', 'video', 'ui', '%', '%E0%A4%A', '__proto__', 'constructor'),
   anyText(12).filter((t) => t !== '').map(encodeURIComponent),
 )
 
