@@ -44,47 +44,51 @@ describe.skipIf(browserMissing)('prices before sending', () => {
     await app.screenshot('quote-chat')
   })
 
-  it('does not ask for a message expected under the amount, however much it could cost at most', async () => {
+  /** Sets the amount in Settings, types `text` in the chat and waits for its price to read `price`. */
+  async function typeWithAmount(amount: string, text: string, price: string | RegExp) {
     const { page } = app
     await page.getByTestId('nav-settings').click()
-    await page.getByTestId('settings-confirm-above').fill('0.50')
+    await page.getByTestId('settings-confirm-above').fill(amount)
     await page.getByTestId('nav-chat').click()
-    await page.getByTestId('chat-input').fill('Say hi')
-    await expect.poll(() => page.getByTestId('price-tag').textContent()).toBe('≈ $0.008 · up to $0.80')
+    await page.getByTestId('chat-input').fill(text)
+    await expect.poll(() => page.getByTestId('price-tag').textContent()).toMatch(price)
+  }
+
+  /** Clicks Send, answering every confirmation with `answer`; the questions asked until `done` holds of them. */
+  async function sendAnswering(answer: 'accept' | 'dismiss', done: (questions: string[]) => Promise<boolean> | boolean): Promise<string[]> {
+    const { page } = app
     const questions: string[] = []
-    const listen = (dialog: { message(): string; dismiss(): Promise<void> }) => {
+    const listen = (dialog: { message(): string; accept(): Promise<void>; dismiss(): Promise<void> }) => {
       questions.push(dialog.message())
-      void dialog.dismiss()
+      void dialog[answer]()
     }
     page.on('dialog', listen)
-    await page.getByTestId('chat-send').click()
-    await expect.poll(() => page.getByTestId('chat-message-assistant').last().getAttribute('data-state')).toBe('done')
-    page.off('dialog', listen)
-    expect(questions).toEqual([])
+    try {
+      await page.getByTestId('chat-send').click()
+      await expect.poll(() => done(questions)).toBe(true)
+    } finally {
+      page.off('dialog', listen)
+    }
+    return questions
+  }
+  const answered = () => app.page.getByTestId('chat-message-assistant').last().getAttribute('data-state').then((state) => state === 'done')
+
+  it('does not ask for a message expected under the amount, however much it could cost at most', async () => {
+    await typeWithAmount('0.50', 'Say hi', /^≈ \$0\.008 · up to \$0\.80$/)
+    expect(await sendAnswering('dismiss', answered)).toEqual([])
     expect(fake.calls).toHaveLength(1)
     fake.reset()
   })
 
   it('asks before sending when the expected price is above the amount set in Settings, showing it and the most; declining sends nothing', async () => {
     const { page } = app
-    await page.getByTestId('nav-settings').click()
-    await page.getByTestId('settings-confirm-above').fill('0.001')
-    await page.getByTestId('nav-chat').click()
-    await page.getByTestId('chat-input').fill('Say hello again')
-    await expect.poll(() => page.getByTestId('price-tag').textContent()).toBe('≈ $0.008 · up to $0.80')
-    const questions: string[] = []
-    page.once('dialog', (dialog) => {
-      questions.push(dialog.message())
-      void dialog.dismiss()
-    })
-    await page.getByTestId('chat-send').click()
-    await expect.poll(() => questions.length).toBe(1)
-    expect(questions[0]).toBe('This is expected to cost $0.008 (at most $0.80), more than the $0.001 set in Settings. Send anyway?')
+    // the conversation so far is part of the prompt: a few more input tokens than a new chat
+    await typeWithAmount('0.001', 'Say hello again', /^≈ \$0\.008\d? · up to \$0\.80$/)
+    const declined = await sendAnswering('dismiss', (questions) => questions.length === 1)
+    expect(declined[0]).toMatch(/^This is expected to cost \$0\.008\d? \(at most \$0\.80\), more than the \$0\.001 set in Settings\. Send anyway\?$/)
     expect(fake.calls).toHaveLength(0)
     expect(await page.getByTestId('chat-input').inputValue()).toBe('Say hello again')
-    page.once('dialog', (dialog) => void dialog.accept())
-    await page.getByTestId('chat-send').click()
-    await expect.poll(() => page.getByTestId('chat-message-assistant').last().getAttribute('data-state')).toBe('done')
+    expect(await sendAnswering('accept', answered)).toHaveLength(1)
     expect(fake.calls).toHaveLength(1)
   })
 
@@ -92,18 +96,9 @@ describe.skipIf(browserMissing)('prices before sending', () => {
     const { page } = app
     await page.getByTestId('nav-settings').click()
     await page.getByTestId('settings-language').selectOption('zh')
-    await page.getByTestId('nav-chat').click()
-    await page.getByTestId('chat-input').fill('你好')
-    // the conversation so far is part of the prompt: a few more input tokens than a new chat
-    await expect.poll(() => page.getByTestId('price-tag').textContent()).toMatch(/^约 \$0\.008\d? · 最多 \$0\.80$/)
-    const questions: string[] = []
-    page.once('dialog', (dialog) => {
-      questions.push(dialog.message())
-      void dialog.dismiss()
-    })
-    await page.getByTestId('chat-send').click()
-    await expect.poll(() => questions.length).toBe(1)
-    expect(questions[0]).toMatch(/^本次调用预计花费 \$0\.008\d?（最多 \$0\.80），超过设置中的 \$0\.001。仍要发送吗？$/)
+    await typeWithAmount('0.001', '你好', /^约 \$0\.008\d? · 最多 \$0\.80$/)
+    const declined = await sendAnswering('dismiss', (questions) => questions.length === 1)
+    expect(declined[0]).toMatch(/^本次调用预计花费 \$0\.008\d?（最多 \$0\.80），超过设置中的 \$0\.001。仍要发送吗？$/)
     await app.screenshot('quote-chat-zh')
     await page.getByTestId('nav-settings').click()
     await page.getByTestId('settings-language').selectOption('en')
