@@ -1,6 +1,7 @@
 import { GatewayError } from '../errors.js'
 import type { HttpSpec } from '../contract/http-spec.js'
 import type { UpstreamAccount } from '../contract/accounts.js'
+import { allInputTokens } from '../money/billed-usage.js'
 import { chatAnswerText } from './answer-text.js'
 import { streamErrorStatus } from './stream-error-status.js'
 import { StreamState } from './stream-translator.js'
@@ -42,7 +43,12 @@ interface OpenAIUsage {
   prompt_tokens?: number
   completion_tokens?: number
   total_tokens?: number
-  prompt_tokens_details?: { cached_tokens?: number } | null
+  prompt_tokens_details?: {
+    cached_tokens?: number
+    /** DashScope's explicit cache: tokens written to it, inside prompt_tokens (and by lifetime in cache_creation) */
+    cache_creation_input_tokens?: number
+    cache_creation?: { ephemeral_5m_input_tokens?: number; ephemeral_1h_input_tokens?: number } | null
+  } | null
   completion_tokens_details?: { reasoning_tokens?: number } | null
 }
 
@@ -60,13 +66,35 @@ export function outputWithReasoning(prompt: number, completion: number | undefin
   return { output: completion, reasoning: Math.min(reasoning, completion) }
 }
 
-/** OpenAI counts cached tokens inside prompt_tokens; the ledger bills them apart. Reasoning: outputWithReasoning. */
+const count = (n: unknown): number => (isTokens(n) ? n : 0)
+
+/**
+ * Cache writes inside prompt_tokens (DashScope's explicit cache: `cache_creation_input_tokens`, split by lifetime in
+ * `cache_creation`, 5 minutes when it is not); none for vendors that do not report them.
+ */
+function cacheWrites(details: OpenAIUsage['prompt_tokens_details']): { cacheWrite5mTokens: number; cacheWrite1hTokens: number } | undefined {
+  const split = details?.cache_creation ?? undefined
+  const writes = count(details?.cache_creation_input_tokens) || count(split?.ephemeral_5m_input_tokens) + count(split?.ephemeral_1h_input_tokens)
+  if (writes === 0) return undefined
+  const hour = Math.min(count(split?.ephemeral_1h_input_tokens), writes)
+  return { cacheWrite5mTokens: writes - hour, cacheWrite1hTokens: hour }
+}
+
+/**
+ * OpenAI counts cached tokens inside prompt_tokens, and DashScope its cache writes too; the ledger bills each apart.
+ * Reasoning: outputWithReasoning.
+ */
 export function fromOpenAIUsage(usage: OpenAIUsage | null | undefined): TokenUsage | undefined {
   if (!usage || typeof usage.prompt_tokens !== 'number') return undefined
   const cached = usage.prompt_tokens_details?.cached_tokens ?? 0
+  const writes = cacheWrites(usage.prompt_tokens_details)
+  const written = (writes?.cacheWrite5mTokens ?? 0) + (writes?.cacheWrite1hTokens ?? 0)
   // A missing completion count stays missing: billing counts the answer instead (billed-usage.ts).
   const { output, reasoning } = outputWithReasoning(usage.prompt_tokens, usage.completion_tokens, usage.completion_tokens_details?.reasoning_tokens, usage.total_tokens)
-  return { inputTokens: usage.prompt_tokens - cached, cachedInputTokens: cached, outputTokens: output as number, ...(reasoning ? { reasoningTokens: reasoning } : {}), raw: usage }
+  return {
+    inputTokens: usage.prompt_tokens - cached - written, cachedInputTokens: cached, ...writes,
+    outputTokens: output as number, ...(reasoning ? { reasoningTokens: reasoning } : {}), raw: usage,
+  }
 }
 
 type OpenAIDelta = { content?: string | null; reasoning_content?: string | null; refusal?: string | null; tool_calls?: Array<{ function?: { arguments?: string } }> }
@@ -150,10 +178,10 @@ function openAIStreamRelay(includeUsage: boolean): ChatStreamTranslator {
 /** Choice indexes tracked for their finish: n is far below it (a larger index counts as choice 0). */
 const MAX_CHOICES = 128
 
-/** A usage the gateway counted, in a chat chunk's shape: cached tokens are part of prompt_tokens. */
+/** A usage the gateway counted, in a chat chunk's shape: cached tokens (and cache writes) are part of prompt_tokens. */
 function toOpenAIUsage(usage: TokenUsage): Record<string, unknown> {
   const cached = usage.cachedInputTokens ?? 0
-  const prompt = usage.inputTokens + cached
+  const prompt = allInputTokens(usage)
   return {
     prompt_tokens: prompt, completion_tokens: usage.outputTokens, total_tokens: prompt + usage.outputTokens,
     ...(cached > 0 ? { prompt_tokens_details: { cached_tokens: cached } } : {}),

@@ -96,6 +96,25 @@ describe('vendors that count reasoning inside completion_tokens: billed once', (
   })
 })
 
+describe("DashScope's explicit context cache: writes inside prompt_tokens, at their own price", () => {
+  // Model Studio context cache (alibabacloud.com/help/en/model-studio/context-cache): an explicit cache's first
+  // answer reports its writes in prompt_tokens_details; writes bill 125% of input, hits 10% (explicit) or 20% (implicit).
+  const QWEN: Pricing = { unit: 'token', input: 2, output: 6, cachedInput: 0.4, cacheWrite5m: 2.5 }
+
+  it('a cache created: 18613 of the 18628 prompt tokens are 5-minute writes', () => {
+    const usage = fromOpenAIUsage({ prompt_tokens: 18628, completion_tokens: 344, total_tokens: 18972, prompt_tokens_details: { text_tokens: 18628, cache_creation_input_tokens: 18613, cache_creation: { ephemeral_5m_input_tokens: 18613 }, cache_type: 'ephemeral', cached_tokens: 0 } } as never)!
+    expect(usage).toMatchObject({ inputTokens: 15, cachedInputTokens: 0, cacheWrite5mTokens: 18613, cacheWrite1hTokens: 0, outputTokens: 344 })
+    expect(priceUsage(QWEN, usage)).toBe(15 * 2000 + 18613 * 2500 + 344 * 6000)
+  })
+
+  it('a cache hit: cached tokens at the cached price, no writes', () => {
+    const usage = fromOpenAIUsage({ prompt_tokens: 3019, completion_tokens: 104, total_tokens: 3123, prompt_tokens_details: { cached_tokens: 2048 } })!
+    expect(usage).toMatchObject({ inputTokens: 971, cachedInputTokens: 2048, outputTokens: 104 })
+    expect(usage.cacheWrite5mTokens).toBeUndefined()
+    expect(priceUsage(QWEN, usage)).toBe(971 * 2000 + 2048 * 400 + 104 * 6000)
+  })
+})
+
 describe('Responses (OpenAI, Azure, xAI): reasoning inside output_tokens', () => {
   it('an Azure answer (vercel/ai packages/azure/src/__fixtures__/azure-tool-call.1.json@d7e3880f4afad1850ec9a1c948baf0221caa22b2, gpt-5.1)', () => {
     expect(fromResponsesUsage({ input_tokens: 45, input_tokens_details: { cached_tokens: 0 }, output_tokens: 24, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 69 }))
@@ -171,7 +190,7 @@ describe("gpt-image: text in, image in and image out at their own rates", () => 
   /** gpt-image-2 in the catalog: text in $5 (cached $1.25), image in $8, image out $30 per 1M. */
   const GPT_IMAGE_2: Pricing = { unit: 'token', input: 5, output: 30, cachedInput: 1.25, imageInput: 8 }
 
-  it('an edit: input_tokens_details splits text from image tokens (openai-python src/openai/types/images_response.py)', () => {
+  it('an edit: input_tokens_details splits text from image tokens (openai-python src/openai/types/images_response.py@04448952820aa3029e61907c1785a7293c3ddbc2)', () => {
     const usage = fromImagesUsage({ input_tokens: 1300, input_tokens_details: { text_tokens: 50, image_tokens: 1250 }, output_tokens: 4160 })!
     expect(usage).toMatchObject({ inputTokens: 1300, cachedInputTokens: 0, imageInputTokens: 1250, outputTokens: 4160 })
     expect(priceUsage(GPT_IMAGE_2, usage)).toBe(50 * 5000 + 1250 * 8000 + 4160 * 30000)
