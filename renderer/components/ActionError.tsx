@@ -36,8 +36,9 @@ function useLogRow(requestId: string | null | undefined): RequestLogEntry | null
 }
 
 /**
- * An error shown where its action happened: the title in the chosen language, the server's text quoted, the
- * account that failed with a link to it under Keys & groups, the budget for 402, and Retry.
+ * An error shown where its action happened, from the one table (error-view.ts): the title and the fix in the chosen
+ * language, the vendor's (or gateway's) own words quoted, the account that failed with a link to it under Keys &
+ * groups, the budget where the fix is there, and Retry.
  */
 export function ActionError({ error, onRetry, onDismiss, retryTestId = 'error-retry' }: {
   error: ErrorFacts
@@ -52,14 +53,15 @@ export function ActionError({ error, onRetry, onDismiss, retryTestId = 'error-re
   const row = useLogRow(error.requestId)
   const view = presentError(error, row, language, onRetry !== undefined)
   return (
-    <div className="error-note action-error" role="alert" data-testid="action-error" data-code={error.code}>
+    <div className="error-note action-error" role="alert" data-testid="action-error" data-code={error.code} data-kind={view.kind}>
       <span className="action-error-title" data-testid="error-title">
         {view.status !== null && <strong>{view.status} </strong>}
         {view.title}
       </span>
+      <span className="action-error-fix" data-testid="error-fix">{view.fix}</span>
       {view.detail && (
         <div className="small">
-          <span className="muted">{t('vendorSaid')}</span>
+          <span className="muted" data-testid="error-detail-label">{view.detailLabel}</span>
           <blockquote data-testid="error-detail">{view.detail}</blockquote>
         </div>
       )}

@@ -8,7 +8,7 @@ import { ActionError } from './ActionError'
 export function ErrorNote({ error, onDismiss, onRetry }: { error: unknown; onDismiss?: () => void; onRetry?: () => void }) {
   if (!error) return null
   if (error instanceof ApiError) {
-    return <ActionError error={{ status: error.status, code: error.code, message: error.message, requestId: error.requestId }} onDismiss={onDismiss} onRetry={onRetry} />
+    return <ActionError error={{ status: error.status, code: error.code, message: error.message, requestId: error.requestId, upstream: error.upstream }} onDismiss={onDismiss} onRetry={onRetry} />
   }
   const message = error instanceof Error ? error.message : String(error)
   return (

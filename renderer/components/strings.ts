@@ -2,7 +2,7 @@ import type { Strings } from '../i18n'
 
 type Key =
   | 'dropHere' | 'choose' | 'tooBig' | 'downscaleTo' | 'skip' | 'refuseDecode' | 'refuseMinSide' | 'unreadable' | 'stillTooBig'
-  | 'dismiss' | 'retry' | 'account' | 'budget' | 'vendorSaid' | 'requestId' | 'uploading'
+  | 'dismiss' | 'retry' | 'account' | 'budget' | 'requestId' | 'uploading'
 
 /** Text of the shared parts: the drop zone, the oversized-image question, and errors. */
 export const STRINGS: Strings<Key> = {
@@ -14,7 +14,7 @@ export const STRINGS: Strings<Key> = {
     refuseMinSide: '{name} would have to shrink below {limit} px on its short side, which the model does not accept.',
     unreadable: '{name} could not be read as an image.',
     stillTooBig: '{name} is still {size} after downscaling; at most {maxSize} is accepted.',
-    dismiss: 'Dismiss', retry: 'Retry', account: 'Account {id}', budget: 'Balance and budget', vendorSaid: 'The answer said:',
+    dismiss: 'Dismiss', retry: 'Retry', account: 'Account {id}', budget: 'Balance and budget',
     requestId: 'Request {id}', uploading: 'Uploading {percent}%',
   },
   zh: {
@@ -25,7 +25,7 @@ export const STRINGS: Strings<Key> = {
     refuseMinSide: '{name} 的短边需缩小到 {limit} 像素以下，模型不接受。',
     unreadable: '无法将 {name} 读取为图片。',
     stillTooBig: '{name} 缩小后仍有 {size}；最多接受 {maxSize}。',
-    dismiss: '关闭', retry: '重试', account: '账户 {id}', budget: '余额与预算', vendorSaid: '返回的原文：',
+    dismiss: '关闭', retry: '重试', account: '账户 {id}', budget: '余额与预算',
     requestId: '请求 {id}', uploading: '正在上传 {percent}%',
   },
 }

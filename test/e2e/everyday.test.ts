@@ -69,10 +69,11 @@ describe.skipIf(browserMissing)('everyday screens: chat', () => {
     const message = page.getByTestId('chat-message-assistant').last()
     await expect.poll(() => message.getAttribute('data-state'), { timeout: 15_000 }).toBe('error')
     const error = message.getByTestId('action-error')
-    // A 403 from the only account fails over and ends as the gateway's 502, which names the vendor's answer.
+    // A 403 from the only account fails over and ends as the gateway's 502, which names the refused key and quotes the vendor.
     await expect.poll(() => error.getByTestId('error-account').textContent()).toBe('Account fake')
-    expect(await error.getByTestId('error-title').textContent()).toBe('502 The model’s account failed to answer.')
-    expect(await error.getByTestId('error-detail').textContent()).toContain('403')
+    expect(await error.getByTestId('error-title').textContent()).toBe('502 The vendor refused the key of account “fake”.')
+    expect(await error.getByTestId('error-fix').textContent()).toBe('Check the key of account “fake” under Keys & groups; Test connection tells at once.')
+    expect(await error.getByTestId('error-detail').textContent()).toBe(VENDOR_TEXT)
     await app.screenshot('everyday-chat-error')
 
     fake.setScenario({ kind: 'ok', text: 'Hello after the retry.' })
@@ -92,7 +93,7 @@ describe.skipIf(browserMissing)('everyday screens: chat', () => {
     await expect.poll(() => message.getAttribute('data-state'), { timeout: 15_000 }).toBe('error')
     const error = message.getByTestId('action-error')
     await expect.poll(() => error.getByTestId('error-account').textContent()).toBe('Account fake')
-    expect(await error.getByTestId('error-title').textContent()).toBe('400 The model’s vendor refused the request.')
+    expect(await error.getByTestId('error-title').textContent()).toBe('400 The vendor refused the request.')
     expect(await error.getByTestId('error-detail').textContent()).toBe(VENDOR_TEXT)
     await error.getByTestId('error-account').click()
     const row = page.locator('[data-testid="upstream-row"][data-upstream-id="fake"]')
@@ -165,7 +166,7 @@ describe.skipIf(browserMissing)('everyday screens: images', () => {
     // Inside the form that holds the submit button, not only in the gallery below the fold.
     const error = page.locator('form.image-form').getByTestId('action-error')
     await expect.poll(() => error.getByTestId('error-account').textContent()).toBe('Account oa')
-    expect(await error.getByTestId('error-title').textContent()).toBe('400 The model’s vendor refused the request.')
+    expect(await error.getByTestId('error-title').textContent()).toBe('400 The vendor’s content check refused this request.')
     expect(await error.getByTestId('error-detail').textContent()).toBe('Your request was rejected by the safety system.')
     await app.screenshot('everyday-image-error')
     fake.setScenario({ kind: 'ok' })
@@ -183,7 +184,7 @@ describe.skipIf(browserMissing)('everyday screens: images', () => {
     await page.getByTestId('image-submit').click()
     const error = page.locator('form.image-form').getByTestId('action-error')
     await expect.poll(() => error.getByTestId('error-account').textContent(), { timeout: 20_000 }).toBe('账户 oa')
-    expect(await error.getByTestId('error-title').textContent()).toBe('400 模型服务商拒绝了此请求。')
+    expect(await error.getByTestId('error-title').textContent()).toBe('400 服务商的内容审核拒绝了此请求。')
     expect(await error.getByTestId('error-retry').textContent()).toBe('重试')
     await app.screenshot('everyday-image-error-zh')
     fake.setScenario({ kind: 'ok' })

@@ -24,7 +24,7 @@ export const NETWORK_ERROR = 'network_error'
 const reducerFor = (protocol: GroupProtocol) => (protocol === 'messages' ? reduceMessagesEvent : reduceChatEvent)
 
 function toMessageError(err: unknown): MessageError {
-  if (err instanceof ApiError) return { status: err.status, code: err.code, message: err.message }
+  if (err instanceof ApiError) return { status: err.status, code: err.code, message: err.message, upstream: err.upstream }
   return { status: null, code: NETWORK_ERROR, message: err instanceof Error ? err.message : String(err) }
 }
 

@@ -1,4 +1,5 @@
 /** The chat panel's data: conversations as they are saved, and the answer a stream builds up. */
+import type { UpstreamNote } from '../../../shared/upstream-reasons'
 
 /** Reasoning effort as the panel offers it; `default` sends nothing and leaves the model's own default. */
 export const EFFORTS = ['default', 'none', 'low', 'medium', 'high'] as const
@@ -38,6 +39,8 @@ export interface MessageError {
   status: number | null
   code: string
   message: string
+  /** why the vendor failed, as the gateway said (`error.upstream`) */
+  upstream?: UpstreamNote | null
 }
 
 /** An answer's life: `streaming`, then `done`, `stopped` (by the user) or `error`. */

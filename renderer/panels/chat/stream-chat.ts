@@ -1,3 +1,4 @@
+import { upstreamNoteOf } from '../../api/http'
 import type { MessageError, SseEvent, StreamedAnswer, TokenUsage, ToolCall } from './chat-types'
 
 interface ChatToolCallDelta {
@@ -26,9 +27,9 @@ export function parseJson(text: string): unknown {
 }
 
 /** `{error:{message,type,code}}` (chat protocol) or `{type:'error',error:{type,message}}` (messages protocol). */
-export function toStreamError(error: { message?: string; type?: string; code?: string | number | null } | undefined): MessageError {
+export function toStreamError(error: { message?: string; type?: string; code?: string | number | null; upstream?: unknown } | undefined): MessageError {
   const code = error?.code ?? error?.type ?? 'error'
-  return { status: null, code: String(code), message: error?.message ?? '' }
+  return { status: null, code: String(code), message: error?.message ?? '', upstream: upstreamNoteOf(error?.upstream) }
 }
 
 function fromChatUsage(usage: NonNullable<ChatChunk['usage']>): TokenUsage {

@@ -4,7 +4,7 @@
  */
 import type { MediaItem } from '../../../shared/admin'
 import { ERROR_CODES } from '../../../shared/error-codes'
-import { ApiError } from '../../api/http'
+import { ApiError, upstreamNoteOf } from '../../api/http'
 
 /** One image of an answer: inline bytes (base64) or a vendor link. */
 export interface ImageItem {
@@ -45,7 +45,7 @@ export function errorFromBody(body: unknown, fallbackStatus = 502): ApiError {
   const err = isObj(body) && isObj(body.error) ? body.error : isObj(body) ? body : {}
   const code = typeof err.code === 'string' ? err.code : 'upstream_error'
   const status = (ERROR_CODES as Record<string, { status: number }>)[code]?.status ?? fallbackStatus
-  return new ApiError(status, code, typeof err.message === 'string' ? err.message : code)
+  return new ApiError(status, code, typeof err.message === 'string' ? err.message : code, null, upstreamNoteOf(err.upstream))
 }
 
 export type TaskPoll = { state: 'pending'; status: string } | { state: 'succeeded'; body: unknown } | { state: 'failed'; error: ApiError }

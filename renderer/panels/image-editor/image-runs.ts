@@ -18,7 +18,7 @@ export interface RunHooks {
 
 /** An error as saved with a run. */
 export function toRunError(err: unknown): RunError {
-  if (err instanceof ApiError) return { status: err.status, code: err.code, message: err.message, ...(err.requestId ? { requestId: err.requestId } : {}) }
+  if (err instanceof ApiError) return { status: err.status, code: err.code, message: err.message, ...(err.requestId ? { requestId: err.requestId } : {}), ...(err.upstream ? { upstream: err.upstream } : {}) }
   return { status: 0, code: 'network_error', message: err instanceof Error ? err.message : String(err) }
 }
 

@@ -2,6 +2,7 @@
 import type { CompositeStats } from '../../canvas/composite'
 import type { History } from '../../canvas/history'
 import type { MaskOp, MaskTool } from '../../canvas/mask-ops'
+import type { UpstreamNote } from '../../../shared/upstream-reasons'
 import type { ImageModelOption } from './model-options'
 
 export type ImageMode = 'generate' | 'edit'
@@ -83,6 +84,8 @@ export interface RunError {
   message: string
   /** the request-log row of the failure: the request's id, or the task's for a task that failed */
   requestId?: string
+  /** why the vendor failed, as the gateway said (`error.upstream`) */
+  upstream?: UpstreamNote
 }
 
 /** One submission and its outcome; saved in the history. */

@@ -2,12 +2,12 @@ import { useState } from 'react'
 import type { GroupSummary } from '../../../shared/admin'
 import { admin } from '../../api/admin'
 import { ErrorNote } from '../../components/ErrorNote'
-import { groupName, useT } from '../../i18n'
+import { groupName, useCount, useT } from '../../i18n'
 import { useAppStore } from '../../stores/app-store'
 import { ConfirmButton } from './ConfirmButton'
 import { GroupEditor } from './GroupEditor'
 import { EMPTY_GROUP_FORM, groupFormOf } from './group-form'
-import { STRINGS } from './strings'
+import { PLURALS, STRINGS } from './strings'
 import { useAction } from './use-action'
 import type { KeysData } from './use-keys-data'
 
@@ -37,6 +37,7 @@ export function GroupList({ data }: { data: KeysData }) {
 
 function GroupRow({ group, data, editing, onEdit }: { group: GroupSummary; data: KeysData; editing: boolean; onEdit: (on: boolean) => void }) {
   const t = useT(STRINGS)
+  const count = useCount(PLURALS)
   const selected = useAppStore((s) => s.groupId === group.id)
   const setGroup = useAppStore((s) => s.setGroup)
   const name = groupName(group, useAppStore((s) => s.language))
@@ -50,7 +51,7 @@ function GroupRow({ group, data, editing, onEdit }: { group: GroupSummary; data:
           {name && <span className="muted small">{group.id}</span>}
         </label>
         <span className="badge">{t(`protocol_${group.protocol}`)}</span>
-        <span className="muted small">{t('modelCount', { n: group.models.length })} · {t('keyCount', { n: group.keyCount })}</span>
+        <span className="muted small">{count('models', group.models.length)} · {count('keys', group.keyCount)}</span>
         <span className="keys-spacer" />
         <button type="button" onClick={() => onEdit(!editing)} data-testid="group-edit">{t('edit')}</button>
         <ConfirmButton

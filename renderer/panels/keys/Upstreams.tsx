@@ -1,9 +1,10 @@
 import { useEffect, useRef, useState } from 'react'
-import type { GroupSummary, UpstreamSummary } from '../../../shared/admin'
+import type { GroupSummary, UpstreamSummary, UpstreamTestResult } from '../../../shared/admin'
 import { admin } from '../../api/admin'
 import { ErrorNote } from '../../components/ErrorNote'
 import { formatUsd, useT } from '../../i18n'
 import { useAppStore } from '../../stores/app-store'
+import { TestResult } from '../welcome/TestResult'
 import { ConfirmButton } from './ConfirmButton'
 import { STRINGS } from './strings'
 import { UpstreamEditor } from './UpstreamEditor'
@@ -41,6 +42,9 @@ function UpstreamRow({ upstream: u, group, data }: { upstream: UpstreamSummary; 
   const t = useT(STRINGS)
   const [editing, setEditing] = useState(false)
   const action = useAction()
+  // Test connection of the saved account: the gateway reads its sealed key by id; the key never comes to the app.
+  const test = useAction()
+  const [tested, setTested] = useState<UpstreamTestResult | null>(null)
   const others = u.groups.filter((g) => g !== group.id)
   // Opened from an error naming this account: shown highlighted and scrolled into view.
   const focused = useAppStore((s) => s.focusedUpstream === u.id)
@@ -63,6 +67,15 @@ function UpstreamRow({ upstream: u, group, data }: { upstream: UpstreamSummary; 
       <div className="row">
         <button type="button" onClick={() => setEditing(!editing)} data-testid="upstream-edit">{t('edit')}</button>
         <button
+          type="button" disabled={test.busy} data-testid="upstream-test"
+          onClick={() => void test.run(async () => {
+            setTested(null)
+            setTested(await admin.testUpstream({ id: u.id }))
+          })}
+        >
+          {test.busy ? t('testing') : t('testConnection')}
+        </button>
+        <button
           type="button" disabled={action.busy} data-testid="upstream-remove"
           onClick={() => void action.run(async () => {
             await admin.updateGroup(group.id, { upstreams: group.upstreams.filter((id) => id !== u.id) })
@@ -80,6 +93,8 @@ function UpstreamRow({ upstream: u, group, data }: { upstream: UpstreamSummary; 
         />
       </div>
       <ErrorNote error={action.error} onDismiss={action.clear} />
+      <ErrorNote error={test.error} onDismiss={test.clear} />
+      {tested && <TestResult result={tested} className="small" />}
       {editing && <UpstreamEditor mode="edit" group={group.id} data={data} initial={upstreamFormOf(u)} onClose={() => setEditing(false)} />}
     </li>
   )

@@ -1,16 +1,17 @@
+import type { Plurals } from '../../format'
 import type { Strings } from '../../i18n'
 
 type Key =
-  | 'title' | 'groups' | 'newGroup' | 'noGroups' | 'edit' | 'delete' | 'confirmDelete' | 'cancel' | 'save' | 'create' | 'selected'
+  | 'title' | 'groups' | 'newGroup' | 'noGroups' | 'edit' | 'testConnection' | 'testing' | 'delete' | 'confirmDelete' | 'cancel' | 'save' | 'create' | 'selected'
   | 'groupId' | 'groupName' | 'protocol' | 'protocol_chat' | 'protocol_messages' | 'protocolFixed' | 'models' | 'filterModels'
-  | 'messagesModelsOnly' | 'modelCount' | 'keyCount' | 'failover' | 'failoverHelp' | 'addToOrder' | 'chooseAccount' | 'moveUp' | 'moveDown'
+  | 'messagesModelsOnly' | 'failover' | 'failoverHelp' | 'addToOrder' | 'chooseAccount' | 'moveUp' | 'moveDown'
   | 'remove' | 'noAccountsInOrder' | 'problem_id' | 'continuation' | 'continuationHelp'
   | 'type_chat' | 'type_image' | 'type_video' | 'type_speech' | 'type_interactions'
   | 'upstreams' | 'upstreamsHelp' | 'addAccount' | 'accountId' | 'vendor' | 'baseUrl' | 'apiKey' | 'apiKeyKeep' | 'apiKeyKling'
   | 'modelsOptional' | 'allModels' | 'priority' | 'removeFromGroup' | 'deleteAccount' | 'confirmDeleteAccount' | 'noUpstreams'
   | 'problem_baseUrl' | 'problem_apiKey' | 'problem_klingKey' | 'problem_priority' | 'usedBy' | 'secretHidden'
   | 'gatewayKeys' | 'newKey' | 'keyName' | 'concurrency' | 'quota' | 'expires' | 'never' | 'noLimit' | 'createKey'
-  | 'secretTitle' | 'secretWarning' | 'copy' | 'copied' | 'close'
+  | 'secretTitle' | 'secretWarning' | 'copy' | 'copied' | 'close' | 'secretLeaveQuestion' | 'secretStay' | 'secretLeave'
   | 'col_key' | 'col_name' | 'col_created' | 'col_used' | 'col_expires' | 'col_status' | 'col_actions' | 'unnamed'
   | 'status_active' | 'status_disabled' | 'status_expired' | 'status_exhausted' | 'appKey' | 'appKeyHelp'
   | 'rename' | 'disable' | 'enable' | 'limits' | 'revoke' | 'confirmRevoke' | 'noKeys'
@@ -22,12 +23,12 @@ type Key =
 /** The keys & groups panel's text. */
 export const STRINGS: Strings<Key> = {
   en: {
-    title: 'Keys & groups', groups: 'Groups', newGroup: 'New group', noGroups: 'No groups yet.', edit: 'Edit', delete: 'Delete',
+    title: 'Keys & groups', groups: 'Groups', newGroup: 'New group', noGroups: 'No groups yet.', edit: 'Edit', testConnection: 'Test connection', testing: 'Testing…', delete: 'Delete',
     confirmDelete: 'Delete the group {name}? Its keys must be revoked first.', cancel: 'Cancel', save: 'Save', create: 'Create', selected: 'selected',
     groupId: 'Id', groupName: 'Name', protocol: 'Protocol', protocol_chat: 'Chat completions (OpenAI SDKs)',
     protocol_messages: 'Messages (Anthropic SDKs)', protocolFixed: 'The protocol of a group cannot change.',
     models: 'Models', filterModels: 'Filter models', messagesModelsOnly: 'A messages group serves the models of that convention only.',
-    modelCount: '{n} models', keyCount: '{n} keys', failover: 'Upstream accounts, in failover order',
+    failover: 'Upstream accounts, in failover order',
     failoverHelp: 'The first account is tried first; the next ones take over when it fails.', addToOrder: 'Add',
     chooseAccount: 'Choose an account…', moveUp: 'Move up', moveDown: 'Move down', remove: 'Remove',
     noAccountsInOrder: 'No accounts yet: the group cannot serve anything.', problem_id: 'Give the group an id.',
@@ -50,6 +51,7 @@ export const STRINGS: Strings<Key> = {
     never: 'never', noLimit: 'no limit', createKey: 'Create key',
     secretTitle: 'Your new key', secretWarning: 'Copy it now: it will not be shown again. Only its hint is kept.',
     copy: 'Copy', copied: 'Copied', close: 'Done',
+    secretLeaveQuestion: 'Close without copying the key? It cannot be shown again.', secretStay: 'Keep it open', secretLeave: 'Close without copying',
     col_key: 'Key', col_name: 'Name', col_created: 'Created', col_used: 'Used / quota', col_expires: 'Expires', col_status: 'Status',
     col_actions: '', unnamed: '(no name)',
     status_active: 'active', status_disabled: 'disabled', status_expired: 'expired', status_exhausted: 'quota used up',
@@ -63,12 +65,12 @@ export const STRINGS: Strings<Key> = {
     upstreamSpent: 'spent {spent} of {budget}', problem_budget: 'The budget must be an amount of 0 or more, or blank.',
   },
   zh: {
-    title: '密钥与分组', groups: '分组', newGroup: '新建分组', noGroups: '还没有分组。', edit: '编辑', delete: '删除',
+    title: '密钥与分组', groups: '分组', newGroup: '新建分组', noGroups: '还没有分组。', edit: '编辑', testConnection: '测试连接', testing: '正在测试…', delete: '删除',
     confirmDelete: '删除分组 {name}？需先吊销其密钥。', cancel: '取消', save: '保存', create: '创建', selected: '当前',
     groupId: 'ID', groupName: '名称', protocol: '协议', protocol_chat: 'Chat Completions（OpenAI SDK）',
     protocol_messages: 'Messages（Anthropic SDK）', protocolFixed: '分组的协议创建后不能更改。',
     models: '模型', filterModels: '筛选模型', messagesModelsOnly: 'Messages 分组只提供该协议的模型。',
-    modelCount: '{n} 个模型', keyCount: '{n} 个密钥', failover: '上游账号（按故障转移顺序）',
+    failover: '上游账号（按故障转移顺序）',
     failoverHelp: '先使用第一个账号；失败时由后面的账号接替。', addToOrder: '添加',
     chooseAccount: '选择账号…', moveUp: '上移', moveDown: '下移', remove: '移除',
     noAccountsInOrder: '还没有账号：此分组无法提供任何模型。', problem_id: '请填写分组 ID。',
@@ -91,6 +93,7 @@ export const STRINGS: Strings<Key> = {
     never: '永不', noLimit: '不限', createKey: '创建密钥',
     secretTitle: '新密钥', secretWarning: '请立即复制：此密钥不会再次显示，之后只保留其提示。',
     copy: '复制', copied: '已复制', close: '完成',
+    secretLeaveQuestion: '不复制就关闭吗？此密钥无法再次显示。', secretStay: '继续显示', secretLeave: '不复制，直接关闭',
     col_key: '密钥', col_name: '名称', col_created: '创建时间', col_used: '已用 / 额度', col_expires: '到期', col_status: '状态',
     col_actions: '', unnamed: '（未命名）',
     status_active: '可用', status_disabled: '已停用', status_expired: '已过期', status_exhausted: '额度已用完',
@@ -107,3 +110,9 @@ export const STRINGS: Strings<Key> = {
 
 /** `t` as `useT(STRINGS)` returns it. */
 export type KeysT = (key: Key, vars?: Record<string, string | number>) => string
+
+/** Counted phrases, in each language's plural forms (`useCount(PLURALS)`): "1 key", "2 keys". */
+export const PLURALS: Plurals<'models' | 'keys'> = {
+  en: { models: { one: '{n} model', other: '{n} models' }, keys: { one: '{n} key', other: '{n} keys' } },
+  zh: { models: { other: '{n} 个模型' }, keys: { other: '{n} 个密钥' } },
+}

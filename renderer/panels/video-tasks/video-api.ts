@@ -16,7 +16,7 @@ export async function fetchVideoModels(group: string): Promise<VideoModelOption[
 
 /** An error as data that survives a restart: the gateway's answer, or no answer (status null). */
 export function toSubmissionError(err: unknown): SubmissionError {
-  if (err instanceof ApiError) return { status: err.status, code: err.code, message: err.message, requestId: err.requestId }
+  if (err instanceof ApiError) return { status: err.status, code: err.code, message: err.message, requestId: err.requestId, upstream: err.upstream }
   return { status: null, code: 'network_error', message: err instanceof Error ? err.message : String(err) }
 }
 

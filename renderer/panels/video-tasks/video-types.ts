@@ -1,4 +1,5 @@
 /** The shapes the video panel works with: request bodies, the gateway's task object, local notes and submissions. */
+import type { UpstreamNote } from '../../../shared/upstream-reasons'
 import type { VIDEO_IMAGE_ROLES, VIDEO_STATUSES } from '../../../shared/schemas/video'
 
 export type VideoImageRole = (typeof VIDEO_IMAGE_ROLES)[number]
@@ -67,6 +68,8 @@ export interface SubmissionError {
   message: string
   /** the gateway's x-request-id of the error answer (its request-log row names the account that failed) */
   requestId?: string | null
+  /** why the vendor failed, as the gateway said (`error.upstream`) */
+  upstream?: UpstreamNote | null
 }
 
 /**

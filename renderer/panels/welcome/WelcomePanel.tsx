@@ -1,12 +1,12 @@
-import { useEffect, useReducer, useState } from 'react'
-import type { UpstreamTestResult } from '../../../shared/admin'
+import { useEffect, useReducer, useRef, useState } from 'react'
 import { admin } from '../../api/admin'
 import { listModels } from '../../api/gateway'
 import { ErrorNote } from '../../components/ErrorNote'
-import { groupName, useCount, useT } from '../../i18n'
+import { groupName, useT } from '../../i18n'
 import { useAppStore } from '../../stores/app-store'
 import { useAction } from '../keys/use-action'
-import { PLURALS, STRINGS } from './strings'
+import { STRINGS } from './strings'
+import { TestResult } from './TestResult'
 import { canGoOn, canTest, initialWizard, parseBudget, savePlan, STEPS, testedModels, WIZARD_VENDORS, wizardReducer, type SavePlan, type WizardState } from './wizard'
 import './welcome.css'
 
@@ -96,27 +96,7 @@ function KeyStep({ state, dispatch, t }: { state: WizardState; dispatch: Dispatc
         </button>
       </div>
       <ErrorNote error={test.error} onDismiss={test.clear} />
-      {state.test.state === 'done' && <TestResult result={state.test.result} t={t} />}
-    </div>
-  )
-}
-
-function TestResult({ result, t }: { result: UpstreamTestResult; t: T }) {
-  const count = useCount(PLURALS)
-  if (!result.ok) {
-    return (
-      <div className="error-note welcome-result" role="alert" data-testid="welcome-test-result" data-ok="false">
-        <span>{t(`reason_${result.reason}`, { status: result.status ?? '' })}</span>
-        {result.detail && <span className="small">{t('vendorSaid')} <q data-testid="welcome-vendor-detail">{result.detail}</q></span>}
-      </div>
-    )
-  }
-  return (
-    <div className="welcome-result" data-testid="welcome-test-result" data-ok="true">
-      <p>{result.callable.length === 0 ? t('testNone') : result.listed ? t('testOk', { models: count('models', result.callable.length) }) : t('testOkUnlisted')}</p>
-      <ul className="welcome-models" data-testid="welcome-models">
-        {result.callable.map((id) => <li key={id}><code>{id}</code></li>)}
-      </ul>
+      {state.test.state === 'done' && <TestResult result={state.test.result} />}
     </div>
   )
 }
@@ -167,6 +147,17 @@ function BudgetStep({ state, dispatch, t, onSaved }: { state: WizardState; dispa
   const groups = useAppStore((s) => s.groups)
   const saving = useAction()
   const valid = parseBudget(state.budget) !== undefined
+  // The field shows the budget already set (a blank one would read as "none" while $25 is set); typing replaces it.
+  const typed = useRef(state.budget !== '')
+  useEffect(() => {
+    let live = true
+    admin.account().then((a) => {
+      if (live && !typed.current && a.budget !== null) dispatch({ type: 'budget', value: String(a.budget) })
+    }, () => {})
+    return () => {
+      live = false
+    }
+  }, [dispatch])
   const run = () => void saving.run(async () => {
     const upstreams = await admin.upstreams()
     onSaved(await save(savePlan(state, groups, upstreams.map((u) => u.id))))
@@ -177,7 +168,10 @@ function BudgetStep({ state, dispatch, t, onSaved }: { state: WizardState; dispa
       <h3>{t('budgetTitle')}</h3>
       <p className="muted">{t('budgetHelp')}</p>
       <label className="row">
-        <input type="number" min={0} step="any" value={state.budget} onChange={(e) => dispatch({ type: 'budget', value: e.target.value })} className="welcome-number" data-testid="welcome-budget" />
+        <input type="number" min={0} step="any" value={state.budget} onChange={(e) => {
+          typed.current = true
+          dispatch({ type: 'budget', value: e.target.value })
+        }} className="welcome-number" data-testid="welcome-budget" />
         <span>{t('budgetUsd')}</span>
       </label>
       {!valid && <p className="error-note">{t('budgetInvalid')}</p>}
