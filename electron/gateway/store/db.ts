@@ -177,6 +177,16 @@ export const MIGRATIONS: readonly string[] = [
   // (money/price-usage.ts priceBreakdown); NULL: a row from before, or no usage.
   `ALTER TABLE requests ADD COLUMN usage_source TEXT;
    ALTER TABLE requests ADD COLUMN breakdown TEXT;`,
+  // Holds (store/holds.ts): the worst case each request under way may still cost, kept out of the account's budget,
+  // its key's quota and its upstream account's budget until its ledger row settles it; the row keeps what was held
+  // (reserved_nano, NULL: nothing), so a usage over it (a vendor past the cap) shows as an overrun.
+  `CREATE TABLE holds (id TEXT PRIMARY KEY, replica TEXT, key_id TEXT NOT NULL, upstream_id TEXT,
+     amount_nano INTEGER NOT NULL, created_at INTEGER NOT NULL);
+   CREATE INDEX holds_key ON holds (key_id);
+   CREATE INDEX holds_upstream ON holds (upstream_id);
+   ALTER TABLE requests ADD COLUMN reserved_nano INTEGER;`,
+  // A stream's checkpointed priced breakdown (relay/checkpoint.ts), kept for the row it becomes if the process dies.
+  `ALTER TABLE pending_requests ADD COLUMN breakdown TEXT;`,
 ]
 
 /** Opens (creating if needed) the gateway's SQLite store in the data dir and brings its schema up to date. */

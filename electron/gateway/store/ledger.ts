@@ -1,4 +1,5 @@
 import { chargeNano } from '../money/money.js'
+import { releaseHoldsIn } from './holds.js'
 import { ownerGone } from './pg-leases.js'
 import type { Sql } from './sql.js'
 
@@ -16,6 +17,11 @@ export interface LedgerEntry {
   output_tokens: number | null
   usage: string | null
   cost_nano: number
+  /**
+   * nano-USD held for the request while it ran (store/holds.ts): its hold is deleted, and the account's reservations
+   * lowered by it, in the transaction that writes the row; absent: nothing was held
+   */
+  held?: number
   latency_ms: number
   created_at: number
   /** the failover loop's attempts, JSON (shared/admin.ts UpstreamAttempt[]); null or absent: none made */
@@ -57,21 +63,23 @@ export interface PendingEntry {
   /** wall-clock milliseconds: when the request arrived, and when the last checkpoint was taken */
   started_at: number
   checkpointed_at: number
+  /** the checkpoint's priced breakdown, JSON (as LedgerEntry's); null or absent: none yet */
+  breakdown?: string | null
 }
 
-export type Checkpoint = Pick<PendingEntry, 'upstream_id' | 'input_tokens' | 'output_tokens' | 'usage' | 'cost_nano' | 'checkpointed_at'>
+export type Checkpoint = Pick<PendingEntry, 'upstream_id' | 'input_tokens' | 'output_tokens' | 'usage' | 'cost_nano' | 'checkpointed_at' | 'breakdown'>
 
 /** The ledger's error code for a stream whose process died: recorded at 499, billed for what was checkpointed. */
 export const INTERRUPTED_BY_RESTART = 'interrupted_by_restart'
 
 const UPSERT_PENDING = `
   INSERT INTO pending_requests (id, key_id, group_id, model, endpoint, upstream_id, input_tokens, output_tokens, usage,
-    cost_nano, started_at, checkpointed_at, replica)
+    cost_nano, started_at, checkpointed_at, replica, breakdown)
   VALUES (@id, @key_id, @group_id, @model, @endpoint, @upstream_id, @input_tokens, @output_tokens, @usage,
-    @cost_nano, @started_at, @checkpointed_at, @replica)
+    @cost_nano, @started_at, @checkpointed_at, @replica, @breakdown)
   ON CONFLICT (id) DO UPDATE SET upstream_id = excluded.upstream_id, input_tokens = excluded.input_tokens,
     output_tokens = excluded.output_tokens, usage = excluded.usage, cost_nano = excluded.cost_nano,
-    checkpointed_at = excluded.checkpointed_at`
+    checkpointed_at = excluded.checkpointed_at, breakdown = excluded.breakdown`
 
 /** The final row of a stream that a dead process left pending. */
 const interruptedRow = (p: PendingEntry): LedgerEntry => ({
@@ -79,7 +87,7 @@ const interruptedRow = (p: PendingEntry): LedgerEntry => ({
   error_code: INTERRUPTED_BY_RESTART, upstream_id: p.upstream_id, input_tokens: p.input_tokens, output_tokens: p.output_tokens,
   usage: p.usage, cost_nano: p.cost_nano, latency_ms: p.checkpointed_at - p.started_at, created_at: p.checkpointed_at,
   // The checkpoint's output was counted by the gateway as it went (relay/checkpoint.ts).
-  usage_source: 'local_count',
+  usage_source: 'local_count', breakdown: p.breakdown ?? null,
 })
 
 /** Rows wait at most this long for their commit, so a crash can lose only the last few milliseconds. */
@@ -102,12 +110,18 @@ export function ledgerRepo(sql: Sql, log: (line: string) => void, replica: strin
    * a non-negative safe integer is recorded as 0: a row never raises the balance or lowers a key's spend.
    */
   const writeAll = async (tx: Sql, entries: LedgerEntry[], checkpoints: PendingEntry[], replaced: string[]): Promise<void> => {
-    for (const row of checkpoints) await tx.run(UPSERT_PENDING, { ...row, replica })
+    for (const row of checkpoints) await tx.run(UPSERT_PENDING, { ...row, breakdown: row.breakdown ?? null, replica })
     let accountTotal = 0
     const keyTotals = new Map<string, number>()
     for (const entry of entries) {
       const cost = chargeNano(entry.cost_nano)
-      if ((await tx.run(INSERT_LEDGER_ROW, ledgerRowValues(entry, cost))).changes === 0 || cost === 0) continue
+      const inserted = (await tx.run(INSERT_LEDGER_ROW, ledgerRowValues(entry, cost))).changes !== 0
+      if (entry.held !== undefined) {
+        // Settled with its charge: no moment where the hold is gone and the charge not yet counted.
+        await releaseHoldsIn(tx, 'id = @id', { id: entry.id })
+        if (inserted) await tx.run('UPDATE requests SET reserved_nano = ? WHERE id = ?', [entry.held, entry.id])
+      }
+      if (!inserted || cost === 0) continue
       accountTotal += cost
       if (entry.key_id !== null) keyTotals.set(entry.key_id, (keyTotals.get(entry.key_id) ?? 0) + cost)
     }

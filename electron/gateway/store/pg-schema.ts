@@ -197,6 +197,15 @@ export const PG_MIGRATIONS: readonly string[] = [
   // SQLite migration 15: where a row's usage came from, and its priced breakdown (JSON).
   `ALTER TABLE requests ADD COLUMN usage_source TEXT;
    ALTER TABLE requests ADD COLUMN breakdown TEXT;`,
+  // SQLite migration 16: holds, the worst case of each request under way (store/holds.ts), and what a row held.
+  `CREATE TABLE holds (id TEXT PRIMARY KEY, replica TEXT, key_id TEXT NOT NULL, upstream_id TEXT,
+     amount_nano BIGINT NOT NULL, created_at BIGINT NOT NULL);
+   CREATE INDEX holds_key ON holds (key_id);
+   CREATE INDEX holds_upstream ON holds (upstream_id);
+   CREATE INDEX holds_replica ON holds (replica);
+   ALTER TABLE requests ADD COLUMN reserved_nano BIGINT;`,
+  // SQLite migration 17: a stream's checkpointed priced breakdown.
+  `ALTER TABLE pending_requests ADD COLUMN breakdown TEXT;`,
 ]
 
 /**
