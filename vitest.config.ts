@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os'
 import { defineConfig } from 'vitest/config'
+import { LongestFirst } from './test/helpers/longest-first.js'
 
 /**
  * Test files run side by side, one more at a time than there are cores (3 on CI's 2-core machine). A file spends
@@ -12,14 +13,13 @@ const shared = { pool: 'forks', testTimeout: 20_000, hookTimeout: 20_000 } as co
 
 /**
  * Files that need the machine to themselves: a group of their own, after every other file, one at a time.
- * - The fuzz properties are bounded in runs and in time: with other files beside them, fewer runs fit in their
- *   time (measured among three files at a time: 37% fewer runs of the time-bound properties, a sixth for one).
  * - The body flood's bounds hold for the machine as a whole: the gateway process's growth, and another client
  *   answered within a second while 1.6 GB arrive.
  * - The team-mode files start and kill replica processes and wait on lease times: beside other files, a replica's
  *   slow start or stop pushed their lease windows past what they assert (seen a few times a day of runs).
+ * The fuzz files run with the rest: each property makes a set number of runs however busy the machine is.
  */
-const ALONE = ['test/fuzz/**/*.test.ts', 'test/faults/body-flood.test.ts', 'test/pg/**/*.test.ts']
+const ALONE = ['test/faults/body-flood.test.ts', 'test/pg/**/*.test.ts']
 
 /**
  * Integration and fault files whose behaviour depends on SQLite itself: node-pg leaves them out (node runs them).
@@ -44,6 +44,8 @@ export default defineConfig({
   test: {
     // Set for the run, not per project, so that `--maxWorkers` on the command line still overrides it.
     maxWorkers: WORKERS,
+    // The longest files first, over all projects at once (test/helpers/longest-first.ts).
+    sequence: { sequencer: LongestFirst },
     reporters: process.env.CI ? ['default', ['json', { outputFile: 'test-results/vitest.json' }]] : ['default'],
     projects: [
       {

@@ -1,4 +1,4 @@
-// Fuzzes the chat-protocol relays (see harness.ts for seeds, budgets and replaying a failure).
+// Fuzzes the chat-protocol relays (see harness.ts for seeds, run counts and replaying a failure).
 import { fuzzEndpoints } from './fuzz-gateway.js'
 
-fuzzEndpoints(['chat.completions', 'responses', 'audio.speech', 'interactions'], 4_000)
+fuzzEndpoints(['chat.completions', 'responses', 'audio.speech', 'interactions'])

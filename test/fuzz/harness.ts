@@ -6,8 +6,9 @@
  * seed is printed at the start of each file. A failure prints fast-check's `{ seed, path }`; replay exactly that
  * counterexample with
  *   FUZZ_SEED=<seed> FUZZ_PATH=<path> npx vitest run test/fuzz/<file>.test.ts -t "<test name>"
- * (the -t filter matters: the path belongs to one property). FUZZ_RUNS (default 500) scales both the number of
- * runs per property and its time budget, for longer local runs; by default the whole suite stays around 60–90 s.
+ * (the -t filter matters: the path belongs to one property). Each property makes a set number of runs, however busy
+ * the machine (so the files run beside others with the same runs); FUZZ_RUNS (default 500) scales every property's
+ * count and its test timeout, for longer local runs. By default the files take about 60 s one after another.
  */
 import { execFileSync } from 'node:child_process'
 import fc from 'fast-check'
@@ -29,19 +30,20 @@ export const FUZZ_SEED = process.env.FUZZ_SEED !== undefined ? Number(process.en
   : process.env.CI ? commitSeed() : Math.floor(Math.random() * 2 ** 31)
 console.log(`[fuzz] seed ${FUZZ_SEED}${process.env.FUZZ_PATH ? ` path ${process.env.FUZZ_PATH}` : ''} (replay: FUZZ_SEED=${FUZZ_SEED})`)
 
-/** fast-check settings of one property: seeded, bounded in count and in time (`budgetMs` at the default FUZZ_RUNS). */
-export function fuzzParams<T>(budgetMs: number, runs = RUNS): fc.Parameters<T> {
-  return {
-    seed: FUZZ_SEED,
-    path: process.env.FUZZ_PATH,
-    numRuns: runs,
-    interruptAfterTimeLimit: budgetMs * (RUNS / DEFAULT_RUNS),
-    markInterruptAsFailure: false,
-  }
+/** A property's count of runs: `runs` at the default FUZZ_RUNS, scaled with it. */
+const scaled = (runs: number) => Math.max(1, Math.round(runs * (RUNS / DEFAULT_RUNS)))
+
+/** fast-check settings of one property: seeded, `runs` runs (at the default FUZZ_RUNS). */
+export function fuzzParams<T>(runs = DEFAULT_RUNS): fc.Parameters<T> {
+  return { seed: FUZZ_SEED, path: process.env.FUZZ_PATH, numRuns: scaled(runs) }
 }
 
-/** The vitest timeout of a property with that budget: its time limit plus room for the slowest request. */
-export const testTimeout = (budgetMs: number) => budgetMs * (RUNS / DEFAULT_RUNS) + 30_000
+/**
+ * The vitest timeout of a property of `runs` runs: the deadline of a property whose runs stopped answering. A run
+ * takes a few ms alone (500 in 1-3 s); 60 ms a run leaves room for a machine busy with other files (500 took 23 s
+ * beside a dozen other processes on two cores).
+ */
+export const testTimeout = (runs = DEFAULT_RUNS) => 30_000 + scaled(runs) * 60
 
 export type Protocol = 'chat' | 'messages' | 'dashscope'
 
@@ -60,8 +62,8 @@ async function sendNow(url: string, init: Init): Promise<Answer> {
   return { status: res.status, headers: res.headers, text }
 }
 
-// Requests still running. A property's time limit abandons the run under way; its request is still awaited
-// by expectHealthy, so a request that never gets an answer fails the test even then.
+// Requests still running. Each run awaits its answer, so none is left once a property's runs are done; expectHealthy
+// awaits any left all the same, so a request that never gets an answer fails the test.
 const pending = new Set<Promise<unknown>>()
 
 /** Sends one request and reads the whole answer (bounded: one the gateway never answers fails the property). */
@@ -114,8 +116,8 @@ export function expectSoundAnswer(answer: Answer, protocol: Protocol, label: str
 }
 
 /**
- * Every concurrency slot is free (requests are sent one at a time, so after an answer none is held). `waitMs`:
- * after a property, the run its time limit cut short may still be answered, so it gets time to finish.
+ * Every concurrency slot is free (requests are sent one at a time, so after an answer none is held), waiting up to
+ * `waitMs` for a slot still being given back.
  */
 export async function expectSlotsFree(gw: RunningGateway, label = '', waitMs = 2_000): Promise<void> {
   // A slot is released as the response finishes, which can trail the client's last byte by a tick.

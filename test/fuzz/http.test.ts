@@ -1,6 +1,6 @@
 // Fuzzes what surrounds a body: headers (auth forms, content types, languages, hosts, origins), the framing
 // (Content-Length that lies, chunked bodies), and the query strings and path segments of every GET route.
-// See harness.ts for seeds, budgets and replaying a failure.
+// See harness.ts for seeds, run counts and replaying a failure.
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ROUTES } from '../../electron/gateway/routes/index.js'
@@ -10,8 +10,6 @@ import { startFuzzGateway, type FuzzGateway } from './fuzz-gateway.js'
 import { expectHealthy, expectSoundAnswer, fuzzParams, send, testTimeout, type Protocol } from './harness.js'
 import { rawRequest } from '../helpers/raw-http.js'
 import { anyText, schemaArbitrary } from './schema-arbitrary.js'
-
-const BUDGET_MS = 4_000
 
 let fz: FuzzGateway
 beforeAll(async () => {
@@ -74,9 +72,9 @@ describe('headers and framing', () => {
       const answer = await rawRequest(fz.gw.url, head(t.path, headers, frame, body.length), frame === 'chunked' ? chunked(body) : body, timeoutMs)
       if (answer === undefined) return void expect(frame, JSON.stringify(headers).slice(0, 500)).toBe('longer')
       expectSoundAnswer(answer, t.protocol, `${t.path} ${frame} ${JSON.stringify(headers).slice(0, 300)}`)
-    }), fuzzParams(BUDGET_MS))
+    }), fuzzParams())
     await expectHealthy(fz.gw, TEST_KEY)
-  }, testTimeout(BUDGET_MS))
+  }, testTimeout())
 })
 
 /** GET routes of the public API and the admin API (the app's HTML pages are not API answers). */
@@ -114,7 +112,7 @@ describe('GET routes', () => {
       const path = `${pathOf(route, segments)}${withQuery ? `?${q}` : ''}`
       const answer = await send(`${fz.gw.url}${path}`, { headers: { authorization: `Bearer ${auth}` } })
       expectSoundAnswer(answer, route.protocol as Protocol, `GET ${path.slice(0, 300)}`)
-    }), fuzzParams(BUDGET_MS))
+    }), fuzzParams())
     await expectHealthy(fz.gw, TEST_KEY)
-  }, testTimeout(BUDGET_MS))
+  }, testTimeout())
 })

@@ -1,4 +1,4 @@
-// Fuzzes the Messages protocol (see harness.ts for seeds, budgets and replaying a failure).
+// Fuzzes the Messages protocol (see harness.ts for seeds, run counts and replaying a failure).
 import { fuzzEndpoints } from './fuzz-gateway.js'
 
-fuzzEndpoints(['messages', 'messages.count_tokens'], 5_000)
+fuzzEndpoints(['messages', 'messages.count_tokens'])
