@@ -14,6 +14,8 @@ import type { TokenUsage } from './contract/upstream.js'
  * ledger row settles it.
  */
 export interface RequestHold {
+  /** the hold's row: the request's id, or the id of the task that took the request over */
+  id: string
   amountNano: number
   /** Moves the hold onto the upstream account about to be tried; the 402 when that account's budget cannot hold it. */
   onUpstream(upstream: UpstreamAccount): Promise<GatewayError | undefined>

@@ -3,8 +3,9 @@
 // (node) and PostgreSQL (node-pg); test/pg/hard-caps-replicas.test.ts shares one budget between two replicas.
 import { beforeEach, describe, expect, it } from 'vitest'
 import { startFakeAnthropic } from '../fakes/anthropic.js'
+import { startFakeOpenAIImages } from '../fakes/images/openai-images.js'
 import { startFakeOpenAI } from '../fakes/openai.js'
-import { startTestGateway, tempDataDir, withGateway, type TestGateway } from '../helpers/gateway.js'
+import { startTestGateway, tempDataDir, TEST_KEY, withGateway, type TestGateway } from '../helpers/gateway.js'
 import { adminClient } from './admin/admin-helpers.js'
 import { configWithoutAccount } from './budget-config.js'
 
@@ -269,6 +270,92 @@ describe('failover and upstream budgets', () => {
     await two.services.store.ledger.flush()
     expect(await two.services.store.sql.get('SELECT upstream_id, cost_nano, reserved_nano FROM requests WHERE id = ?', [id])).toEqual({ upstream_id: 'b', cost_nano: cost, reserved_nano: WORST })
     expect(await money(two)).toMatchObject({ balance: 1e9 - cost, reserved: 0, holds: 0 })
+  })
+})
+
+describe('a fallback model holds again, at its own price', () => {
+  // `cheap` (1 and 2 USD per 1M) on account `down`, which answers 503; its fallback `dear` (5 and 10) on `up`.
+  const { gw: fb, fakes: { down, up } } = withGateway({
+    fakes: { down: startFakeOpenAI, up: startFakeOpenAI },
+    config: ({ down, up }) => ({
+      account: { concurrency: 10 },
+      models: [
+        { id: 'cheap', family: 'gpt', vendor: 'openai', pricing: { unit: 'token', input: 1, output: 2 }, limits: { maxOutputTokens: 4096 }, fallbacks: [{ model: 'dear', on: ['unavailable'] }] },
+        { id: 'dear', family: 'gpt', vendor: 'openai', pricing: { unit: 'token', input: 5, output: 10 }, limits: { maxOutputTokens: 4096 } },
+      ],
+      upstreams: [
+        { id: 'down', vendor: 'openai', baseUrl: down.url, apiKey: 'k-down', models: ['cheap'] },
+        { id: 'up', vendor: 'openai', baseUrl: up.url, apiKey: 'k-up', models: ['dear'] },
+      ],
+      groups: [{ id: 'main', protocol: 'chat', models: ['cheap', 'dear'], upstreams: ['down', 'up'] }],
+      keys: [{ key: TEST_KEY, group: 'main' }],
+    }),
+    resetFakes: true,
+  })
+  const ask = { model: 'cheap', max_tokens: MAX_TOKENS, messages: [{ role: 'user', content: 'hello there' }] }
+  const CHEAP_WORST = PROMPT_TOKENS * 1000 + MAX_TOKENS * 2000
+  const DEAR_WORST = PROMPT_TOKENS * 5000 + MAX_TOKENS * 10_000
+
+  it('the fallback that answers is held and billed at its price; the primary\'s hold is given back', async () => {
+    expect((await adminClient(fb).patch('/admin/v1/account', { budget: 1 })).status).toBe(200)
+    down.setScenario({ kind: 'status', status: 503 })
+    up.setScenario({ kind: 'ok', usage: { prompt_tokens: PROMPT_TOKENS, completion_tokens: 7 } })
+    const res = await fb.post('/v1/chat/completions', ask)
+    expect(res.status).toBe(200)
+    const id = res.headers.get('x-request-id')!
+    await res.json()
+    await fb.services.store.ledger.flush()
+    const cost = PROMPT_TOKENS * 5000 + 7 * 10_000
+    expect(await fb.services.store.sql.get('SELECT model, cost_nano, reserved_nano FROM requests WHERE id = ?', [id])).toEqual({ model: 'dear', cost_nano: cost, reserved_nano: DEAR_WORST })
+    expect(await money(fb)).toMatchObject({ balance: 1e9 - cost, reserved: 0, holds: 0 })
+  })
+
+  it('a fallback whose worst case does not fit is passed over: the primary\'s error stands, nothing stays held', async () => {
+    // Room for the primary's worst case, not the fallback's.
+    expect((await adminClient(fb).patch('/admin/v1/account', { budget: (DEAR_WORST - 1) / 1e9 })).status).toBe(200)
+    expect(CHEAP_WORST).toBeLessThan(DEAR_WORST - 1)
+    down.setScenario({ kind: 'status', status: 503 })
+    const res = await fb.post('/v1/chat/completions', ask)
+    expect(res.status).toBe(503)
+    await res.json()
+    expect(up.calls).toHaveLength(0)
+    expect(await money(fb)).toMatchObject({ balance: DEAR_WORST - 1, reserved: 0, holds: 0 })
+  })
+})
+
+describe('an async image task takes its request\'s hold', () => {
+  const { gw: images, fakes: { painter } } = withGateway({
+    fakes: { painter: () => startFakeOpenAIImages({ apiKey: 'oa' }) },
+    config: ({ painter }) => ({
+      account: { concurrency: 10 },
+      models: [{ id: 'img-gpt', family: 'gpt-image', vendor: 'openai', pricing: { unit: 'image', price: 0.04 }, variant: '2.5', sizeTiers: [], maxN: 10, maxReferenceImages: 16 }] as never,
+      upstreams: [{ id: 'oa', vendor: 'openai', baseUrl: painter.url, apiKey: 'oa' }],
+      groups: [{ id: 'main', protocol: 'chat', models: ['img-gpt'], upstreams: ['oa'] }],
+      keys: [{ key: TEST_KEY, group: 'main' }],
+    }),
+  })
+
+  it('held while the task runs (the 202 settles nothing), settled when it ends', async () => {
+    // Room for two images of 0.04 USD.
+    expect((await adminClient(images).patch('/admin/v1/account', { budget: 0.1 })).status).toBe(200)
+    painter.setScenario({ kind: 'slow', delayMs: 1_500 })
+    const submit = () => images.post('/v1/images/generations', { model: 'img-gpt', prompt: 'a fox' }, { prefer: 'respond-async' })
+    const tasks: string[] = []
+    for (let i = 0; i < 2; i++) {
+      const res = await submit()
+      expect(res.status).toBe(202)
+      tasks.push(((await res.json()) as { task_id: string }).task_id)
+    }
+    // Both still running: their holds are theirs, and a third does not fit.
+    const third = await submit()
+    expect(third.status).toBe(402)
+    expect(await third.json()).toEqual(chatRefusal("This request could cost up to 0.04 USD, and 0.02 USD is left of the account's budget (less what requests under way hold)."))
+    await images.services.store.ledger.flush()
+    expect((await images.services.store.sql.all<{ id: string }>('SELECT id FROM holds ORDER BY id')).map((h) => h.id)).toEqual([...tasks].sort())
+    const deadline = Date.now() + 10_000
+    while ((await money(images)).holds > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
+    for (const id of tasks) expect(await images.services.store.ledger.get(id)).toMatchObject({ status: 200, cost_nano: 40_000_000 })
+    expect(await money(images)).toMatchObject({ balance: 100_000_000 - 80_000_000, reserved: 0, holds: 0 })
   })
 })
 

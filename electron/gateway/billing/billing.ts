@@ -39,7 +39,8 @@ export function recordRequest(store: Store, registry: Registry, ctx: RequestCont
     ...usageRecord(ctx.model, outcome.usage),
     cost_nano: cost,
     // The request's hold is settled with this row (store/ledger.ts): released, and the row charged what it cost.
-    ...(ctx.hold !== undefined ? { held: ctx.hold.amountNano } : {}),
+    // (A hold a task took over is the task's: its end settles it.)
+    ...(ctx.hold !== undefined && ctx.hold.id === ctx.id ? { held: ctx.hold.amountNano } : {}),
     latency_ms: Math.round((performance.now() - ctx.startedAt) * 1000) / 1000,
     created_at: Date.now(),
     attempts: outcome.attempts === undefined ? null : attemptsJson(outcome.attempts),

@@ -91,11 +91,12 @@ export function holdWorstCase<Req>(worst: WorstCase<Req>, capField?: string) {
     // The upstream account the store's hold is counted on (only one with a budget is recorded).
     let on: string | null = null
     const hold: RequestHold = {
+      id: ctx.id,
       amountNano,
       async onUpstream(upstream) {
         const target = upstreamLeft(upstream) === null ? null : upstream.id
         if (target === on) return undefined
-        const left = await store.holds.moveTo(ctx.id, target, amountNano)
+        const left = await store.holds.moveTo(hold.id, target, amountNano)
         if (left !== undefined) return upstreamRefusal(model, price, [upstream], left, capField)
         on = target
         return undefined
@@ -107,7 +108,20 @@ export function holdWorstCase<Req>(worst: WorstCase<Req>, capField?: string) {
 
 /** A fallback model holds at its own price: the hold taken for the model that failed is given back first. */
 export async function releaseHold(ctx: RequestContext, services: Services): Promise<void> {
-  if (ctx.hold === undefined) return
+  const { hold } = ctx
+  if (hold === undefined) return
   ctx.hold = undefined
-  await services.store.holds.release(ctx.id)
+  await services.store.holds.release(hold.id)
+}
+
+/**
+ * A task that takes the request over (an async image task) takes its hold too: the hold is the task's from now on
+ * (it still moves with the task's failover), settled when the task ends (store/tasks.ts), not by the request's own
+ * row, which answers 202.
+ */
+export async function handHoldTo(ctx: RequestContext, services: Services, taskId: string): Promise<void> {
+  const { hold } = ctx
+  if (hold === undefined) return
+  await services.store.holds.rename(hold.id, taskId)
+  hold.id = taskId
 }

@@ -80,6 +80,8 @@ export function holdsRepo(sql: Sql, replica: string) {
         await tx.run('UPDATE holds SET upstream_id = ? WHERE id = ?', [upstreamId, id])
         return undefined
       }),
+    /** A hold passes to the task that took its request over: the task's end settles it (store/tasks.ts). */
+    rename: async (id: string, to: string) => void (await sql.run('UPDATE holds SET id = ? WHERE id = ?', [to, id])),
     /** Gives a hold back without a ledger row (a fallback model holds again at its own price). */
     release: (id: string): Promise<number> => sql.transaction((tx) => releaseHoldsIn(tx, 'id = @id', { id })),
     /** One process, at start: every hold a previous run left (its requests are over) is released. */

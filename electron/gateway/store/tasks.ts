@@ -1,6 +1,6 @@
 import { accountBudget, fundsVerdict } from '../money/budget.js'
 import type { AccountRow } from './account.js'
-import { keyReservedSql } from './holds.js'
+import { keyReservedSql, releaseHoldsIn } from './holds.js'
 import { ownerGone } from './pg-leases.js'
 import { INSERT_LEDGER_ROW, ledgerRowValues, type LedgerEntry } from './ledger.js'
 import type { Sql } from './sql.js'
@@ -76,6 +76,8 @@ const endIn = (tx: Sql): EndTask => async (task, ledger) => {
   )
   if (finished.changes === 0) return false
   await tx.run(INSERT_LEDGER_ROW, ledgerRowValues(ledger, ledger.cost_nano))
+  // The hold of the request the task took over (an async image task's), settled with the charge.
+  await releaseHoldsIn(tx, 'id = @id', { id: task.id })
   await tx.run('UPDATE account SET balance_nano = balance_nano - @cost, reserved_nano = reserved_nano - @released WHERE id = 1', { cost: task.cost_nano, released: task.reserved_nano })
   if (task.cost_nano !== 0 && ledger.key_id !== null) await tx.run('UPDATE api_keys SET used_nano = used_nano + ? WHERE id = ?', [task.cost_nano, ledger.key_id])
   return true

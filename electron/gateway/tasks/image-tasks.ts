@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { chargeMirror, costNano, usageRecord } from '../billing/billing.js'
+import { handHoldTo } from '../billing/holds.js'
 import type { RequestContext } from '../context.js'
 import { asGatewayError } from '../errors.js'
 import type { NormalizedImageRequest } from '../contract/image-request.js'
@@ -41,6 +42,7 @@ export async function startImageTask(ctx: RequestContext, services: Services, mo
     reserved_nano: 0, cost_nano: 0, settled: 0, idempotency_key: null, created_at: now, updated_at: now,
   }
   await services.store.tasks.insert(task)
+  await handHoldTo(ctx, services, task.id)
   const release = ctx.release
   ctx.release = undefined
   const key = ctx.key!
