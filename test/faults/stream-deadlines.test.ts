@@ -18,6 +18,8 @@ const config = (origin: string, timeouts: GatewayConfig['timeouts']): GatewayCon
   account: { balance: 100, concurrency: 20 },
   models: MODELS.map((id) => ({
     id, family: 'gpt' as const, vendor: 'openai' as const, pricing: { unit: 'token' as const, input: 2, output: 8 },
+    // An output limit, as every real model has: a request without max_tokens holds it as its worst case.
+    limits: { maxOutputTokens: 4096 },
     // quick-thinker's own first-token deadline; the others keep the gateway's (120 s)
     ...(id === 'quick-thinker' ? { firstTokenMs: 10_000 } : {}),
   })),

@@ -36,7 +36,8 @@ const { gw } = withGateway({
   fakes: { upstream: () => listenLocal(interactionsApi) },
   config: ({ upstream }) => ({
     account: { balance: 10 },
-    models: [{ id: 'test-omni', family: 'gemini-interactions', vendor: 'gemini', pricing: { unit: 'token', input: 1, output: 4, cachedInput: 0.25 } }],
+    // An output limit, as every real model has: a request without one holds it as its worst case.
+    models: [{ id: 'test-omni', family: 'gemini-interactions', vendor: 'gemini', pricing: { unit: 'token', input: 1, output: 4, cachedInput: 0.25 }, limits: { maxOutputTokens: 4096 } }],
     upstreams: [{ id: 'g', vendor: 'gemini', baseUrl: upstream.origin, apiKey: 'gkey' }],
     groups: [{ id: 'main', protocol: 'chat', models: ['test-omni'], upstreams: ['g'] }],
     keys: [{ key: 'sk-test-0123456789abcdef', group: 'main' }],

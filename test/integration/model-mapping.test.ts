@@ -24,8 +24,9 @@ const { gw, fakes } = withGateway({
   config: ({ azure, plain, claude, images, video }): GatewayConfig => ({
     account: { balance: 100, concurrency: 5 },
     models: [
-      { id: 'test-gpt', family: 'gpt', vendor: 'openai', pricing: { unit: 'token', input: 2, output: 8 } },
-      { id: 'test-claude', family: 'claude', vendor: 'anthropic', pricing: { unit: 'token', input: 3, output: 15 } },
+      // Output limits, as every real model has: a request without max_tokens holds its model's as its worst case.
+      { id: 'test-gpt', family: 'gpt', vendor: 'openai', pricing: { unit: 'token', input: 2, output: 8 }, limits: { maxOutputTokens: 4096 } },
+      { id: 'test-claude', family: 'claude', vendor: 'anthropic', pricing: { unit: 'token', input: 3, output: 15 }, limits: { maxOutputTokens: 4096 } },
       { id: 'test-image', family: 'gpt-image', vendor: 'openai', pricing: { unit: 'image', price: 0.04 }, variant: '2.5', sizeTiers: [], maxN: 10, maxReferenceImages: 16 },
     ],
     upstreams: [

@@ -25,9 +25,10 @@ const { gw, fakes: { openai, anthropic, hosted } } = withGateway({
   config: ({ openai, anthropic, hosted }) => ({
     account: { balance: 50 },
     models: [
-      { id: 'test-gpt', family: 'gpt', vendor: 'openai', pricing: { unit: 'token', input: 1, output: 2 } },
+      // Output limits, as every real model has: a request without max_tokens holds its model's as its worst case.
+      { id: 'test-gpt', family: 'gpt', vendor: 'openai', pricing: { unit: 'token', input: 1, output: 2 }, limits: { maxOutputTokens: 4096 } },
       { id: 'test-tts', family: 'tts', vendor: 'openai', pricing: { unit: 'character', price: 15 } },
-      { id: 'test-claude', family: 'claude', vendor: 'anthropic', pricing: { unit: 'token', input: 1, output: 2 } },
+      { id: 'test-claude', family: 'claude', vendor: 'anthropic', pricing: { unit: 'token', input: 1, output: 2 }, limits: { maxOutputTokens: 4096 } },
     ],
     upstreams: [
       { id: 'oa', vendor: 'openai', baseUrl: openai.url, apiKey: 'k-oa', models: ['test-gpt', 'test-tts'] },

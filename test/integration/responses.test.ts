@@ -6,7 +6,8 @@ import { fakeOpenAIChat, TEST_KEY, withGateway } from '../helpers/gateway.js'
 const { gw, fakes: { openai: fake } } = withGateway({
   ...fakeOpenAIChat({
     models: [
-      { id: 'test-gpt', family: 'gpt', vendor: 'openai', pricing: { unit: 'token', input: 2, output: 8 } },
+      // An output limit, as every real model has: a request without max_output_tokens holds it as its worst case.
+      { id: 'test-gpt', family: 'gpt', vendor: 'openai', pricing: { unit: 'token', input: 2, output: 8 }, limits: { maxOutputTokens: 4096 } },
       { id: 'test-glm', family: 'glm', vendor: 'openai', pricing: { unit: 'token', input: 1, output: 1 }, endpoints: ['chat.completions'] },
     ],
     groups: [{ id: 'main', protocol: 'chat', models: ['test-gpt', 'test-glm'], upstreams: ['a'] }],

@@ -12,7 +12,8 @@ beforeAll(async () => {
   fake = await startFakeGemini({ apiKey: 'gemini-upstream-key' })
   gw = await startTestGateway({
     account: { balance: 10, concurrency: 5 },
-    models: [{ id: MODEL, family: 'gemini', vendor: 'gemini', pricing: { unit: 'token', input: 1, output: 4 }, endpoints: ['chat.completions'] }],
+    // An output limit, as every real model has: a request without max_tokens holds it as its worst case.
+    models: [{ id: MODEL, family: 'gemini', vendor: 'gemini', pricing: { unit: 'token', input: 1, output: 4 }, limits: { maxOutputTokens: 4096 }, endpoints: ['chat.completions'] }],
     upstreams: [{ id: 'g', vendor: 'gemini', baseUrl: fake.url, apiKey: 'gemini-upstream-key' }],
     groups: [{ id: 'main', protocol: 'chat', models: [MODEL], upstreams: ['g'] }],
     keys: [{ key: TEST_KEY, group: 'main' }],

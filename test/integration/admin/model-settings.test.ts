@@ -13,8 +13,9 @@ describe('admin API: model fallbacks and account model names', () => {
     config: ({ small, big }) => ({
       account: { balance: 100 },
       models: [
-        { id: 'test-gpt', family: 'gpt', vendor: 'openai', pricing: token(2, 8) },
-        { id: 'test-big', family: 'gpt', vendor: 'openai', pricing: token(6, 24) },
+        // Output limits, as every real model has: a request without max_tokens holds its model's as its worst case.
+        { id: 'test-gpt', family: 'gpt', vendor: 'openai', pricing: token(2, 8), limits: { maxOutputTokens: 4096 } },
+        { id: 'test-big', family: 'gpt', vendor: 'openai', pricing: token(6, 24), limits: { maxOutputTokens: 4096 } },
       ],
       upstreams: [
         { id: 'small', vendor: 'openai', baseUrl: small.url, apiKey: 'k', models: ['test-gpt'] },
