@@ -62,7 +62,7 @@ describe('admin API: groups, upstream accounts, keys, account', () => {
     const created = await admin.post('/admin/v1/upstreams', { id: 'acct', vendor: 'openai', baseUrl: 'https://api.example.com/v1', apiKey: secret, groups: ['main'] })
     expect(created.status).toBe(201)
     expect(created.text).not.toContain(secret)
-    expect(created.json).toEqual({ id: 'acct', vendor: 'openai', baseUrl: 'https://api.example.com/v1', apiKeyHint: 'sk-ven…7890', models: null, priority: 0, groups: ['main'], budget: null, spent: 0 })
+    expect(created.json).toEqual({ id: 'acct', vendor: 'openai', baseUrl: 'https://api.example.com/v1', apiKeyHint: 'sk-ven…7890', models: null, priority: 0, groups: ['main'], budget: null, spent: 0, breaker: { state: 'closed', probing: false, trial: 'probe', transitions: [] } })
     const row = (await gw.services.store.sql.get<{ api_key_enc: string }>('SELECT api_key_enc FROM upstreams WHERE id = ?', ['acct']))!
     expect(row.api_key_enc).not.toContain(secret)
     expect((await admin.get('/admin/v1/upstreams')).text).not.toContain(secret)

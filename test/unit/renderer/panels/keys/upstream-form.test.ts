@@ -3,6 +3,9 @@ import {
   accountModelsText, DEFAULT_BASE_URL, newUpstreamForm, upstreamCreateBody, upstreamFormOf, upstreamFormProblem, upstreamPatchBody, withVendor,
 } from '../../../../../renderer/panels/keys/upstream-form'
 
+/** An account's breaker as GET /admin/v1/upstreams shows a healthy one. */
+const CLOSED = { state: 'closed' as const, probing: false, trial: 'probe' as const, transitions: [] }
+
 describe('upstream account forms', () => {
   it('starts from the vendor\'s base URL and a free id', () => {
     expect(newUpstreamForm('openai', ['openai-1'])).toEqual({ id: 'openai-2', vendor: 'openai', baseUrl: 'https://api.openai.com/v1', apiKey: '', models: '', names: [], priority: '0', budget: '' })
@@ -40,7 +43,7 @@ describe('upstream account forms', () => {
   })
 
   it('edits without sending the secret when the field is left blank', () => {
-    const u = { id: 'o', vendor: 'openai' as const, baseUrl: 'https://api.openai.com/v1', apiKeyHint: 'sk-ab…yz', models: ['gpt-5.2'], priority: 1, groups: ['g'], budget: null, spent: 0 }
+    const u = { id: 'o', vendor: 'openai' as const, baseUrl: 'https://api.openai.com/v1', apiKeyHint: 'sk-ab…yz', models: ['gpt-5.2'], priority: 1, groups: ['g'], budget: null, spent: 0, breaker: CLOSED }
     const form = upstreamFormOf(u)
     expect(form.apiKey).toBe('')
     expect(upstreamPatchBody(form)).toEqual({ baseUrl: 'https://api.openai.com/v1', models: ['gpt-5.2'], priority: 1, budget: null })
@@ -53,7 +56,7 @@ describe('upstream account forms', () => {
       id: 'openai-1', vendor: 'openai', baseUrl: 'https://api.openai.com/v1', apiKey: 'k', priority: 0,
       models: { 'gpt-5.2': 'my-azure-deployment', o3: 'o3', 'gpt-5-mini': 'mini-deployment' },
     })
-    const u = { id: 'o', vendor: 'openai' as const, baseUrl: 'https://x.example/v1', apiKeyHint: 'sk-ab…yz', models: { 'gpt-5.2': 'my-azure-deployment', o3: 'o3' }, priority: 0, groups: [], budget: null, spent: 0 }
+    const u = { id: 'o', vendor: 'openai' as const, baseUrl: 'https://x.example/v1', apiKeyHint: 'sk-ab…yz', models: { 'gpt-5.2': 'my-azure-deployment', o3: 'o3' }, priority: 0, groups: [], budget: null, spent: 0, breaker: CLOSED }
     const edit = upstreamFormOf(u)
     expect([edit.models, edit.names]).toEqual(['gpt-5.2, o3', [{ model: 'gpt-5.2', name: 'my-azure-deployment' }]])
     expect(upstreamPatchBody(edit)).toEqual({ baseUrl: 'https://x.example/v1', models: { 'gpt-5.2': 'my-azure-deployment', o3: 'o3' }, priority: 0, budget: null })
@@ -64,7 +67,7 @@ describe('upstream account forms', () => {
   })
 
   it('a budget: kept as shown, sent as a number, blank removes it, a negative or non-number is a problem', () => {
-    const u = { id: 'o', vendor: 'openai' as const, baseUrl: 'https://api.openai.com/v1', apiKeyHint: 'sk-ab…yz', models: null, priority: 0, groups: [], budget: 25, spent: 3 }
+    const u = { id: 'o', vendor: 'openai' as const, baseUrl: 'https://api.openai.com/v1', apiKeyHint: 'sk-ab…yz', models: null, priority: 0, groups: [], budget: 25, spent: 3, breaker: CLOSED }
     const form = upstreamFormOf(u)
     expect(form.budget).toBe('25')
     expect(upstreamPatchBody(form)).toMatchObject({ budget: 25 })
