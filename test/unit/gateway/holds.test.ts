@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest'
+import type { CatalogModel } from '../../../shared/types.js'
+import { largestFittingCap, usdText } from '../../../electron/gateway/billing/holds.js'
+
+// 2 USD per 1M input tokens, 8 per 1M output: 2000 and 8000 nano-USD a token.
+const model = { id: 'm', family: 'gpt', vendor: 'openai', pricing: { unit: 'token', input: 2, output: 8 } } as unknown as CatalogModel
+const quote = (inputTokens: number, cap: number, n?: number) => ({
+  minNano: inputTokens * 2000,
+  maxNano: inputTokens * 2000 + cap * 8000 * (n ?? 1),
+  basis: { input_tokens: inputTokens, max_output_tokens: cap, output_cap: 'max_tokens', ...(n === undefined ? {} : { n }) },
+})
+
+describe('largestFittingCap: the largest output cap whose worst case fits what is left', () => {
+  it('exactly at the boundary: the cap whose worst case equals what is left fits, one nano less does not', () => {
+    // 10 input tokens (20,000) + 100 output tokens (800,000) = 820,000
+    expect(largestFittingCap(model, quote(10, 4096), 820_000)).toBe(100)
+    expect(largestFittingCap(model, quote(10, 4096), 819_999)).toBe(99)
+  })
+  it('never above the cap the request asked for', () => {
+    expect(largestFittingCap(model, quote(10, 50), 1e12)).toBe(50)
+  })
+  it('each of n answers takes the cap; the prompt is billed once', () => {
+    // 20,000 + 4 × 25 × 8000 = 820,000
+    expect(largestFittingCap(model, quote(10, 4096, 4), 820_000)).toBe(25)
+  })
+  it('0 when the prompt alone does not fit', () => {
+    expect(largestFittingCap(model, quote(10, 4096), 19_999)).toBe(0)
+    expect(largestFittingCap(model, quote(10, 4096), -5)).toBe(0)
+  })
+  it('undefined for a model not priced by tokens, or a quote that counted no tokens', () => {
+    const images = { ...model, pricing: { unit: 'image', price: 0.04 } } as unknown as CatalogModel
+    expect(largestFittingCap(images, quote(10, 4096), 1e9)).toBeUndefined()
+    expect(largestFittingCap(model, { minNano: 1, maxNano: 1, basis: { characters: 3 } }, 1e9)).toBeUndefined()
+  })
+})
+
+describe('usdText: amounts as the 402 writes them', () => {
+  it('nano-dollar digits, trailing zeros dropped, never negative', () => {
+    expect(usdText(4_006_000)).toBe('0.004006')
+    expect(usdText(1)).toBe('0.000000001')
+    expect(usdText(40_000_000)).toBe('0.04')
+    expect(usdText(3_000_000_000)).toBe('3')
+    expect(usdText(0)).toBe('0')
+    expect(usdText(-900_000)).toBe('0')
+  })
+})
