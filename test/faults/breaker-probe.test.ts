@@ -193,6 +193,7 @@ describe('background half-open probe', () => {
     expect(failedAfter).toBeGreaterThanOrEqual(BREAKER.probeTimeoutMs - 50)
     expect(await breakerOf(gw, 'primary')).toMatchObject({ state: 'open', probing: false })
     expect(vendor.chats('primary')).toHaveLength(2)
+    console.log(`[breaker-probe] a silent model list: the probe failed ${failedAfter} ms after it was sent (deadline ${BREAKER.probeTimeoutMs} ms)`)
   })
 
   it('close() cuts a probe in flight and clears the armed ones: nothing outlives the gateway', async () => {
@@ -219,5 +220,6 @@ describe('background half-open probe', () => {
     await sleep(BREAKER.coolDownMs + 100)
     expect(vendor.probes('secondary')).toHaveLength(0)
     expect(vendor.probes('primary')).toHaveLength(1)
+    console.log(`[breaker-probe] close() with a probe in flight took ${closeMs} ms`)
   })
 })
