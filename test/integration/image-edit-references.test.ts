@@ -105,6 +105,16 @@ describe('seedream: references go in the JSON `image` field as data URLs (Ark re
     expect((await multipartEdit({ model: SEEDREAM, prompt: 'blend', size: '2K' }, [first, second])).status).toBe(200)
     expect(decoded((posts(ark)[0].body as { image: string[] }).image)).toEqual([first, second])
   })
+  it('a file whose data URL would pass Ark\'s 30 MiB limit is refused before any upstream call, like such a data URL', async () => {
+    // Spec §4.2: Seedream data URLs at most 31457280 bytes; `data:image/jpeg;base64,` (23) and 4 characters per 3
+    // bytes leave 23592942 bytes of file (31457279 characters); one byte more makes 31457283.
+    const big = Buffer.concat([first, Buffer.alloc(23_592_943 - first.length)])
+    const res = await multipartEdit({ model: SEEDREAM, prompt: 'make it blue', size: '2K' }, [big])
+    expect(res.status).toBe(400)
+    expect(JSON.parse(res.body).error).toMatchObject({ message: 'image[0] is too large: 23592943 bytes, at most 23592942.', code: 'invalid_request', param: 'image' })
+    expect(posts(ark)).toHaveLength(0)
+  })
+
   it('JSON with a data URL and a link: both as given', async () => {
     const link = 'https://example.com/reference.png'
     expect((await gw.post('/v1/images/edits', { model: SEEDREAM, prompt: 'blend', size: '2K', image: [dataUrl(second), link] })).status).toBe(200)

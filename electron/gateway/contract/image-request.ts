@@ -17,6 +17,8 @@ export interface ImageCheckOptions {
   multipart?: boolean
   /** Image file parts of a multipart body (field image / image[]); counted with the URL references. */
   imageFiles?: number
+  /** Their sizes in bytes, in order (a vendor that takes them as data: URLs has a limit on those). */
+  imageFileBytes?: readonly number[]
   /** A mask file part was sent (multipart); the caller keeps the bytes. */
   maskFile?: boolean
 }

@@ -97,6 +97,7 @@ function imagesAdmission(endpoint: ImageEndpoint): AdmissionSpec<ImageBody, Norm
         async: /\brespond-async\b/i.test(String(ctx.req.headers.prefer ?? '')),
         multipart: input.multipart,
         imageFiles: input.imageFiles.length,
+        imageFileBytes: input.imageFiles.map((f) => f.size),
         maskFile: input.maskFile !== undefined,
         singleImageGroup: group.options.singleImage === true,
         officialDirect: group.options.officialDirect === true,

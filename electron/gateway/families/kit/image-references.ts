@@ -78,6 +78,12 @@ function checkSize(url: string, param: string, spec: ReferenceSpec): void {
   }
 }
 
+/** The largest file whose data: URL (`data:image/<type>;base64,` and 4 characters per 3 bytes) fits in `dataUrlMax` bytes. */
+function fileAsDataUrlMax(dataUrlMax: number): number {
+  const prefix = 'data:image/jpeg;base64,'.length
+  return Math.floor((dataUrlMax - prefix) / 4) * 3
+}
+
 /** The request's references, checked one by one and counted against the catalog's maxReferenceImages. */
 export function readReferences(body: Obj, model: CatalogModel, opts: ImageCheckOptions, spec: ReferenceSpec): References {
   const usePreferred = spec.preferred !== undefined && !isAbsent(body[spec.preferred])
@@ -88,6 +94,13 @@ export function readReferences(body: Obj, model: CatalogModel, opts: ImageCheckO
     checkSize(url, param, spec)
     return url
   })
+  // File parts go to such a vendor as data: URLs (routes/images.ts): the same limit, on the bytes they carry.
+  if (spec.dataUrlMaxBytes !== undefined) {
+    const max = fileAsDataUrlMax(spec.dataUrlMaxBytes)
+    opts.imageFileBytes?.forEach((size, i) => {
+      if (size > max) throw invalid('image_reference_too_large', { field: `image[${i}]`, size, max }, 'image')
+    })
+  }
   const count = references.length + (opts.imageFiles ?? 0)
   const field = fields[0]
   if (spec.requireOnEdits && opts.endpoint === 'edits' && count === 0) throw invalid('image_references_missing', { field }, field)
