@@ -25,26 +25,56 @@ export const LONG_FILES: Record<string, number> = {
 }
 
 /**
+ * Files whose time is mostly waiting, on the gateway's default deadlines and timers (a 30 s first byte, a 60 s outage
+ * and its cool-downs, 408s after a trickle): they hold a worker but little of a core.
+ */
+export const WAITING = new Set([
+  'test/faults/failover-cases.test.ts',
+  'test/faults/stream-deadlines.test.ts',
+  'test/faults/upstream-faults.test.ts',
+  'test/faults/key-revocation.test.ts',
+  'test/faults/hostile-clients.test.ts',
+])
+
+/**
  * Files start longest first, over every project of a group (a group's projects share its workers), so the long files
- * of every project start at once instead of waiting for the projects sorted before theirs: with three workers the
- * run ends about when the work does, not one long file later. A file's expected time is its duration in vitest's
- * cache of the last run (locally; a file not yet run in this project takes what it took in another, as node-pg's
- * files take about their node twin's), else LONG_FILES, else none (the many short files, larger first). Groups
- * keep their order (sequence.groupOrder).
+ * of every project start early instead of after the projects sorted before theirs. A file's expected time is its
+ * duration in vitest's cache of the last run (locally; a file not yet run in this project takes what it took in
+ * another, as node-pg's files take about their node twin's), else LONG_FILES, else none (the many short files,
+ * larger first).
+ *
+ * The waiting files (WAITING) are spread over the first half of the others instead of starting together: three of
+ * them at once (failover-cases on both stores and one more) would leave two cores to one busy worker for a minute and
+ * a half. The longest of them still starts first. Groups keep their order (sequence.groupOrder).
  */
 export class LongestFirst extends BaseSequencer {
   async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const { cache, config, projects } = this.ctx
     const expected = new Map<TestSpecification, number>()
     const size = new Map<TestSpecification, number>()
+    const waiting = new Set<TestSpecification>()
     for (const spec of files) {
       const path = relative(config.root, spec.moduleId)
       const names = [spec.project.name, ...projects.map((p) => p.name).filter((name) => name !== spec.project.name)]
       const cached = names.map((name) => cache.getFileTestResults(`${name}:${path}`)?.duration).find((d) => d !== undefined)
       expected.set(spec, cached ?? (LONG_FILES[path] ?? 0) * 1000)
       size.set(spec, cache.getFileStats(`${spec.project.name}:${path}`)?.size ?? 0)
+      if (WAITING.has(path)) waiting.add(spec)
     }
+    const longest = [...files].sort((a, b) => expected.get(b)! - expected.get(a)! || size.get(b)! - size.get(a)!)
     const order = (spec: TestSpecification) => spec.project.config.sequence.groupOrder ?? 0
-    return [...files].sort((a, b) => order(a) - order(b) || expected.get(b)! - expected.get(a)! || size.get(b)! - size.get(a)!)
+    const groups = [...new Set(files.map(order))].sort((a, b) => a - b)
+    return groups.flatMap((group) => {
+      const inGroup = longest.filter((spec) => order(spec) === group)
+      const waits = inGroup.filter((spec) => waiting.has(spec))
+      const busy = inGroup.filter((spec) => !waiting.has(spec))
+      const every = Math.max(1, Math.floor(busy.length / 2 / Math.max(1, waits.length)))
+      const sorted: TestSpecification[] = []
+      for (const [i, spec] of busy.entries()) {
+        if (i % every === 0 && waits.length > 0) sorted.push(waits.shift()!)
+        sorted.push(spec)
+      }
+      return [...sorted, ...waits]
+    })
   }
 }
