@@ -6,23 +6,26 @@ import { startFakeArkSeedream } from '../fakes/images/ark-seedream.js'
 import { startFakeGeminiImage } from '../fakes/images/gemini-image.js'
 import { startFakeKlingImages } from '../fakes/images/kling-images.js'
 import { startFakeOpenAIImages } from '../fakes/images/openai-images.js'
+import { startFakeXaiImages } from '../fakes/images/xai-images.js'
 import { TEST_KEY, withGateway } from '../helpers/gateway.js'
 
-const { gw, fakes: { gemini, geminiB, ark, openai, kling } } = withGateway({
+const { gw, fakes: { gemini, geminiB, ark, openai, kling, xai } } = withGateway({
   fakes: {
     gemini: () => startFakeGeminiImage({ apiKey: 'gm' }),
     geminiB: () => startFakeGeminiImage({ apiKey: 'gm2' }),
     ark: () => startFakeArkSeedream({ apiKey: 'ark' }),
     openai: () => startFakeOpenAIImages({ apiKey: 'oa' }),
     kling: () => startFakeKlingImages({ accessKey: 'ak', secretKey: 'sk' }),
+    xai: () => startFakeXaiImages({ apiKey: 'xai' }),
   },
-  config: ({ gemini, geminiB, ark, openai, kling }) => ({
+  config: ({ gemini, geminiB, ark, openai, kling, xai }) => ({
     account: { balance: 100, concurrency: 5 },
     models: [
       { id: 'img-gemini', family: 'gemini-image', vendor: 'gemini', pricing: { unit: 'image', price: 0.05 }, imageSizes: ['1K'], maxReferenceImages: 14, aspectRatios: ['1:1'] },
       { id: 'img-seedream', family: 'seedream', vendor: 'ark', pricing: { unit: 'image', price: 0.03 }, sizeTiers: ['2K', '4K'], minPixels: 3686400, maxPixels: 16777216, minRatio: '1:16', maxRatio: '16:1', outputFormats: ['jpeg'], maxReferenceImages: 14 },
       { id: 'img-gpt', family: 'gpt-image', vendor: 'openai', pricing: { unit: 'image', price: 0.04 }, variant: '2.5', sizeTiers: [], maxN: 10 },
       { id: 'img-kling', family: 'kling-image', vendor: 'kling', pricing: { unit: 'image', price: 0.02 } },
+      { id: 'img-grok', family: 'grok-image', vendor: 'xai', pricing: { unit: 'image', price: 0.02 } },
     ] as never,
     // Two accounts per Gemini model: a refusal must not be tried on the second.
     upstreams: [
@@ -31,8 +34,9 @@ const { gw, fakes: { gemini, geminiB, ark, openai, kling } } = withGateway({
       { id: 'ark', vendor: 'ark', baseUrl: ark.url, apiKey: 'ark' },
       { id: 'oa', vendor: 'openai', baseUrl: openai.url, apiKey: 'oa' },
       { id: 'kl', vendor: 'kling', baseUrl: kling.url, apiKey: 'ak:sk' },
+      { id: 'xai', vendor: 'xai', baseUrl: xai.url, apiKey: 'xai' },
     ],
-    groups: [{ id: 'main', protocol: 'chat', models: ['img-gemini', 'img-seedream', 'img-gpt', 'img-kling'], upstreams: ['gm', 'gm2', 'ark', 'oa', 'kl'] }],
+    groups: [{ id: 'main', protocol: 'chat', models: ['img-gemini', 'img-seedream', 'img-gpt', 'img-kling', 'img-grok'], upstreams: ['gm', 'gm2', 'ark', 'oa', 'kl', 'xai'] }],
     keys: [{ key: TEST_KEY, group: 'main' }],
   }),
   resetFakes: true,
@@ -116,6 +120,16 @@ describe('Kling: a business code inside an HTTP 200 is the error its code stands
     const res = await generate({ model: 'img-kling', prompt: 'a fox' })
     expect(res).toMatchObject({ status: 400, body: { error: { message: 'Content security check failed', type: 'invalid_request_error', code: '1301' } } })
     expect(posts(kling)).toBe(1)
+    expect(await lastRow()).toMatchObject({ status: 400, cost_nano: 0 })
+  })
+})
+
+describe('xAI: its moderation block', () => {
+  it('is a 400 content_policy_violation in xAI\'s words, once, unbilled', async () => {
+    xai.setScenario({ kind: 'moderation_blocked' })
+    const res = await generate({ model: 'img-grok', prompt: 'a fox' })
+    expect(res).toMatchObject({ status: 400, body: { error: { message: 'Content violates usage guidelines.', type: 'invalid_request_error', code: 'content_policy_violation' } } })
+    expect(posts(xai)).toBe(1)
     expect(await lastRow()).toMatchObject({ status: 400, cost_nano: 0 })
   })
 })

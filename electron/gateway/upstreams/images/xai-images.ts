@@ -4,12 +4,20 @@ import type { ImageAdapter } from '../../contract/image-upstream.js'
 import { compact } from './compact.js'
 import { upstreamModel } from '../model-id.js'
 
-/** xAI's flat `{"code","error"}` body (a bad key is a 400 there). @see ../../../../docs/vendors/xai.md */
+/**
+ * xAI's flat `{"code","error"}` body (a bad key is a 400 there; its moderation block a 400 "Content violates usage
+ * guidelines.", given OpenAI's code `content_policy_violation` like the other vendors' refusals).
+ * @see ../../../../docs/vendors/xai.md
+ */
 export function fromXaiError(status: number, text: string): GatewayError {
   const body = parseJson(text) as { code?: string; error?: string | { message?: string } } | undefined
   const message = typeof body?.error === 'string' ? body.error : body?.error?.message ?? `upstream answered HTTP ${status}`
   const keyRefused = status === 400 && /api key/i.test(message)
-  return new GatewayError(status >= 500 || keyRefused ? 'upstream_error' : 'invalid_request', { text: message }, { status: keyRefused ? 401 : status })
+  const moderated = status === 400 && /usage guidelines/i.test(message)
+  return new GatewayError(status >= 500 || keyRefused ? 'upstream_error' : 'invalid_request', { text: message }, {
+    status: keyRefused ? 401 : status,
+    ...(moderated ? { upstreamCode: 'content_policy_violation' } : {}),
+  })
 }
 
 /**
