@@ -6,6 +6,7 @@ import { parseConfirmAbove } from '../../api/quote'
 import { ErrorNote } from '../../components/ErrorNote'
 import { useT } from '../../i18n'
 import { useAppStore } from '../../stores/app-store'
+import { ConnectToolsPanel } from '../connect/ConnectToolsPanel'
 import { useAction } from '../keys/use-action'
 import { parsePort } from './settings-form'
 import { STRINGS } from './strings'
@@ -100,6 +101,7 @@ export function SettingsPanel() {
           <ErrorNote error={leave.error} />
         </section>
       )}
+      <ConnectToolsPanel />
     </section>
   )
 }
