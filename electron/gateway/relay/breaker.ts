@@ -104,12 +104,16 @@ export class Breakers {
     return 'trial'
   }
 
-  /** Every account of a request is open: the one opened longest ago is tried anyway, as a trial. */
+  /**
+   * Every account of a request is open: the one opened longest ago is tried anyway, as a trial. A request is then its
+   * trial, not the prober: one that ends with no verdict leaves the next request to try (its failure arms a probe).
+   */
   force(id: string): void {
     const entry = this.#accounts.get(id)
     if (entry === undefined) return
     if (entry.state !== 'half-open') this.#move(id, entry, 'half-open', 'every account open: trial request')
     entry.trial = true
+    entry.background = false
   }
 
   /** The account answered: closed, its count of failures cleared. */

@@ -173,4 +173,20 @@ describe('circuit breaker (property tests)', () => {
     breakers.success('a')
     expect(breakers.state('a')).toBe('closed')
   })
+
+  it('a forced trial of an account a prober looks after: with no verdict, the next request tries it (it is not left to a probe never armed)', () => {
+    let t = 0
+    const breakers = new Breakers({ failures: 1, coolDownMs: 1000, probeTimeoutMs: 1000 }, () => t)
+    breakers.onOpen = (id) => breakers.setBackground(id, true)
+    breakers.failure('a')
+    t = 2000
+    expect(breakers.admit('a')).toBe('skip')
+    breakers.force('a')
+    breakers.release('a')
+    expect(breakers.admit('a')).toBe('trial')
+    // its failure opens it again, and the prober looks after it again
+    breakers.failure('a')
+    t = 4000
+    expect([breakers.state('a'), breakers.admit('a')]).toEqual(['half-open', 'skip'])
+  })
 })
