@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState, type ComponentType } from 'react'
 import { admin, onSessionEnded, signIn } from './api/admin'
+import { CodeText } from './components/CodeText'
 import { ErrorNote } from './components/ErrorNote'
 import { groupName, useT, type Strings } from './i18n'
 import { ChatPanel } from './panels/chat/ChatPanel'
@@ -82,7 +83,7 @@ export function App() {
             <button type="button" className="primary" onClick={() => void start()} data-testid="sign-in-again">{t('signInAgain')}</button>
           </>
         ) : (
-          <p>{t('signInHelp')}</p>
+          <p data-testid="sign-in-help"><CodeText text={t('signInHelp')} /></p>
         )}
       </main>
     )

@@ -1,14 +1,10 @@
 import type { Language } from '../shared/admin'
 import { formatCount, type Plurals } from './format'
 import { useAppStore } from './stores/app-store'
+import { translate, type Strings } from './translate'
 
-/** A panel's strings in every language; `{name}` placeholders are filled from `vars`. */
-export type Strings<K extends string> = Record<Language, Record<K, string>>
-
-export function translate<K extends string>(strings: Strings<K>, language: Language, key: K, vars?: Record<string, string | number>): string {
-  const text = strings[language][key] ?? strings.en[key]
-  return vars ? text.replace(/\{(\w+)\}/g, (m, name: string) => (name in vars ? String(vars[name]) : m)) : text
-}
+// The strings' type and their one filler live apart from the store (translate.ts), for modules the store's slices import.
+export { translate, type Strings } from './translate'
 
 /** `const t = useT(STRINGS); t('send')`: re-renders when the language changes. */
 export function useT<K extends string>(strings: Strings<K>) {

@@ -4,7 +4,7 @@
  * when the first long task starts.
  */
 import type { Language } from '../shared/admin'
-import type { Strings } from './i18n'
+import { translate, type Strings } from './translate'
 
 type Key = 'imageDone' | 'imageFailed' | 'videoDone' | 'videoFailed'
 
@@ -32,8 +32,6 @@ export function shouldNotify(elapsedMs: number, hidden: boolean, permission: Not
 /** Tells of an ended task, if shouldNotify says so; `body` is the prompt. */
 export async function notifyTaskEnded(kind: Key, model: string, body: string, elapsedMs: number, language: Language): Promise<void> {
   if (!supported() || !shouldNotify(elapsedMs, document.hidden, Notification.permission)) return
-  // Loaded when needed: i18n reads the store, whose slices call this module.
-  const { translate } = await import('./i18n')
   const title = translate(STRINGS, language, kind, { model })
   const note = new Notification(title, { body: body.slice(0, 200), tag: `gatehouse-${kind}` })
   note.onclick = () => window.focus()

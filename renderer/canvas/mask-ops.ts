@@ -168,13 +168,23 @@ export function maskToRgba(coverage: Uint8Array, width: number, height: number):
   return rgba
 }
 
-/** RGBA pixels of `rect` for the on-screen overlay: painted pixels in `color`, opaque; the rest transparent. */
-export function overlayRgba(coverage: Uint8Array, width: number, rect: Rect, color: readonly [number, number, number]): Uint8ClampedArray<ArrayBuffer> {
+/** The two colours of the overlay's hatch (RGB). */
+export type OverlayColors = readonly [readonly [number, number, number], readonly [number, number, number]]
+
+/** Width in image pixels of each stripe of the hatch. */
+export const HATCH_STRIPE = 4
+
+/**
+ * RGBA pixels of `rect` for the on-screen overlay: painted pixels hatched in diagonal stripes of the two colours
+ * (so the painted area shows on any image, a red one included), opaque; the rest transparent.
+ */
+export function overlayRgba(coverage: Uint8Array, width: number, rect: Rect, colors: OverlayColors): Uint8ClampedArray<ArrayBuffer> {
   const rgba = new Uint8ClampedArray(rect.width * rect.height * 4)
   let o = 0
   for (let y = rect.y; y < rect.y + rect.height; y++) {
     for (let x = rect.x; x < rect.x + rect.width; x++, o += 4) {
       if (!coverage[y * width + x]) continue
+      const color = colors[Math.floor((x + y) / HATCH_STRIPE) % 2]
       rgba[o] = color[0]
       rgba[o + 1] = color[1]
       rgba[o + 2] = color[2]
@@ -182,4 +192,19 @@ export function overlayRgba(coverage: Uint8Array, width: number, rect: Rect, col
     }
   }
   return rgba
+}
+
+/** Candidate overlay colours: magenta, cyan, lime, yellow. */
+const PALETTE = [[230, 40, 90], [0, 200, 255], [80, 230, 40], [255, 220, 0]] as const
+
+const luminance = ([r, g, b]: readonly [number, number, number]) => 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+/**
+ * The hatch colours for an image of average colour `mean`: the palette colour farthest from it, striped with black
+ * or white, whichever stands out more from that colour.
+ */
+export function overlayColorsFor(mean: readonly [number, number, number]): OverlayColors {
+  const distance = (c: readonly [number, number, number]) => (c[0] - mean[0]) ** 2 + (c[1] - mean[1]) ** 2 + (c[2] - mean[2]) ** 2
+  const primary = [...PALETTE].sort((a, b) => distance(b) - distance(a))[0]
+  return [primary, luminance(primary) > 128 ? [0, 0, 0] : [255, 255, 255]]
 }

@@ -3,8 +3,8 @@
  * buffer of the committed history plus the stroke being drawn, an image-sized overlay canvas mirroring
  * that buffer, and the pointer. Redraws are coalesced to one per animation frame, per layer.
  */
-import { paintSegment, paintStroke, rasterizeStrokes, unionRect, type MaskOp, type MaskTool, type Point, type Rect, type StrokeOp } from './mask-ops'
-import { renderCursorLayer, renderImageLayer, renderMaskLayer, writeOverlayRegion, type Surface } from './render-mask'
+import { overlayColorsFor, paintSegment, paintStroke, rasterizeStrokes, unionRect, type MaskOp, type MaskTool, type OverlayColors, type Point, type Rect, type StrokeOp } from './mask-ops'
+import { meanColor, renderCursorLayer, renderImageLayer, renderMaskLayer, writeOverlayRegion, type Surface } from './render-mask'
 import { fitView, imageToScreen, panBy, screenToImage, zoomAt, type View } from './viewport'
 
 export interface StageLayers {
@@ -32,6 +32,8 @@ export class MaskStage {
   private rasterOf: readonly MaskOp[] | null = null
   private readonly overlay: HTMLCanvasElement
   private readonly overlayCtx: CanvasRenderingContext2D
+  /** the hatch colours, chosen to stand out from this image */
+  readonly overlayColors: OverlayColors
   private stroke: StrokeOp | null = null
   private cursor: { x: number; y: number } | null = null
   /** the box being dragged for "select object", corners in image pixels */
@@ -52,6 +54,7 @@ export class MaskStage {
     this.overlay.width = width
     this.overlay.height = height
     this.overlayCtx = this.overlay.getContext('2d', { willReadFrequently: false })!
+    this.overlayColors = overlayColorsFor(meanColor(image))
   }
 
   /** The canvases' CSS size changed: resize their backing stores (device pixels) and keep a fitted view fitted. */
@@ -162,7 +165,7 @@ export class MaskStage {
 
   private refreshOverlay(rect: Rect | undefined): void {
     if (!rect) return
-    writeOverlayRegion(this.overlayCtx, this.coverage, this.width, rect)
+    writeOverlayRegion(this.overlayCtx, this.coverage, this.width, rect, this.overlayColors)
     this.redraw('mask')
   }
 

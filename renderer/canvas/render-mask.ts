@@ -2,7 +2,7 @@
  * Drawing of the mask editor's three layers (image, mask overlay, brush cursor). Each function redraws
  * one whole layer from its inputs; the component only sizes the canvases and calls these.
  */
-import { overlayRgba, type MaskTool, type Rect } from './mask-ops'
+import { overlayRgba, type MaskTool, type OverlayColors, type Rect } from './mask-ops'
 import type { View } from './viewport'
 
 type Ctx2D = CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D
@@ -14,8 +14,6 @@ export interface Surface {
   dpr: number
 }
 
-/** The overlay colour of painted pixels (RGB). */
-export const OVERLAY_COLOR = [230, 40, 90] as const
 
 function startLayer(ctx: Ctx2D, surface: Surface): void {
   ctx.setTransform(1, 0, 0, 1, 0, 0)
@@ -92,8 +90,23 @@ export function renderCursorLayer(ctx: Ctx2D, cursor: { x: number; y: number } |
   ctx.setLineDash([])
 }
 
-/** Copies the coverage inside `rect` into the image-sized overlay canvas (full-opacity colour; the layer applies opacity). */
-export function writeOverlayRegion(ctx: Ctx2D, coverage: Uint8Array, width: number, rect: Rect): void {
-  const data = overlayRgba(coverage, width, rect, OVERLAY_COLOR)
+/** Copies the coverage inside `rect` into the image-sized overlay canvas (full-opacity hatch; the layer applies opacity). */
+export function writeOverlayRegion(ctx: Ctx2D, coverage: Uint8Array, width: number, rect: Rect, colors: OverlayColors): void {
+  const data = overlayRgba(coverage, width, rect, colors)
   ctx.putImageData(new ImageData(data, rect.width, rect.height), rect.x, rect.y)
+}
+
+/** The average colour of an image (drawn at 16×16), from which the overlay's colours are chosen. */
+export function meanColor(image: CanvasImageSource): [number, number, number] {
+  const canvas = document.createElement('canvas')
+  canvas.width = 16
+  canvas.height = 16
+  const ctx = canvas.getContext('2d', { willReadFrequently: true })
+  if (!ctx) return [128, 128, 128]
+  ctx.drawImage(image, 0, 0, 16, 16)
+  const { data } = ctx.getImageData(0, 0, 16, 16)
+  const sum = [0, 0, 0]
+  for (let i = 0; i < data.length; i += 4) for (let c = 0; c < 3; c++) sum[c] += data[i + c]
+  const n = data.length / 4
+  return [sum[0] / n, sum[1] / n, sum[2] / n]
 }

@@ -33,8 +33,16 @@ describe.skipIf(browserMissing)('keys panel', () => {
     const answer = await client.chat.completions.create({ model: 'test-gpt', messages: [{ role: 'user', content: 'hi' }] })
     expect(answer.choices[0].message.content).toBe('hi from the key')
 
-    // Closing the dialog leaves only the hint on the page.
+    // Escape before the key was copied asks first (the key cannot be shown again), and the dialog stays.
     await page.keyboard.press('Escape')
+    await page.getByTestId('key-secret-confirm').waitFor()
+    expect(await page.getByTestId('key-secret').textContent()).toBe(secret)
+    await app.screenshot('keys-secret-leave-question')
+    await page.getByTestId('key-secret-stay').click()
+    expect(await page.getByTestId('key-secret-confirm').count()).toBe(0)
+    // Closing the dialog leaves only the hint on the page.
+    await page.getByTestId('key-secret-close').click()
+    await page.getByTestId('key-secret-leave').click()
     // The dialog leaves the page once React has seen it close (the key's row was there all along).
     await expect.poll(() => page.getByTestId('key-secret-dialog').count()).toBe(0)
     const row = page.getByTestId('key-row').filter({ hasText: 'from the UI' })

@@ -84,6 +84,7 @@ export function Composer({ conversationId, canSend }: { conversationId: string; 
         rows={3}
         value={draft.text}
         placeholder={t('placeholder')}
+        aria-label={t('messageLabel')}
         onChange={(e) => setComposerText(e.target.value)}
         onKeyDown={onKeyDown}
         onPaste={handlers.onPaste}

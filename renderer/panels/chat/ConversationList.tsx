@@ -2,25 +2,21 @@ import { useRef, useState } from 'react'
 import { useShallow } from 'zustand/react/shallow'
 import { useT } from '../../i18n'
 import { useAppStore } from '../../stores/app-store'
-import type { Conversation } from './chat-types'
+import { conversationLabel, conversationLabels } from './conversation-labels'
 import { STRINGS } from './strings'
-
-/** The name shown for a conversation: its title, else the start of its first message. */
-export function conversationLabel(c: Conversation): string | null {
-  if (c.title) return c.title
-  const first = c.messages.find((m) => m.role === 'user')
-  const text = first?.text.trim().replace(/\s+/g, ' ')
-  return text ? (text.length > 40 ? `${text.slice(0, 40)}…` : text) : null
-}
 
 function ConversationItem({ id }: { id: string }) {
   const t = useT(STRINGS)
   const conv = useAppStore((s) => s.conversations.find((c) => c.id === id))
+  const shownAs = useAppStore((s) => {
+    const i = s.conversations.findIndex((c) => c.id === id)
+    return i < 0 ? '' : conversationLabels(s.conversations, t('untitled'))[i]
+  })
   const active = useAppStore((s) => s.activeConversationId === id)
   const { selectConversation, renameConversation, deleteConversation } = useAppStore.getState()
   const [mode, setMode] = useState<'view' | 'rename' | 'delete'>('view')
   if (!conv) return null
-  const label = conversationLabel(conv) ?? t('untitled')
+  const label = shownAs
   if (mode === 'rename') {
     const initial = conv.title ?? conversationLabel(conv) ?? ''
     const done = (title: string | undefined) => {

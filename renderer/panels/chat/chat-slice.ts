@@ -140,6 +140,17 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
   chatLive: {},
   chatModels: { groupId: null, models: [], loading: false, error: null },
   newConversation: () => {
+    // A conversation nothing was asked or typed in yet is the new one: New chat goes to it instead of leaving it behind.
+    const { conversations, chatDrafts } = get()
+    const untouched = (c: Conversation) => {
+      const draft = chatDrafts[c.id]
+      return c.messages.length === 0 && c.title === null && !draft?.text.trim() && !draft?.attachments.length
+    }
+    const empty = conversations.find(untouched)
+    if (empty) {
+      set({ activeConversationId: empty.id })
+      return empty.id
+    }
     const conv = createConversation(activeOf(get()), Date.now())
     set((s) => ({ conversations: [conv, ...s.conversations], activeConversationId: conv.id }))
     return conv.id

@@ -4,7 +4,7 @@ type Key =
   | 'conversations' | 'newChat' | 'untitled' | 'rename' | 'delete' | 'confirmDelete' | 'cancel'
   | 'model' | 'chooseModel' | 'notInGroup' | 'noModels' | 'loadingModels' | 'noGroup'
   | 'effort' | 'effort_default' | 'effort_none' | 'effort_low' | 'effort_medium' | 'effort_high'
-  | 'maxTokens' | 'maxTokensAuto' | 'placeholder' | 'send' | 'stop' | 'removeAttachment'
+  | 'maxTokens' | 'maxTokensAuto' | 'placeholder' | 'messageLabel' | 'send' | 'stop' | 'removeAttachment'
   | 'you' | 'empty' | 'streaming' | 'stopped' | 'reasoning' | 'thinking' | 'toolCalls' | 'finish'
   | 'usage' | 'cached' | 'costPending' | 'costUnavailable' | 'copy' | 'copied'
   | 'loadImage' | 'loadingImage' | 'imageFailed' | 'imageTimeout' | 'openImage'
@@ -21,7 +21,7 @@ export const STRINGS: Strings<Key> = {
     noModels: 'This group has no chat models.', loadingModels: 'Loading models…', noGroup: 'Choose a group to chat in.',
     effort: 'Reasoning', effort_default: 'Model default', effort_none: 'None', effort_low: 'Low', effort_medium: 'Medium', effort_high: 'High',
     maxTokens: 'Max tokens', maxTokensAuto: 'auto',
-    placeholder: 'Message (Enter sends, Shift+Enter adds a line; paste or drop images)',
+    placeholder: 'Message (Enter sends, Shift+Enter adds a line; paste or drop images)', messageLabel: 'Message',
     send: 'Send', stop: 'Stop', removeAttachment: 'Remove image',
     you: 'You', empty: 'Send a message to start.', streaming: 'writing…', stopped: 'stopped',
     reasoning: 'Reasoning', thinking: 'Thinking…', toolCalls: 'Tool call: {name}', finish: 'ended: {reason}',
@@ -37,7 +37,7 @@ export const STRINGS: Strings<Key> = {
     noModels: '此分组没有对话模型。', loadingModels: '正在加载模型…', noGroup: '请选择一个分组再开始对话。',
     effort: '推理强度', effort_default: '模型默认', effort_none: '关闭', effort_low: '低', effort_medium: '中', effort_high: '高',
     maxTokens: '最大输出 token', maxTokensAuto: '自动',
-    placeholder: '输入消息（Enter 发送，Shift+Enter 换行；可粘贴或拖入图片）',
+    placeholder: '输入消息（Enter 发送，Shift+Enter 换行；可粘贴或拖入图片）', messageLabel: '消息',
     send: '发送', stop: '停止', removeAttachment: '移除图片',
     you: '你', empty: '发送一条消息开始对话。', streaming: '生成中…', stopped: '已停止',
     reasoning: '推理过程', thinking: '思考中…', toolCalls: '工具调用：{name}', finish: '结束原因：{reason}',

@@ -1,12 +1,15 @@
 import { useCallback, useEffect, useRef, useState, type PointerEvent as ReactPointerEvent, type RefObject } from 'react'
 import { MaskStage } from '../../canvas/mask-stage'
 import { wheelFactor, type View } from '../../canvas/viewport'
+import { useT } from '../../i18n'
 import { useAppStore } from '../../stores/app-store'
 import type { ReferenceImage } from './image-types'
 import { runMaskAction } from './mask-actions'
 import { isTypingTarget, maskShortcut } from './mask-keys'
 import { applyObjectSelect, applyWand, boxBetween } from './mask-select'
 import { MaskToolbar } from './MaskToolbar'
+import { MASK_KEYBOARD_STRINGS } from './mask-keyboard-strings'
+import { useKeyboardPainting } from './use-keyboard-painting'
 
 type ScreenPoint = { x: number; y: number }
 type Drag = { kind: 'paint' } | { kind: 'pan'; x: number; y: number } | { kind: 'box'; start: ScreenPoint; last: ScreenPoint } | null
@@ -97,6 +100,8 @@ export function MaskEditor({ reference }: { reference: ReferenceImage }) {
   useShortcuts(stage, space, hovering)
   const pixels = useReferencePixels(image, reference.width, reference.height)
   const pointer = usePointerInput(stage, space, pixels)
+  const keyboard = useKeyboardPainting(stage, reference.width, reference.height, pixels)
+  const t = useT(MASK_KEYBOARD_STRINGS)
 
   return (
     <div className="mask-editor" data-testid="mask-editor">
@@ -114,11 +119,20 @@ export function MaskEditor({ reference }: { reference: ReferenceImage }) {
           data-offset-x={view?.x}
           data-offset-y={view?.y}
           data-ops={ops.length}
+          data-cursor-x={keyboard.cursor?.x}
+          data-cursor-y={keyboard.cursor?.y}
+          data-pen={keyboard.cursor ? (keyboard.cursor.down ? 'down' : 'up') : undefined}
+          tabIndex={0}
+          role="application"
+          aria-label={t('maskCanvasLabel')}
+          aria-describedby="mask-keyboard-help"
           {...pointer}
+          {...keyboard.handlers}
           onContextMenu={(e) => e.preventDefault()}
           onMouseDown={(e) => e.button === 1 && e.preventDefault()}
         />
       </div>
+      <p id="mask-keyboard-help" className="muted small">{t('maskKeyboardHint')}</p>
     </div>
   )
 }

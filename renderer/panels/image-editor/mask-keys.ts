@@ -56,3 +56,23 @@ export function stepBrushSize(size: number, direction: -1 | 1): number {
   const step = Math.max(1, Math.round(size * 0.2))
   return Math.min(MAX_BRUSH, Math.max(MIN_BRUSH, size + direction * step))
 }
+
+/** Arrow keys and the cursor move they make. */
+const ARROWS: Record<string, readonly [number, number]> = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }
+
+/**
+ * Keyboard painting's cursor step in image pixels: a quarter of the brush (at least 1 pixel), four times that with
+ * Shift, so a stroke drawn with the arrows is continuous.
+ */
+export function cursorStep(brushSize: number, shift: boolean): number {
+  const step = Math.max(1, Math.round(brushSize / 4))
+  return shift ? step * 4 : step
+}
+
+/** Where an arrow key moves the keyboard cursor (image pixels, kept inside the image); undefined for other keys. */
+export function moveCursor(cursor: readonly [number, number], key: string, step: number, width: number, height: number): [number, number] | undefined {
+  const arrow = ARROWS[key]
+  if (!arrow) return undefined
+  const clamp = (v: number, max: number) => Math.min(max - 1, Math.max(0, v))
+  return [clamp(cursor[0] + arrow[0] * step, width), clamp(cursor[1] + arrow[1] * step, height)]
+}

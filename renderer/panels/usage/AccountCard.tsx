@@ -41,6 +41,7 @@ export function AccountCard() {
             <Figure label={t('budget')} value={t('noLimit')} testId="usage-budget" title={t('noLimitHelp')} />
           ) : (
             <>
+              <Figure label={t('budget')} value={formatUsd(account.budget)} testId="usage-budget" />
               <Figure label={t('balance')} value={formatUsd(account.balance)} testId="usage-balance" />
               <Figure label={t('reserved')} value={formatUsd(account.reserved)} testId="usage-reserved" title={t('reservedHelp')} />
               <Figure label={t('available')} value={formatUsd(account.balance - account.reserved)} testId="usage-available" />

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import {
-  applyMaskOp, countPainted, maskToRgba, overlayRgba, paintSegment, paintStroke, rasterizeStrokes, regionOp, unionRect, type MaskOp, type StrokeOp,
+  applyMaskOp, countPainted, HATCH_STRIPE, maskToRgba, overlayColorsFor, overlayRgba, paintSegment, paintStroke, rasterizeStrokes, regionOp, unionRect, type MaskOp, type StrokeOp,
 } from '../../../../renderer/canvas/mask-ops'
 
 const W = 40
@@ -139,11 +139,23 @@ describe('maskToRgba', () => {
 describe('overlayRgba', () => {
   it('colours painted pixels of the rectangle opaquely and leaves the rest transparent', () => {
     const cov = rasterizeStrokes([brush(0.4, [3.5, 2.5])], 8, 6)
-    const rgba = overlayRgba(cov, 8, { x: 2, y: 1, width: 3, height: 3 }, [10, 20, 30])
+    const rgba = overlayRgba(cov, 8, { x: 2, y: 1, width: 3, height: 3 }, [[10, 20, 30], [40, 50, 60]])
     expect(rgba.length).toBe(36)
-    // (3, 2) is at (1, 1) inside the rectangle.
-    expect(Array.from(rgba.slice(16, 20))).toEqual([10, 20, 30, 255])
+    // (3, 2) is at (1, 1) inside the rectangle, on the second stripe ((3 + 2) / 4 rounds down to 1).
+    expect(Array.from(rgba.slice(16, 20))).toEqual([40, 50, 60, 255])
     expect(rgba[3]).toBe(0)
+  })
+
+  it('hatches in diagonal stripes of both colours, HATCH_STRIPE pixels wide', () => {
+    const cov = new Uint8Array(16).fill(1)
+    const rgba = overlayRgba(cov, 16, { x: 0, y: 0, width: 16, height: 1 }, [[1, 1, 1], [2, 2, 2]])
+    expect(Array.from({ length: 16 }, (_, x) => rgba[x * 4])).toEqual([1, 1, 1, 1, 2, 2, 2, 2, 1, 1, 1, 1, 2, 2, 2, 2].map((v, x) => (Math.floor(x / HATCH_STRIPE) % 2 === 0 ? 1 : 2)))
+  })
+
+  it('on a red image the overlay is not red: the palette colour farthest from the image, striped with black or white', () => {
+    expect(overlayColorsFor([220, 30, 40])).toEqual([[0, 200, 255], [0, 0, 0]])
+    expect(overlayColorsFor([20, 20, 20])[0]).toEqual([255, 220, 0])
+    expect(overlayColorsFor([230, 40, 90])[0]).not.toEqual([230, 40, 90])
   })
 })
 

@@ -3,6 +3,7 @@ import { createStore } from 'zustand/vanilla'
 import type { GroupSummary } from '../../../../../shared/admin'
 import { chatPersisted, createChatSlice } from '../../../../../renderer/panels/chat/chat-slice'
 import type { AssistantMessage } from '../../../../../renderer/panels/chat/chat-types'
+import { conversationLabels } from '../../../../../renderer/panels/chat/conversation-labels'
 import type { AppState } from '../../../../../renderer/stores/app-store'
 
 const group = (protocol: GroupSummary['protocol']): GroupSummary => ({
@@ -161,6 +162,8 @@ describe('chat slice: conversations', () => {
     const first = store.getState().newConversation()
     store.getState().setConversationModel('m1')
     store.getState().setConversationSettings({ effort: 'low', maxTokens: 100 })
+    // something typed in the first: New chat leaves it and makes another
+    store.getState().setComposerText('a draft')
     const second = store.getState().newConversation()
     expect(store.getState().conversations[0]).toMatchObject({ id: second, model: 'm1', settings: { effort: 'low', maxTokens: 100 } })
     store.getState().renameConversation(second, '  Plans ')
@@ -168,6 +171,26 @@ describe('chat slice: conversations', () => {
     store.getState().deleteConversation(second)
     expect(store.getState().activeConversationId).toBe(first)
     expect(store.getState().conversations.map((c) => c.id)).toEqual([first])
+  })
+
+  it('New chat on an untouched conversation goes to it instead of leaving an empty one behind', () => {
+    const store = makeStore()
+    const first = store.getState().newConversation()
+    expect(store.getState().newConversation()).toBe(first)
+    store.getState().setComposerText('typed')
+    const second = store.getState().newConversation()
+    expect(second).not.toBe(first)
+    store.getState().selectConversation(first)
+    // from the typed-in one, New chat goes back to the untouched one
+    expect(store.getState().newConversation()).toBe(second)
+    expect(store.getState().conversations.map((c) => c.id)).toEqual([second, first])
+  })
+
+  it('repeated names are told apart, the oldest keeping the bare name', () => {
+    const conv = (id: string, text: string | null, title: string | null = null) =>
+      ({ id, title, model: null, settings: { effort: 'default' }, messages: text === null ? [] : [{ id: `${id}-m`, role: 'user', text }], createdAt: 0, updatedAt: 0 }) as never
+    expect(conversationLabels([conv('c', 'Hello'), conv('b', null), conv('a', 'Hello'), conv('z', null), conv('y', 'x', 'Plans')], 'New conversation'))
+      .toEqual(['Hello (2)', 'New conversation (2)', 'Hello', 'New conversation', 'Plans'])
   })
 
   it('keeps composer drafts per conversation, attachments included', () => {
