@@ -16,10 +16,12 @@ const shared = { pool: 'forks', testTimeout: 20_000, hookTimeout: 20_000 } as co
  * - The body flood's bounds hold for the machine as a whole: the gateway process's growth, and another client
  *   answered within a second while 1.6 GB arrive.
  * - The team-mode files start and kill replica processes and wait on lease times: beside other files, a replica's
- *   slow start or stop pushed their lease windows past what they assert (seen a few times a day of runs).
- * The fuzz files run with the rest: each property makes a set number of runs however busy the machine is.
+ *   slow start or stop pushed their lease windows past what they assert (seen a few times a day of runs). The
+ *   lease unit test too: its leases lapse in 200-400 ms.
+ * The fuzz files run with the rest (each property makes a set number of runs however busy the machine is), and so
+ * do test/pg's store files that start no replica and wait on no lease (SQL, schema, change notices, media, cluster).
  */
-const ALONE = ['test/faults/body-flood.test.ts', 'test/pg/**/*.test.ts']
+const ALONE = ['test/faults/body-flood.test.ts', 'test/pg/team-*.test.ts', 'test/pg/hard-caps-replicas.test.ts', 'test/pg/pg-leases.test.ts']
 
 /**
  * Integration and fault files whose behaviour depends on SQLite itself: node-pg leaves them out (node runs them).

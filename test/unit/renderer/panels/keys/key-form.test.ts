@@ -5,7 +5,7 @@ import {
 } from '../../../../../renderer/panels/keys/key-form'
 
 const key = (patch: Partial<KeySummary> = {}): KeySummary => ({
-  id: 'k1', hint: 'sk-gh-ab…wxyz', group: 'g', name: null, concurrency: null, quota: null, used: 0, expiresAt: null,
+  id: 'k1', hint: 'sk-gh-ab…wxyz', group: 'g', name: null, concurrency: null, quota: null, used: 0, reserved: 0, expiresAt: null,
   disabled: false, createdAt: 0, app: false, ...patch,
 })
 
