@@ -1,6 +1,9 @@
 // Every operation of /openapi.json, called for real: each answer's status must be documented for its operation
 // and its body must validate against the documented schema (test/helpers/openapi-conformance.ts). The integration
 // tests' own requests through the test helpers' post/get are checked the same way.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { ROUTES } from '../../electron/gateway/routes/index.js'
 import { startFakeAnthropic } from '../fakes/anthropic.js'
@@ -220,6 +223,24 @@ describe('the admin API and the app answer as documented', () => {
     await expectStatus(404, 'PATCH', '/admin/v1/model-settings/no-such-model', { headers: admin, body: { fallbacks: [] } })
     await expectStatus(204, 'DELETE', '/admin/v1/groups/extra', { headers: admin })
     await expectStatus(404, 'DELETE', '/admin/v1/groups/extra', { headers: admin })
+  })
+
+  it('Connect tools: overview, dry run, connect, refusals, undo and disconnect', async () => {
+    // The tools' homes of this test, never the machine's own.
+    const homes = mkdtempSync(join(tmpdir(), 'gatehouse-conformance-tools-'))
+    Object.assign(process.env, { CLAUDE_CONFIG_DIR: join(homes, 'claude'), CODEX_HOME: join(homes, 'codex'), HOME: homes })
+    const admin = { ...json, ...bearer(gw.adminToken) }
+    await expectStatus(200, 'GET', '/admin/v1/connect', { headers: admin })
+    await expectStatus(200, 'POST', '/admin/v1/connect/claude-code', { headers: admin, body: { group: 'msgs', dryRun: true } })
+    await expectStatus(201, 'POST', '/admin/v1/connect/claude-code', { headers: admin, body: { group: 'msgs' } })
+    await expectStatus(409, 'POST', '/admin/v1/connect/claude-code', { headers: admin, body: {} })
+    await expectStatus(400, 'POST', '/admin/v1/connect/codex', { headers: admin, body: { group: 'msgs' } })
+    await expectStatus(400, 'POST', '/admin/v1/connect/gemini-cli', { headers: admin, body: {} })
+    await expectStatus(404, 'POST', '/admin/v1/connect/vim', { headers: admin, body: {} })
+    await expectStatus(200, 'POST', '/admin/v1/connect/claude-code/undo', { headers: admin, body: { dryRun: true } })
+    await expectStatus(200, 'POST', '/admin/v1/connect/claude-code/disconnect', { headers: admin, body: {} })
+    await expectStatus(409, 'POST', '/admin/v1/connect/claude-code/undo', { headers: admin, body: {} })
+    rmSync(homes, { recursive: true, force: true })
   })
 
   it('the app, its files and the one-time sign-in address, including their HTML error pages', async () => {
