@@ -355,6 +355,10 @@ export const MESSAGES = {
     zh: '分组“{id}”仍有 {count} 个密钥，请先吊销这些密钥',
   },
   already_exists: { en: '{what} "{id}" already exists', zh: '{what}“{id}”已存在' },
+  task_unfinished: {
+    en: 'Task "{id}" is still under way, or its video is still being saved: delete it once it has finished.',
+    zh: '任务“{id}”仍在进行中，或其视频仍在保存：请在它结束后再删除。',
+  },
   invalid_query: { en: 'Query parameter {name}: {problem}', zh: '查询参数 {name}：{problem}' },
   // Test connection (POST /admin/v1/upstreams/test): what went wrong, in plain words.
   upstream_test_unauthorized: {

@@ -198,7 +198,10 @@ describe('the admin API and the app answer as documented', () => {
     await expectStatus(400, 'GET', '/admin/v1/requests?limit=0', { headers: admin })
     await expectStatus(200, 'GET', '/admin/v1/usage/summary?by=group&housekeeping=false', { headers: admin })
     await expectStatus(400, 'GET', '/admin/v1/usage/summary?since=2026-03-02&until=2026-03-01', { headers: admin })
-    await expectStatus(200, 'GET', '/admin/v1/tasks', { headers: admin })
+    const tasks = (await (await expectStatus(200, 'GET', '/admin/v1/tasks', { headers: admin })).json()) as Array<{ id: string; status: string }>
+    const finished = tasks.find((t) => t.status === 'succeeded')!
+    await expectStatus(204, 'DELETE', `/admin/v1/tasks/${finished.id}`, { headers: admin })
+    await expectStatus(404, 'DELETE', `/admin/v1/tasks/${finished.id}`, { headers: admin })
     await expectStatus(200, 'GET', '/admin/v1/settings', { headers: admin })
     await expectStatus(200, 'PUT', '/admin/v1/settings', { headers: admin, body: { port: 8787, language: 'en' } })
     await expectStatus(404, 'GET', '/admin/v1/state/chat', { headers: admin })

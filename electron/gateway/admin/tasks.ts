@@ -5,7 +5,8 @@ import type { Services } from '../services.js'
 import type { VideoTaskRow } from '../store/tasks.js'
 import { taskView } from '../tasks/image-tasks.js'
 import { videoTaskView } from '../tasks/video-view.js'
-import { queryOf } from './admin-io.js'
+import { gatewayError } from '../errors.js'
+import { noContent, notFound, queryOf, segment } from './admin-io.js'
 import { badQuery, integerParam } from './query-params.js'
 
 /** GET /admin/v1/tasks?kind=video|image[&limit=]: every key's tasks, newest first, as their GET endpoints show them. */
@@ -20,4 +21,17 @@ export async function listTasks(ctx: RequestContext, services: Services): Promis
     detail: t.kind === 'video' ? videoTaskView(t as VideoTaskRow, await services.store.media.byRequest(t.id), ctx.redact) : taskView(t, ctx.redact),
   })))
   sendJson(ctx.res, 200, tasks)
+}
+
+/**
+ * DELETE /admin/v1/tasks/{id}: forgets a finished task (succeeded, failed or canceled, with no copy of its video
+ * under way) and the images and videos kept for it; 409 while it runs. Its ledger row and request-log row stay.
+ */
+export async function deleteTask(ctx: RequestContext, services: Services, params: string[]): Promise<void> {
+  const id = segment(params[0] ?? '', 'task')
+  const task = await services.store.tasks.get(id)
+  if (!task) throw notFound('task', id)
+  if (!(await services.store.tasks.removeFinished(id))) throw gatewayError('conflict', 'task_unfinished', { id })
+  for (const row of await services.store.media.removeByRequest(id)) await services.media.remove(row.path)
+  noContent(ctx)
 }

@@ -27,6 +27,8 @@ export interface MediaFiles {
   write(path: string | (() => string), source: Buffer | Readable, limit: number): Promise<string>
   /** The bytes at `path`, or undefined when there are none. */
   read(path: string): Promise<StoredFile | undefined>
+  /** Forgets the bytes at `path` (nothing happens when there are none). */
+  remove(path: string): Promise<void>
 }
 
 /** The kept media of a store: in its database when that is PostgreSQL (team mode), in the data dir otherwise. */
@@ -79,6 +81,9 @@ export function dataDirMedia(dataDir: string): MediaFiles {
       const size = await fileSize(file)
       return size === undefined ? undefined : { size, stream: (start, end) => createReadStream(file, { start, end }) }
     },
+    async remove(path) {
+      await rm(join(dataDir, path), { force: true })
+    },
   }
 }
 
@@ -126,6 +131,9 @@ export function databaseMedia(sql: Sql): MediaFiles {
       )
       if (!row || row.chunks === 0) return undefined
       return { size: row.size ?? 0, stream: (start, end) => Readable.from(chunkRange(sql, path, start, end)) }
+    },
+    async remove(path) {
+      await sql.run('DELETE FROM media_chunks WHERE path = ?', [path])
     },
   }
 }

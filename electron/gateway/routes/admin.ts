@@ -14,7 +14,7 @@ import { listRequests } from '../admin/requests.js'
 import { closeSession, getSession, login, openSession } from '../admin/session.js'
 import { getSettings, getState, putSettings, putState } from '../admin/settings-state.js'
 import { serveRenderer } from '../admin/static-files.js'
-import { listTasks } from '../admin/tasks.js'
+import { deleteTask, listTasks } from '../admin/tasks.js'
 import { createUpstream, deleteUpstream, listUpstreams, updateUpstream } from '../admin/upstreams.js'
 import { usageSummary } from '../admin/usage-summary.js'
 import { testUpstream } from '../admin/upstream-test.js'
@@ -113,6 +113,11 @@ export const ADMIN_ROUTES: Route[] = [
     summary: 'Image or video tasks of every key, newest first',
     query: [{ name: 'kind', required: false, description: 'video (default) or image' }, { name: 'limit', required: false, description: '1–500, default 100' }],
     response: list(schema.taskSummary),
+  }),
+  adminRoute('DELETE', `${P}/tasks/{task}`, 'tasks.delete', deleteTask, {
+    summary: 'Delete a finished task and what was kept for it',
+    description: 'A succeeded, failed or canceled task (no copy of its video under way) is forgotten with the images and videos kept for it; its ledger row and request-log row stay. 409 while it runs or its video is being saved, 404 for an unknown id.',
+    response: {}, success: '204',
   }),
   adminRoute('GET', `${P}/media`, 'media.list', listMedia, { summary: 'Images and videos kept for a request or task', query: [{ name: 'request', required: true, description: 'request or task id' }], response: list(schema.mediaItem) }),
   {

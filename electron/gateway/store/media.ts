@@ -22,5 +22,11 @@ export function mediaRepo(sql: Sql) {
         { ...row },
       )),
     byRequest: (requestId: string) => sql.all<MediaRow>('SELECT * FROM media WHERE request_id = ? ORDER BY id', [requestId]),
+    /** Forgets the rows of a request or task; answers them, so their bytes can go too. */
+    removeByRequest: async (requestId: string): Promise<MediaRow[]> => {
+      const rows = await sql.all<MediaRow>('SELECT * FROM media WHERE request_id = ? ORDER BY id', [requestId])
+      await sql.run('DELETE FROM media WHERE request_id = ?', [requestId])
+      return rows
+    },
   }
 }

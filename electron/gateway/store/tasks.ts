@@ -89,6 +89,15 @@ export function tasksRepo(sql: Sql, replica: string) {
     video: videoTasks(sql, replica),
     insert: async (row: TaskRow) => void (await sql.run(INSERT_TASK, { ...row, replica })),
     get: (id: string) => sql.get<TaskRow>('SELECT * FROM tasks WHERE id = ?', [id]),
+    /**
+     * Deletes a finished task: succeeded, failed or canceled, settled, with no copy of its video under way. Answers
+     * whether it did (false: no such task, or not finished). Its ledger row stays: the bill is history.
+     */
+    removeFinished: async (id: string): Promise<boolean> =>
+      (await sql.run(
+        `DELETE FROM tasks WHERE id = ? AND settled = 1 AND status IN ('succeeded', 'failed', 'canceled') AND next_poll_at IS NULL`,
+        [id],
+      )).changes > 0,
     /** Team mode: unfinished image tasks of replicas not seen for `ttlMs`, locked (skipping those another replica holds). */
     orphanedImages: (ttlMs: number) =>
       sql.all<TaskRow>(
