@@ -103,6 +103,17 @@ async function start(): Promise<{ vendor: Vendor; gw: TestGateway; logs: string[
   return { vendor, gw, logs }
 }
 
+/** A gateway whose primary's breaker opened and whose probe is under way: the model list answers nothing. */
+async function probeInFlight(): Promise<{ vendor: Vendor; gw: TestGateway }> {
+  const { vendor, gw } = await start()
+  vendor.down.primary = true
+  for (let i = 0; i < BREAKER.failures; i++) expect((await chat(gw)).status).toBe(200)
+  vendor.down.primary = false
+  vendor.silentList.primary = true
+  await waitFor(() => vendor.probes('primary').length === 1, BREAKER.coolDownMs + 1000, 'the probe')
+  return { vendor, gw }
+}
+
 describe('background half-open probe', () => {
   it('primary down: skipped once open, probed in the background, traffic back to it when the probe answers', async () => {
     const { vendor, gw, logs } = await start()
@@ -178,12 +189,7 @@ describe('background half-open probe', () => {
   })
 
   it('a silent model list is a failed probe at its own deadline; requests keep skipping the account', async () => {
-    const { vendor, gw } = await start()
-    vendor.down.primary = true
-    for (let i = 0; i < BREAKER.failures; i++) expect((await chat(gw)).status).toBe(200)
-    vendor.down.primary = false
-    vendor.silentList.primary = true
-    await waitFor(() => vendor.probes('primary').length === 1, BREAKER.coolDownMs + 1000, 'the probe')
+    const { vendor, gw } = await probeInFlight()
     const probeAt = vendor.probes('primary')[0].at
     expect((await breakerOf(gw, 'primary')).probing).toBe(true)
     // while it runs, a request skips the primary
@@ -197,12 +203,7 @@ describe('background half-open probe', () => {
   })
 
   it('close() cuts a probe in flight and clears the armed ones: nothing outlives the gateway', async () => {
-    const { vendor, gw } = await start()
-    vendor.down.primary = true
-    for (let i = 0; i < BREAKER.failures; i++) expect((await chat(gw)).status).toBe(200)
-    vendor.down.primary = false
-    vendor.silentList.primary = true
-    await waitFor(() => vendor.probes('primary').length === 1, BREAKER.coolDownMs + 1000, 'the probe')
+    const { vendor, gw } = await probeInFlight()
     const prober = gw.services.routing.prober!
     expect(prober.pending).toBe(1)
     current.gw = undefined

@@ -46,18 +46,38 @@ const tokenCost = (row: { input_tokens: number | null; output_tokens: number | n
 const auth = { authorization: `Bearer ${MESSAGES_KEY}` }
 const claudeBody = { model: 'claude-a', max_tokens: 64, messages: [{ role: 'user', content: 'hello' }] }
 
+interface Served {
+  down: { calls: Array<{ body: any }> }
+  up: { calls: Array<{ body: any }> }
+  /** the model the client named, tried twice on its account (a 503 is retried once) */
+  asked: string
+  /** the fallback, as the answer and the ledger name it */
+  served: string
+  /** the fallback's name at its account */
+  name: string
+  upstream: string
+  /** USD per 1M input and output tokens of the fallback */
+  price: [number, number]
+}
+
+/** A whole answer of the fallback, named for it, from its account under its own name, billed once at its price. */
+async function expectFallbackServed(res: Response, e: Served): Promise<void> {
+  expect(res.status).toBe(200)
+  expect(((await res.json()) as { model: string }).model).toBe(e.served)
+  expect(e.down.calls.map((c) => c.body.model)).toEqual([e.asked, e.asked])
+  expect(e.up.calls.map((c) => c.body.model)).toEqual([e.name])
+  const row = await rowOf(gw, res.headers.get('x-request-id'))
+  expect([row.model, row.upstream_id, row.status]).toEqual([e.served, e.upstream, 200])
+  expect(row.output_tokens).toBeGreaterThan(0)
+  expect(row.cost_nano).toBe(tokenCost(row, ...e.price))
+}
+
 describe('model fallbacks on responses and messages', () => {
   it('responses, unavailable: the fallback answers under its account\'s name; the answer and the ledger name the fallback, billed at its price', async () => {
     fakes.respDown.setScenario({ kind: 'status', status: 503 })
     const res = await gw.post('/v1/responses', { model: 'resp-a', input: 'hello', max_output_tokens: 64 })
-    expect(res.status).toBe(200)
-    expect(((await res.json()) as { model: string }).model).toBe('resp-b')
-    expect(fakes.respDown.calls.map((c) => c.body.model)).toEqual(['resp-a', 'resp-a'])
-    expect(fakes.respUp.calls.map((c) => [c.path, c.body.model])).toEqual([['/v1/responses', 'deploy-b']])
-    const row = await rowOf(gw, res.headers.get('x-request-id'))
-    expect([row.model, row.upstream_id, row.status]).toEqual(['resp-b', 'resp-up', 200])
-    expect(row.output_tokens).toBeGreaterThan(0)
-    expect(row.cost_nano).toBe(tokenCost(row, 3, 6))
+    await expectFallbackServed(res, { down: fakes.respDown, up: fakes.respUp, asked: 'resp-a', served: 'resp-b', name: 'deploy-b', upstream: 'resp-up', price: [3, 6] })
+    expect(fakes.respUp.calls.map((c) => c.path)).toEqual(['/v1/responses'])
   })
 
   it('responses stream, unavailable: every event naming a model names the fallback', async () => {
@@ -74,14 +94,7 @@ describe('model fallbacks on responses and messages', () => {
   it('messages, unavailable: the fallback answers under its account\'s name; the message and the ledger name the fallback, billed at its price', async () => {
     fakes.claudeDown.setScenario({ kind: 'status', status: 503 })
     const res = await gw.post('/v1/messages', claudeBody, auth)
-    expect(res.status).toBe(200)
-    expect(((await res.json()) as { model: string }).model).toBe('claude-b')
-    expect(fakes.claudeDown.calls.map((c) => c.body.model)).toEqual(['claude-a', 'claude-a'])
-    expect(fakes.claudeUp.calls.map((c) => c.body.model)).toEqual(['reseller/claude-b'])
-    const row = await rowOf(gw, res.headers.get('x-request-id'))
-    expect([row.model, row.upstream_id, row.status]).toEqual(['claude-b', 'claude-up', 200])
-    expect(row.output_tokens).toBeGreaterThan(0)
-    expect(row.cost_nano).toBe(tokenCost(row, 3, 15))
+    await expectFallbackServed(res, { down: fakes.claudeDown, up: fakes.claudeUp, asked: 'claude-a', served: 'claude-b', name: 'reseller/claude-b', upstream: 'claude-up', price: [3, 15] })
   })
 
   it('messages stream, unavailable: message_start names the fallback', async () => {
