@@ -83,6 +83,8 @@ describe('continuation on the messages protocol', () => {
       status: 200, error_code: null, model, upstream_id: `${model}/secondary`,
       input_tokens: cut.input + continuedInput, output_tokens: cut.output + continuedOutput,
       cost_nano: costOf(cut.input, cut.output) + costOf(continuedInput, continuedOutput),
+      // the cut attempt's output was counted by the gateway
+      usage_source: 'local_count',
     })
     console.log(`[continuation-messages] cut: ${primary.length} + ${secondary.length} calls, continued ${secondary[0].at - primary[0].at} ms after the first call, whole in ${s.ms} ms`)
   })

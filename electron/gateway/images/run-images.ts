@@ -3,6 +3,7 @@ import { GatewayError, gatewayError } from '../errors.js'
 import type { HttpSpec } from '../contract/http-spec.js'
 import { readAnswer, type Http } from '../upstreams/http.js'
 import { exceedsJsonDepth } from '../guards/json-depth.js'
+import { addUsage } from '../money/billed-usage.js'
 import type { UpstreamAccount } from '../contract/accounts.js'
 import { attempt, MalformedAnswer, sendCall } from '../relay/attempt.js'
 import { failover, type FailoverRun } from '../relay/failover.js'
@@ -67,20 +68,11 @@ async function makeImages(http: Http, adapter: ImageAdapter, specs: HttpSpec[], 
     upstreamId: uctx.upstream.id,
     outcome: {
       images: outcomes.flatMap((o) => o.images),
-      usage: outcomes.some((o) => o.usage) ? outcomes.reduce(addUsage, { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 }) : undefined,
+      usage: outcomes.some((o) => o.usage) ? outcomes.reduce<TokenUsage>((sum, o) => addUsage(sum, o.usage), { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 }) : undefined,
       tier: outcomes[0]?.tier,
     },
   }
 }
-
-/** The calls' usages summed, each token class apart (image input tokens are priced at their own rate). */
-const addUsage = (sum: TokenUsage, o: ImageOutcome): TokenUsage => ({
-  inputTokens: sum.inputTokens + (o.usage?.inputTokens ?? 0),
-  cachedInputTokens: (sum.cachedInputTokens ?? 0) + (o.usage?.cachedInputTokens ?? 0),
-  outputTokens: sum.outputTokens + (o.usage?.outputTokens ?? 0),
-  ...(sum.imageInputTokens || o.usage?.imageInputTokens ? { imageInputTokens: (sum.imageInputTokens ?? 0) + (o.usage?.imageInputTokens ?? 0) } : {}),
-  ...(sum.reasoningTokens || o.usage?.reasoningTokens ? { reasoningTokens: (sum.reasoningTokens ?? 0) + (o.usage?.reasoningTokens ?? 0) } : {}),
-})
 
 /**
  * Makes the images on the group's accounts in failover order. Nothing reaches the client before the

@@ -18,6 +18,24 @@ export interface LocalText {
 /** Every input token of a usage: uncached, cache reads and cache writes (the ledger's input_tokens). */
 export const allInputTokens = (u: TokenUsage): number => u.inputTokens + (u.cachedInputTokens ?? 0) + (u.cacheWrite5mTokens ?? 0) + (u.cacheWrite1hTokens ?? 0)
 
+/** The token classes a usage may carry beside input and output (each added apart by addUsage). */
+const CLASSES = ['cachedInputTokens', 'cacheWrite5mTokens', 'cacheWrite1hTokens', 'imageInputTokens', 'reasoningTokens'] as const
+
+/**
+ * Two usages added class by class (a continued answer's attempts, an image request's calls), so no class is lost or
+ * priced at another's rate; counted by the gateway when either part was. Quantities and `raw` are the caller's.
+ */
+export function addUsage(a: TokenUsage, b: TokenUsage | undefined): TokenUsage {
+  if (b === undefined) return a
+  const sum: TokenUsage = { inputTokens: a.inputTokens + b.inputTokens, outputTokens: a.outputTokens + b.outputTokens }
+  for (const k of CLASSES) {
+    const n = (a[k] ?? 0) + (b[k] ?? 0)
+    if (n > 0 || k === 'cachedInputTokens') sum[k] = n
+  }
+  if (a.source === 'local_count' || b.source === 'local_count') sum.source = 'local_count'
+  return sum
+}
+
 const isCount = (n: unknown, max: number): n is number => Number.isSafeInteger(n) && (n as number) >= 0 && (n as number) <= max
 
 /** The input and output token limits of a model: its catalog limits, else the ceiling. */

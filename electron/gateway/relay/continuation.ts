@@ -25,7 +25,7 @@ import type { RequestContext } from '../context.js'
 import type { UpstreamAccount } from '../contract/accounts.js'
 import type { ChatStreamTranslator, RelayCapability, TokenUsage, UpstreamCtx } from '../contract/upstream.js'
 import type { GatewayError } from '../errors.js'
-import { billableUsage } from '../money/billed-usage.js'
+import { addUsage, billableUsage } from '../money/billed-usage.js'
 import { drained } from '../respond.js'
 import type { Services } from '../services.js'
 import type { UpstreamResponse } from '../upstreams/http.js'
@@ -247,13 +247,11 @@ async function continueOn(
 
 /** Every part's billable usage (reported when plausible, else counted), summed. */
 async function billed(plan: RelayPlan, parts: Part[]): Promise<TokenUsage> {
-  const sum: TokenUsage = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 }
+  let sum: TokenUsage = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 }
   const raws: unknown[] = []
   for (const part of parts) {
     const usage = await billableUsage(plan.model, part.translator.usage(), { text: { prompt: () => part.prompt, output: () => part.translator.producedText() } })
-    sum.inputTokens += usage.inputTokens
-    sum.outputTokens += usage.outputTokens
-    sum.cachedInputTokens! += usage.cachedInputTokens ?? 0
+    sum = addUsage(sum, usage)
     raws.push(usage.raw ?? null)
   }
   return { ...sum, raw: { attempts: raws } }

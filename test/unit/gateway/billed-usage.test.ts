@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { CatalogModel } from '../../../shared/types.js'
-import { billableQuantity, billableUsage, TOKEN_CEILING, usageProblem } from '../../../electron/gateway/money/billed-usage.js'
+import { addUsage, billableQuantity, billableUsage, TOKEN_CEILING, usageProblem } from '../../../electron/gateway/money/billed-usage.js'
 import { costNano } from '../../../electron/gateway/billing/billing.js'
 import { openDb, type Db } from '../../../electron/gateway/store/db.js'
 import { ledgerRepo, type LedgerEntry } from '../../../electron/gateway/store/ledger.js'
@@ -86,5 +86,15 @@ describe('the store never takes a credit', () => {
     expect(() => db.prepare("INSERT INTO tasks (id, kind, key_id, group_id, model, endpoint, status, cost_nano, created_at, updated_at) VALUES ('t', 'image', 'k', 'g', 'm', 'e', 'running', -1, 0, 0)").run()).toThrow('cost_nano must not be negative')
     expect(() => db.prepare("UPDATE api_keys SET used_nano = used_nano - 1 WHERE id = 'k'").run()).toThrow('used_nano must not fall')
     expect(money()).toEqual({ balance: 1000, used: 500 })
+  })
+})
+
+describe('usages added (a continued answer, an image request of several calls)', () => {
+  it('class by class: cache reads and writes, image input and reasoning each stay apart; counted locally if any part was', () => {
+    const cut = { inputTokens: 12, outputTokens: 40, source: 'local_count' as const }
+    const continued = { inputTokens: 5, outputTokens: 20, cachedInputTokens: 50, cacheWrite5mTokens: 300, cacheWrite1hTokens: 200, reasoningTokens: 7 }
+    expect(addUsage(cut, continued)).toEqual({ inputTokens: 17, outputTokens: 60, cachedInputTokens: 50, cacheWrite5mTokens: 300, cacheWrite1hTokens: 200, reasoningTokens: 7, source: 'local_count' })
+    expect(addUsage({ inputTokens: 1, outputTokens: 2, imageInputTokens: 3 }, { inputTokens: 4, outputTokens: 5, imageInputTokens: 6 })).toEqual({ inputTokens: 5, outputTokens: 7, cachedInputTokens: 0, imageInputTokens: 9 })
+    expect(addUsage(continued, undefined)).toBe(continued)
   })
 })
