@@ -3,6 +3,7 @@ import type {
   StateName, TaskSummary, UpstreamSummary, UpstreamTestResult, UsageSummary,
 } from '../../shared/admin'
 import { ADMIN_PREFIX } from '../../shared/admin'
+import type { KeptCopy } from '../../shared/kept-copy'
 import type { Vendor } from '../../shared/types'
 import { createSessionTokens, isSessionEnded, tokenFromFragment, withMediaToken, withSessionHeader, type TokenStorage } from './admin-session'
 import { ApiError, jsonBody, jsonOf, request, requestJson } from './http'
@@ -128,7 +129,12 @@ export const admin = {
   requests: (query: Record<string, string | number | undefined>) => adminJson<RequestLogPage>(url('/requests', query)),
   usageSummary: (query: Record<string, string>) => adminJson<UsageSummary>(url('/usage/summary', query)),
   tasks: (kind: 'image' | 'video', limit = 100) => adminJson<TaskSummary[]>(url('/tasks', { kind, limit })),
+  /** forgets a finished task and what was kept for it (409 while it runs) */
+  deleteTask: (id: string) => adminJson<void>(url(`/tasks/${encodeURIComponent(id)}`), { method: 'DELETE' }),
   media: (requestId: string) => adminJson<MediaItem[]>(url('/media', { request: requestId })),
+  /** the gateway's copies of a request's (or video task's) linked results, each in one state (shared/kept-copy.ts) */
+  copies: (requestId: string) => adminJson<KeptCopy[]>(url('/media-copies', { request: requestId })),
+  retryCopy: (requestId: string, index: number) => adminJson<KeptCopy[]>(url('/media-copies/retry', { request: requestId, index }), { method: 'POST' }),
   uploadMedia: (requestId: string, blob: Blob) =>
     adminJson<MediaItem>(url('/media', { request: requestId }), { method: 'POST', headers: { 'content-type': blob.type || 'application/octet-stream' }, body: blob }),
   settings: () => adminJson<Settings>(url('/settings')),

@@ -3,12 +3,13 @@
 // on a log axis whose labels are whole.
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { LOG_COLUMNS } from '../../renderer/panels/usage/log-query.js'
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js'
 import { chatConfig, TEST_KEY } from '../helpers/gateway.js'
 import { browserMissing, openApp, type AppUnderTest } from './harness.js'
 
 const LONG_MODEL = 'test-gpt-with-a-rather-long-model-name-preview-2026-11-24'
+/** Every column the chooser offers (renderer/panels/usage/log-query.ts LOG_COLUMNS), in table order. */
+const LOG_COLUMNS = ['time', 'group', 'key', 'model', 'endpoint', 'status', 'tokens', 'cost', 'latency']
 
 describe.skipIf(browserMissing)('usage panel at 1280 and 1024 px', () => {
   let fake: FakeOpenAI

@@ -1,5 +1,8 @@
 import { useEffect, useId, useState, type ReactNode } from 'react'
 import { ActionError } from '../../components/ActionError'
+import { ErrorNote } from '../../components/ErrorNote'
+import { copyShown } from '../../components/kept-copy-view'
+import { KeptCopyStatus } from '../../components/KeptCopyStatus'
 import { mediaSrc } from '../../api/admin'
 import { useCount, useT } from '../../i18n'
 import { useAppStore } from '../../stores/app-store'
@@ -7,6 +10,7 @@ import { downloadName } from './image-results'
 import type { ImageRun, RunImage } from './image-types'
 import { compositeBlobKey, referenceBlobKey, resultBlobKey } from './run-history'
 import { PLURALS, STRINGS, type ImageCount, type ImageT } from './strings'
+import { useCopyFollow } from './use-copy-follow'
 
 /** The current time, ticking every second while `active`. */
 export function useNow(active: boolean): number {
@@ -18,9 +22,6 @@ export function useNow(active: boolean): number {
   }, [active])
   return active ? now : Date.now()
 }
-
-/** A vendor's result link that may be offered (opened outside the app): http(s) only. */
-const isWebLink = (url: string) => /^https?:\/\//i.test(url)
 
 /** Seconds between two times, for the status line. */
 const seconds = (from: number, to: number) => Math.max(0, Math.round((to - from) / 1000))
@@ -128,34 +129,33 @@ function ResultImage({ run, image, index, t }: { run: ImageRun; image: RunImage;
   const blobUrl = useAppStore((s) => s.imageBlobUrls[resultBlobKey(run.id, index)])
   const compositeBlob = useAppStore((s) => s.imageBlobUrls[compositeBlobKey(run.id, index)])
   const reference = useAppStore((s) => s.imageBlobUrls[referenceBlobKey(run.id)])
+  const follow = useCopyFollow(run, index)
   // The gateway's copy first: it outlives both this session's blob and the vendor's 24-hour link. The page's CSP
   // lets images come only from the gateway, data: and blob: URLs: a vendor link without a copy is offered as a link.
-  const link = image.sourceUrl && isWebLink(image.sourceUrl) ? image.sourceUrl : undefined
   const raw = image.url ? mediaSrc(image.url) : blobUrl
   const composite = image.composite?.url ? mediaSrc(image.composite.url) : compositeBlob
   const showComposite = composite !== undefined && run.showRaw !== true
   const src = showComposite ? composite : raw
+  const shown = copyShown({ copy: image.copy, sourceUrl: image.sourceUrl, issuedAt: run.finishedAt ?? run.createdAt, local: image.keep, localError: image.keepError }, Date.now())
+  const download = src && (
+    <a href={src} download={downloadName(run.createdAt, index, showComposite ? 'image/png' : image.mimeType)} data-testid="image-download">
+      {t('download')}
+    </a>
+  )
   return (
-    <figure className="image-result">
+    <figure className="image-result" data-testid="image-result-card" data-copy={shown.state}>
       {src ? (
         <Compare before={reference} t={t}>
           <img src={src} alt={run.prompt} loading="lazy" data-testid="image-result" data-composite={showComposite} />
         </Compare>
       ) : (
-        <div className="image-missing muted small" data-testid="image-missing">{t(image.keep === 'pending' ? 'keep_pending' : link ? 'linkOnly' : 'notKept')}</div>
+        <div className="image-missing muted small" data-testid="image-missing" />
       )}
-      <figcaption className="row small">
-        {src && (
-          <a href={src} download={downloadName(run.createdAt, index, showComposite ? 'image/png' : image.mimeType)} data-testid="image-download">
-            {t('download')}
-          </a>
-        )}
-        {link && (
-          <a href={link} target="_blank" rel="noreferrer noopener" data-testid="image-open-link">{t('openLink')}</a>
-        )}
-        {image.keep === 'pending' && src && <span className="muted">{t('keep_pending')}</span>}
-        {image.keep === 'link' && <span className="muted">{t('keep_link')}</span>}
-        {image.keep === 'failed' && <span className="error-text">{t('keep_failed', { error: image.keepError ?? '' })}</span>}
+      <figcaption className="small">
+        {/* One state of the copy; an inline result shown from this session's blob can be downloaded while it is saved. */}
+        <KeptCopyStatus shown={shown} download={download} onRetry={follow.retry} retrying={follow.retrying} />
+        {shown.state !== 'kept' && blobUrl && download}
+        <ErrorNote error={follow.error} />
       </figcaption>
       {image.composite && <CompositeNote composite={image.composite} t={t} />}
       {image.revisedPrompt && <p className="muted small">{t('revisedPrompt', { text: image.revisedPrompt })}</p>}

@@ -2,7 +2,6 @@
  * Reading the gateway's image answers (spec §2.3): the images JSON, the async task record, the images
  * SSE, and matching linked images with the copies the gateway keeps.
  */
-import type { MediaItem } from '../../../shared/admin'
 import { ERROR_CODES } from '../../../shared/error-codes'
 import { ApiError, upstreamNoteOf } from '../../api/http'
 
@@ -77,14 +76,6 @@ export function reduceImageStream(state: StreamState, event: { event?: string; d
   }
   if (event.event === 'error') return { ...state, error: errorFromBody(parsed), done: true }
   return { ...state, body: parsed }
-}
-
-/**
- * The gateway's copy of each linked image (`<requestId>-<index>` kept with its source link,
- * electron/gateway/images/save-media.ts): matched by link, else by index.
- */
-export function matchCopies(items: ImageItem[], media: MediaItem[], requestId: string): Array<MediaItem | undefined> {
-  return items.map((item, i) => (item.url ? (media.find((m) => m.sourceUrl === item.url) ?? media.find((m) => m.id === `${requestId}-${i}`)) : undefined))
 }
 
 const EXTENSIONS: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp', 'image/gif': 'gif' }

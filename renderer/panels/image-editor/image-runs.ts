@@ -1,11 +1,11 @@
 /**
- * Carrying out one run: send it, turn the answer into results, then keep each image in the gateway's
- * media store (inline images uploaded once; linked images looked up, as the gateway copies them itself).
+ * Carrying out one run: send it, turn the answer into results, then keep each inline image in the gateway's
+ * media store (uploaded once). Linked images the gateway copies itself: their cards follow the copy (run-copies.ts).
  * State changes go through `update`, so this file holds no store and no React.
  */
 import { ApiError } from '../../api/http'
-import { b64ToBlob, parseImagesBody, type ImageItem } from './image-results'
-import { findCopies, keepImage, resumeTask, submitImages, type Progress, type Submission } from './images-api'
+import { b64ToBlob, parseImagesBody } from './image-results'
+import { keepImage, resumeTask, submitImages, type Progress, type Submission } from './images-api'
 import type { ImageRun, RunError, RunImage } from './image-types'
 import { runFailed, runSaved, runSucceeded } from './run-status'
 
@@ -63,11 +63,12 @@ export async function settle(body: unknown, requestId: string, hooks: RunHooks):
   if (items.length === 0) throw new ApiError(502, 'upstream_error', 'The answer held no images.')
   const blobs = items.map((item) => (item.b64 ? b64ToBlob(item.b64, item.mimeType) : undefined))
   blobs.forEach((blob, i) => blob && hooks.showBlob(i, blob))
+  // A linked image is being copied by the gateway, which keeps its copy under the request's id (none: the link alone).
   const images: RunImage[] = items.map((item) => ({
-    mimeType: item.mimeType, keep: 'pending', ...(item.url ? { sourceUrl: item.url } : {}), ...(item.revisedPrompt ? { revisedPrompt: item.revisedPrompt } : {}),
+    mimeType: item.mimeType, keep: item.url && !requestId ? 'link' : 'pending', ...(item.url ? { sourceUrl: item.url } : {}), ...(item.revisedPrompt ? { revisedPrompt: item.revisedPrompt } : {}),
   }))
   hooks.update((r) => runSucceeded(r, images, Date.now()))
-  await Promise.all([keepInline(blobs, requestId, hooks), keepLinked(items, requestId, hooks)])
+  await keepInline(blobs, requestId, hooks)
   hooks.update(runSaved)
 }
 
@@ -83,22 +84,6 @@ async function keepInline(blobs: Array<Blob | undefined>, requestId: string, hoo
       }
     }),
   )
-}
-
-/** Looks up the gateway's copies of linked images; those without one keep only their (expiring) link. */
-export async function keepLinked(items: ImageItem[], requestId: string, hooks: RunHooks): Promise<void> {
-  if (!items.some((item) => item.url)) return
-  try {
-    const copies = requestId ? await findCopies(requestId, items) : []
-    items.forEach((item, i) => {
-      if (!item.url) return
-      const copy = copies[i]
-      hooks.update((r) => patchImage(r, i, copy ? { keep: 'kept', mediaId: copy.id, url: copy.url } : { keep: 'link' }))
-    })
-  } catch (err) {
-    const keepError = toRunError(err).message
-    items.forEach((item, i) => item.url && hooks.update((r) => patchImage(r, i, { keep: 'link', keepError })))
-  }
 }
 
 /** Polls a task saved by an earlier session until it ends, then settles the run like a fresh answer. */

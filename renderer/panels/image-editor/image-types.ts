@@ -3,6 +3,7 @@ import type { CompositeStats } from '../../canvas/composite'
 import type { History } from '../../canvas/history'
 import type { MaskOp, MaskTool } from '../../canvas/mask-ops'
 import type { UpstreamNote } from '../../../shared/upstream-reasons'
+import type { KeptCopy } from '../../../shared/kept-copy'
 import type { ImageModelOption } from './model-options'
 
 export type ImageMode = 'generate' | 'edit'
@@ -64,6 +65,8 @@ export interface RunImage {
   revisedPrompt?: string
   keep: 'pending' | 'kept' | 'link' | 'failed'
   keepError?: string
+  /** a linked image: the gateway's record of its copy (saving, kept, failed and why, retrying) */
+  copy?: KeptCopy
   /** for a masked edit: the result with the reference put back outside the mask */
   composite?: ResultComposite
 }

@@ -7,7 +7,7 @@ import { isRetryableStatus } from '../../../shared/error-codes'
 import { admin } from '../../api/admin'
 import { callGateway, callGatewayJson, readEvents, uploadToGateway } from '../../api/gateway'
 import { ApiError } from '../../api/http'
-import { matchCopies, pollDelay, readTask, reduceImageStream, type ImageItem, type StreamState } from './image-results'
+import { pollDelay, readTask, reduceImageStream, type StreamState } from './image-results'
 import type { Delivery, ImageEndpoint } from './model-options'
 import { submitHeaders } from './request-build'
 
@@ -91,20 +91,6 @@ const isPassing = (err: unknown): boolean => (err instanceof ApiError ? isRetrya
 
 /** Resumes polling a task submitted earlier (after the app was reopened). */
 export const resumeTask = (group: string, taskId: string, onProgress: (p: Progress) => void): Promise<unknown> => pollTask(group, { task_id: taskId }, onProgress)
-
-/**
- * The gateway's copies of linked images: it downloads them after answering, so the copy can take a few
- * seconds; asks again at growing intervals until every link has one or the tries run out.
- */
-export async function findCopies(requestId: string, items: ImageItem[], tries = 6): Promise<Array<MediaItem | undefined>> {
-  let copies = matchCopies(items, [], requestId)
-  for (let i = 0; i < tries; i++) {
-    await sleep(1000 * (i + 1))
-    copies = matchCopies(items, await admin.media(requestId), requestId)
-    if (items.every((item, j) => !item.url || copies[j])) break
-  }
-  return copies
-}
 
 /** Keeps an inline image in the gateway's media store, so the history holds a link instead of the bytes. */
 export const keepImage = (requestId: string, blob: Blob): Promise<MediaItem> => admin.uploadMedia(requestId, blob)

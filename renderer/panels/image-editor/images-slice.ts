@@ -9,7 +9,7 @@ import { DEFAULT_FEATHER } from '../../canvas/composite'
 import { compositeResults, type CompositeHooks } from './composite-results'
 import { carryOut, resumeRun, toRunError, type RunHooks } from './image-runs'
 import { modeFor, modelFor, readyToSend, refit, typedN } from './image-form'
-import type { BrushSettings, ImageMode, ImageModels, ImageRun, MaskState, ReferenceImage, SelectSettings } from './image-types'
+import type { BrushSettings, ImageMode, ImageModels, ImageRun, MaskState, ReferenceImage, RunImage, SelectSettings } from './image-types'
 import { DEFAULT_BRUSH, DEFAULT_SELECT, fitBrush, fitFeather, fitSelect, withClear } from './mask-settings'
 import { imageModelOptions } from './model-options'
 import { withReferenceFirst, withReferences, withoutReference } from './references'
@@ -64,6 +64,8 @@ export interface ImagesSlice {
   setFeather(px: number): void
   /** shows a masked run's raw output (true) or its composite (false) */
   setShowRaw(runId: string, showRaw: boolean): void
+  /** replaces image `index` of a run (its copy's state, followed from its card) */
+  setRunImage(runId: string, index: number, image: RunImage): void
   submitImageRun(): Promise<void>
   resumeImageRuns(): void
   removeImageRun(id: string): void
@@ -174,6 +176,7 @@ export const createImagesSlice: StateCreator<AppState, [], [], ImagesSlice> = (s
     setSelect: (patch) => set((s) => ({ imageSelect: fitSelect({ ...s.imageSelect, ...patch }) })),
     setFeather: (px) => set({ imageFeather: fitFeather(px) }),
     setShowRaw: (runId, showRaw) => updateRun(runId)((r) => ({ ...r, showRaw })),
+    setRunImage: (runId, index, image) => updateRun(runId)((r) => ({ ...r, images: r.images.map((img, i) => (i === index ? image : img)) })),
 
     submitImageRun: async () => {
       const s = get()

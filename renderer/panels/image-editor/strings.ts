@@ -14,8 +14,8 @@ type Key =
   | 'status_failed' | 'status_interrupted' | 'elapsed'
   | 'mask' | 'maskNeedsImage' | 'maskUnsupported' | 'brush' | 'eraser' | 'brushSize' | 'opacity' | 'undo' | 'redo'
   | 'clear' | 'invert' | 'zoomIn' | 'zoomOut' | 'fit' | 'maskHint' | 'maskEmpty' | 'maskPainted'
-  | 'gallery' | 'noRuns' | 'download' | 'openLink' | 'delete' | 'masked' | 'task'
-  | 'keep_pending' | 'keep_link' | 'keep_failed' | 'notKept' | 'linkOnly' | 'revisedPrompt' | 'interrupted'
+  | 'gallery' | 'noRuns' | 'download' | 'delete' | 'masked' | 'task'
+  | 'revisedPrompt' | 'interrupted'
   | 'wand' | 'object' | 'selectAdd' | 'selectSubtract' | 'tolerance' | 'selecting' | 'selectFailed' | 'wandTitle' | 'objectTitle'
   | 'showRaw' | 'compositeStats' | 'compositePending' | 'compositeFailed' | 'feather' | 'featherHint'
   | 'compareLabel' | 'compareValue' | 'before' | 'after' | 'currentRun' | 'noEarlierRuns'
@@ -51,10 +51,9 @@ export const STRINGS: Strings<Key> = {
     invert: 'Invert', zoomIn: 'Zoom in', zoomOut: 'Zoom out', fit: 'Fit',
     maskHint: 'B brush · E eraser · W magic wand · O select object (click, or drag a box) · A add · S subtract · [ ] size · Ctrl/Cmd+Z undo · Ctrl/Cmd+Shift+Z or Ctrl+Y redo · I invert · 0 fit · Delete clear · wheel zoom · Space+drag or right/middle drag pan',
     maskEmpty: 'Nothing painted: the whole image may change.', maskPainted: 'The painted area is what changes.',
-    gallery: 'History', noRuns: 'Generated images appear here.', download: 'Download', openLink: 'Open link', delete: 'Delete',
+    gallery: 'History', noRuns: 'Generated images appear here.', download: 'Download', delete: 'Delete',
     masked: 'masked', task: 'task {id}',
-    keep_pending: 'saving a copy…', keep_link: 'only the vendor link (expires after 24 h)', keep_failed: 'not saved: {error}',
-    notKept: 'This image was not saved and is gone.', linkOnly: 'No copy in the app: open the vendor\'s link to see it.', revisedPrompt: 'Revised prompt: {text}',
+    revisedPrompt: 'Revised prompt: {text}',
     interrupted: 'The app closed before the answer arrived; send it again.',
     wand: 'Magic wand', object: 'Select object', selectAdd: 'Add', selectSubtract: 'Subtract', tolerance: 'Tolerance',
     selecting: 'Selecting…', selectFailed: 'Could not select the object: {error}',
@@ -95,10 +94,9 @@ export const STRINGS: Strings<Key> = {
     invert: '反选', zoomIn: '放大', zoomOut: '缩小', fit: '适应',
     maskHint: 'B 画笔 · E 橡皮 · W 魔棒 · O 选择物体（单击，或拖出方框） · A 添加 · S 减去 · [ ] 大小 · Ctrl/Cmd+Z 撤销 · Ctrl/Cmd+Shift+Z 或 Ctrl+Y 重做 · I 反选 · 0 适应 · Delete 清除 · 滚轮缩放 · 空格+拖动或右键/中键拖动平移',
     maskEmpty: '尚未涂抹：整张图都可能改变。', maskPainted: '涂抹的区域就是要修改的部分。',
-    gallery: '历史', noRuns: '生成的图像会显示在这里。', download: '下载', openLink: '打开链接', delete: '删除',
+    gallery: '历史', noRuns: '生成的图像会显示在这里。', download: '下载', delete: '删除',
     masked: '带蒙版', task: '任务 {id}',
-    keep_pending: '正在保存副本…', keep_link: '只有厂商链接（24 小时后过期）', keep_failed: '未保存：{error}',
-    notKept: '该图像未保存，已无法查看。', linkOnly: '应用中没有副本：请打开厂商链接查看。', revisedPrompt: '改写后的提示词：{text}',
+    revisedPrompt: '改写后的提示词：{text}',
     interrupted: '应用在收到结果前关闭了，请重新发送。',
     wand: '魔棒', object: '选择物体', selectAdd: '添加', selectSubtract: '减去', tolerance: '容差',
     selecting: '正在选择…', selectFailed: '无法选择该物体：{error}',

@@ -1,7 +1,10 @@
 import { useEffect, useRef, useState, type RefObject } from 'react'
 import { ErrorNote } from '../../components/ErrorNote'
+import { copyShown } from '../../components/kept-copy-view'
+import { KeptCopyStatus } from '../../components/KeptCopyStatus'
 import { useT } from '../../i18n'
 import { STRINGS } from './strings'
+import { useTaskCopy } from './use-task-copy'
 import { fetchVideo } from './video-api'
 import type { VideoRow } from './video-types'
 
@@ -25,12 +28,14 @@ function useOnScreen(ref: RefObject<HTMLElement | null>): boolean {
 }
 
 /** The saved video, fetched with the key into a blob (revoked when the row goes), played and saved from there. */
-export function TaskVideo({ row }: { row: Pick<VideoRow, 'id' | 'group' | 'contentUrl' | 'vendorUrl' | 'fromApp'> }) {
+export function TaskVideo({ row }: { row: Pick<VideoRow, 'id' | 'group' | 'contentUrl' | 'vendorUrl' | 'fromApp' | 'createdAt'> }) {
   const t = useT(STRINGS)
   const ref = useRef<HTMLDivElement>(null)
   const visible = useOnScreen(ref)
   const [loaded, setLoaded] = useState<Loaded>({ state: 'idle' })
   const { id, group, contentUrl, fromApp } = row
+  // Until the gateway's copy is playable, its state: saving, retrying, failed (why, the vendor link while it works).
+  const copy = useTaskCopy(id, !contentUrl)
   useEffect(() => {
     if (!visible || !contentUrl) return
     const abort = new AbortController()
@@ -62,10 +67,10 @@ export function TaskVideo({ row }: { row: Pick<VideoRow, 'id' | 'group' | 'conte
   return (
     <div ref={ref} className="video-result">
       {!contentUrl && (
-        <p className="muted small">
-          {t('waitingForCopy')}{' '}
-          {row.vendorUrl?.startsWith('https://') && <a href={row.vendorUrl} target="_blank" rel="noreferrer">{t('vendorLink')}</a>}
-        </p>
+        <>
+          <KeptCopyStatus shown={copyShown({ copy: copy.copy, sourceUrl: row.vendorUrl, issuedAt: row.createdAt, local: 'pending' }, Date.now())} onRetry={copy.retry} retrying={copy.retrying} />
+          <ErrorNote error={copy.error} />
+        </>
       )}
       {loaded.state === 'loading' && <p className="muted small">{t('loadingVideo')}</p>}
       {loaded.state === 'failed' && <ErrorNote error={loaded.error} />}

@@ -10,7 +10,8 @@ type Key =
   | 'status_queued' | 'status_running' | 'status_succeeded' | 'status_failed' | 'status_canceled'
   | 'status_submitting' | 'status_submit_failed' | 'status_interrupted'
   | 'interruptedHelp' | 'retry' | 'retrySameKey' | 'retryNewKey' | 'retried' | 'dismiss' | 'save' | 'loadingVideo'
-  | 'waitingForCopy' | 'vendorLink' | 'cost' | 'pollError' | 'listError' | 'keepImagesError' | 'noPrompt'
+  | 'delete' | 'confirmDelete'
+  | 'cost' | 'pollError' | 'listError' | 'keepImagesError' | 'noPrompt'
 
 /** The video panel's text. */
 export const STRINGS: Strings<Key> = {
@@ -30,7 +31,8 @@ export const STRINGS: Strings<Key> = {
     interruptedHelp: 'The app stopped while this was being sent. Retrying is safe: if the gateway got it, its task is answered instead of a new one.',
     retry: 'Retry', retrySameKey: 'Sends the same submission again (same Idempotency-Key): never a second task.',
     retryNewKey: 'Submits the same request again as a new task.', retried: 'retried', dismiss: 'Dismiss', save: 'Save',
-    loadingVideo: 'Loading the video…', waitingForCopy: 'Saving the video in the gateway…', vendorLink: 'Vendor link',
+    delete: 'Delete', confirmDelete: 'Delete this task and the video kept for it? Its cost stays in Usage.',
+    loadingVideo: 'Loading the video…',
     cost: '{cost} for {seconds} s', pollError: 'Could not update the tasks:', listError: 'Could not load the tasks:',
     keepImagesError: 'The pictures of this task could not be kept for a retry:', noPrompt: '(no prompt)',
   },
@@ -50,7 +52,8 @@ export const STRINGS: Strings<Key> = {
     interruptedHelp: '发送时应用已停止。重试是安全的：如果网关已收到，将返回原任务而不会新建。',
     retry: '重试', retrySameKey: '再次发送同一提交（相同的 Idempotency-Key）：不会产生第二个任务。',
     retryNewKey: '以新任务再次提交相同的请求。', retried: '已重试', dismiss: '忽略', save: '保存',
-    loadingVideo: '正在加载视频…', waitingForCopy: '网关正在保存视频…', vendorLink: '厂商链接',
+    delete: '删除', confirmDelete: '删除此任务及为它保存的视频吗？其费用仍保留在“用量”中。',
+    loadingVideo: '正在加载视频…',
     cost: '{cost}，{seconds} 秒', pollError: '无法更新任务：', listError: '无法加载任务：',
     keepImagesError: '此任务的图片无法保留以供重试：', noPrompt: '（无提示词）',
   },

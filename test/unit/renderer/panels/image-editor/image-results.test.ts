@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { ApiError } from '../../../../../renderer/api/http'
 import {
-  b64ToBlob, downloadName, errorFromBody, matchCopies, parseImagesBody, pollDelay, readTask, reduceImageStream, type StreamState,
+  b64ToBlob, downloadName, errorFromBody, parseImagesBody, pollDelay, readTask, reduceImageStream, type StreamState,
 } from '../../../../../renderer/panels/image-editor/image-results'
 
 describe('parseImagesBody', () => {
@@ -65,16 +65,6 @@ describe('reduceImageStream', () => {
 
   it('skips data that is not JSON', () => {
     expect(run([{ data: 'hello' }])).toEqual({ done: false })
-  })
-})
-
-describe('matchCopies', () => {
-  const media = (id: string, sourceUrl: string | null) => ({ id, requestId: 'req', kind: 'image', mimeType: 'image/png', url: `/admin/v1/media/${id}`, sourceUrl, createdAt: 0 })
-
-  it('matches linked images by source link, else by index; inline images have none', () => {
-    const items = [{ url: 'https://v/a', mimeType: 'image/png' }, { b64: 'A', mimeType: 'image/png' }, { url: 'https://v/c', mimeType: 'image/png' }]
-    const copies = matchCopies(items, [media('req-2', null), media('m1', 'https://v/a')], 'req')
-    expect(copies.map((c) => c?.id)).toEqual(['m1', undefined, 'req-2'])
   })
 })
 

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { ApiError } from '../../../../../renderer/api/http'
 import type { ImageRun } from '../../../../../renderer/panels/image-editor/image-types'
 
-const api = vi.hoisted(() => ({ submitImages: vi.fn(), findCopies: vi.fn(), keepImage: vi.fn(), resumeTask: vi.fn() }))
+const api = vi.hoisted(() => ({ submitImages: vi.fn(), keepImage: vi.fn(), resumeTask: vi.fn() }))
 vi.mock('../../../../../renderer/panels/image-editor/images-api', () => api)
 
 const { carryOut, progressPatch, resumeRun, toRunError } = await import('../../../../../renderer/panels/image-editor/image-runs')
@@ -49,23 +49,29 @@ describe('carryOut', () => {
     expect(h.blobs.map(([i, b]) => [i, b.type])).toEqual([[0, 'image/png']])
     expect(api.keepImage).toHaveBeenCalledTimes(1)
     expect(api.keepImage.mock.calls[0][0]).toBe('req-1')
-    expect(api.findCopies).not.toHaveBeenCalled()
     expect(h.run()).toMatchObject({ status: 'succeeded', requestId: 'req-1', taskId: 'task_1', phase: undefined, images: [{ mimeType: 'image/png', keep: 'kept', mediaId: 'm1', url: '/admin/v1/media/m1' }] })
     expect(JSON.stringify(h.run())).not.toContain(btoa('png'))
   })
 
-  it('linked images: the gateway copy when it appears, else the vendor link alone', async () => {
+  // The gateway copies linked images itself; each card follows its copy's state (run-copies.ts), so the run no
+  // longer looks the copies up once and settles for the link when they are slow.
+  it('linked images: saving while the gateway copies them, nothing uploaded; without a request id, the link alone', async () => {
     api.submitImages.mockImplementation(async (s) => {
       s.onRequestId('req-1')
       return { data: [{ url: 'https://v/a.png' }, { url: 'https://v/b.png' }] }
     })
-    api.findCopies.mockResolvedValue([media('req-1-0'), undefined])
     const h = harness()
     await carryOut(submission, h.hooks)
+    expect(h.run()).toMatchObject({ status: 'succeeded', requestId: 'req-1', phase: undefined })
     expect(h.run().images).toEqual([
-      { mimeType: 'image/png', sourceUrl: 'https://v/a.png', keep: 'kept', mediaId: 'req-1-0', url: '/admin/v1/media/req-1-0' },
-      { mimeType: 'image/png', sourceUrl: 'https://v/b.png', keep: 'link' },
+      { mimeType: 'image/png', sourceUrl: 'https://v/a.png', keep: 'pending' },
+      { mimeType: 'image/png', sourceUrl: 'https://v/b.png', keep: 'pending' },
     ])
+    expect(api.keepImage).not.toHaveBeenCalled()
+    api.submitImages.mockResolvedValue({ data: [{ url: 'https://v/c.png' }] })
+    const bare = harness()
+    await carryOut(submission, bare.hooks)
+    expect(bare.run().images).toEqual([{ mimeType: 'image/png', sourceUrl: 'https://v/c.png', keep: 'link' }])
   })
 
   it('an upload that fails is shown on that image; the run still succeeded', async () => {
