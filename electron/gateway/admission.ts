@@ -40,6 +40,8 @@ export interface Admitted<In, Req, Funds> {
   model: CatalogModel
   candidates: UpstreamAccount[]
   funds: Funds
+  /** the request names the model the client named, so its bytes may go on as sent; false for a fallback model */
+  asSent: boolean
 }
 
 /**
@@ -53,14 +55,27 @@ export async function admit<In, Req, Funds>(ctx: RequestContext, services: Servi
   const input = read instanceof Promise ? await read : read
   const problem = spec.validate(input)
   if (problem) throw problem
-  return admitModel(ctx, services, spec, input, spec.modelOf(input))
+  try {
+    return await admitModel(ctx, services, spec, input, spec.modelOf(input), input)
+  } catch (err) {
+    // A prompt the model's rules refuse as too long (its maxInputTokens, before any call) goes to the model's
+    // `context_length` fallback, as the vendor's own 400 would after the call.
+    const model = ctx.model
+    if (model === undefined || !(err instanceof GatewayError) || fallbackTrigger(err) !== 'context_length') throw err
+    const fallback = await admitFallback(ctx, services, spec, input, model, { next: 0 }, 'context_length')
+    if (fallback === undefined) {
+      ctx.model = model
+      throw err
+    }
+    return fallback
+  }
 }
 
 /** The longest model name a ledger row keeps of a model it did not find (catalog ids are far shorter). */
 const MAX_NAMED_MODEL_CHARS = 200
 
 /** The steps after the schema, for the model named: the model in the group, its rules, its accounts, funds. */
-async function admitModel<In, Req, Funds>(ctx: RequestContext, services: Services, spec: AdmissionSpec<In, Req, Funds>, input: In, named: unknown): Promise<Admitted<In, Req, Funds>> {
+async function admitModel<In, Req, Funds>(ctx: RequestContext, services: Services, spec: AdmissionSpec<In, Req, Funds>, input: In, named: unknown, asSent?: In): Promise<Admitted<In, Req, Funds>> {
   // The first model named is the one requested (a fallback's admission keeps it); ledger rows keep a bounded name.
   if (typeof named === 'string' && ctx.requestedModel === undefined) ctx.requestedModel = named.slice(0, MAX_NAMED_MODEL_CHARS)
   const model = resolveModel(services.registry, ctx.group!, named, spec.endpoint)
@@ -71,7 +86,7 @@ async function admitModel<In, Req, Funds>(ctx: RequestContext, services: Service
   spec.accounts?.(request, candidates, model)
   const held = spec.funds(ctx, services, request, model, candidates)
   const funds = held instanceof Promise ? await held : held
-  return { input, request, model, candidates, funds }
+  return { input, request, model, candidates, funds, asSent: input === asSent }
 }
 
 /**
@@ -95,6 +110,37 @@ export function fallbackTrigger(err: unknown): FallbackTrigger | undefined {
 }
 
 /**
+ * The next of `primary`'s fallbacks (from `cursor.next` on, each tried once) that lists `trigger`, is in the key's
+ * group, is not `current` and can be admitted — the request admitted again as if the client had named it, holding
+ * its own worst case at its own price; one that cannot be admitted is passed over. Undefined when none is left.
+ */
+async function admitFallback<In, Req, Funds>(
+  ctx: RequestContext,
+  services: Services,
+  spec: AdmissionSpec<In, Req, Funds>,
+  input: In,
+  current: CatalogModel,
+  cursor: { next: number },
+  trigger: FallbackTrigger,
+  primary: CatalogModel = current,
+): Promise<Admitted<In, Req, Funds> | undefined> {
+  const fallbacks = primary.fallbacks ?? []
+  if (spec.withModel === undefined) return undefined
+  while (cursor.next < fallbacks.length) {
+    const { model, on } = fallbacks[cursor.next++]
+    // A fallback outside the key's group is never used.
+    if (!on.includes(trigger) || model === current.id || !ctx.group!.modelSet.has(model)) continue
+    try {
+      await releaseHold(ctx, services)
+      return await admitModel(ctx, services, spec, spec.withModel(input, model), model)
+    } catch (refused) {
+      if (!(refused instanceof GatewayError)) throw refused
+    }
+  }
+  return undefined
+}
+
+/**
  * Serves an admitted request, falling back to the model's fallbacks (catalog `fallbacks`, README "Model mapping and
  * fallbacks"): when `serve` fails before anything reached the client with an error class a fallback lists, the
  * request is admitted again for that model (it must be in the key's group; its rules, accounts and funds apply at its
@@ -112,26 +158,14 @@ export async function serveWithFallbacks<In, Req, Funds, T>(
   // The common case pays one property read.
   if (fallbacks === undefined || fallbacks.length === 0 || spec.withModel === undefined) return serve(admitted)
   let current = admitted
-  let next = 0
+  const cursor = { next: 0 }
   for (;;) {
     try {
       return await serve(current)
     } catch (err) {
       const trigger = ctx.res.headersSent || ctx.abort.aborted ? undefined : fallbackTrigger(err)
       if (trigger === undefined) throw err
-      let fallback: Admitted<In, Req, Funds> | undefined
-      while (fallback === undefined && next < fallbacks.length) {
-        const { model, on } = fallbacks[next++]
-        // A fallback outside the key's group is never used; one it cannot be admitted for is passed over.
-        if (!on.includes(trigger) || model === current.model.id || !ctx.group!.modelSet.has(model)) continue
-        try {
-          // The fallback holds its own worst case, at its own price.
-          await releaseHold(ctx, services)
-          fallback = await admitModel(ctx, services, spec, spec.withModel(admitted.input, model), model)
-        } catch (refused) {
-          if (!(refused instanceof GatewayError)) throw refused
-        }
-      }
+      const fallback = await admitFallback(ctx, services, spec, admitted.input, current.model, cursor, trigger, admitted.model)
       if (fallback === undefined) {
         ctx.model = current.model
         throw err

@@ -22,6 +22,8 @@ const { gw, fakes: { openai, anthropic, gemini } } = withGateway({
       { id: 'capped-gpt', family: 'gpt', vendor: 'openai', pricing: { unit: 'token', input: 2, output: 8 }, limits: { maxOutputTokens: 4096, maxInputTokens: CAP } },
       { id: 'capped-claude', family: 'claude', vendor: 'anthropic', pricing: { unit: 'token', input: 3, output: 15 }, limits: { maxOutputTokens: 8000, maxInputTokens: CAP } },
       { id: 'capped-gemini', family: 'gemini', vendor: 'gemini', pricing: { unit: 'token', input: 1, output: 4 }, limits: { maxOutputTokens: 8000, maxInputTokens: CAP } },
+      { id: 'capped-falls-back', family: 'gpt', vendor: 'openai', pricing: { unit: 'token', input: 2, output: 8 }, limits: { maxOutputTokens: 4096, maxInputTokens: CAP }, fallbacks: [{ model: 'roomy-gpt', on: ['context_length'] }] },
+      { id: 'roomy-gpt', family: 'gpt', vendor: 'openai', pricing: { unit: 'token', input: 4, output: 16 }, limits: { maxOutputTokens: 4096 } },
       { id: 'few-choices', family: 'gpt', vendor: 'openai', pricing: { unit: 'token', input: 2, output: 8 }, limits: { maxOutputTokens: 100 }, maxChoices: 4 },
     ] as never,
     upstreams: [
@@ -30,7 +32,7 @@ const { gw, fakes: { openai, anthropic, gemini } } = withGateway({
       { id: 'gm', vendor: 'gemini', baseUrl: gemini.url, apiKey: 'gm' },
     ],
     groups: [
-      { id: 'main', protocol: 'chat', models: ['capped-gpt', 'capped-gemini', 'few-choices', 'gpt-6.1-sol'], upstreams: ['oa', 'gm'] },
+      { id: 'main', protocol: 'chat', models: ['capped-gpt', 'capped-gemini', 'few-choices', 'gpt-6.1-sol', 'capped-falls-back', 'roomy-gpt'], upstreams: ['oa', 'gm'] },
       { id: 'claude', protocol: 'messages', models: ['capped-claude'], upstreams: ['an'] },
     ],
     keys: [{ key: TEST_KEY, group: 'main' }, { key: MESSAGES_KEY, group: 'claude' }],
@@ -65,6 +67,19 @@ describe('a prompt over limits.maxInputTokens is refused before it is sent, in t
     expect(await countTextTokens(`user\n${short}`)).toBeLessThanOrEqual(CAP)
     expect((await gw.post('/v1/chat/completions', { model: 'capped-gpt', messages: [{ role: 'user', content: short }] })).status).toBe(200)
     expect(openai.calls).toHaveLength(1)
+  })
+
+  it('a model with a context_length fallback sends the prompt to the fallback instead: one call, named and billed as the fallback', async () => {
+    const res = await gw.post('/v1/chat/completions', { model: 'capped-falls-back', messages: [{ role: 'user', content: long }] })
+    expect(res.status).toBe(200)
+    const body = (await res.json()) as any
+    expect(body.model).toBe('roomy-gpt')
+    expect(openai.calls).toHaveLength(1)
+    expect((openai.calls[0].body as any).model).toBe('roomy-gpt')
+    await gw.services.store.ledger.flush()
+    const row = (await gw.services.store.ledger.get(res.headers.get('x-request-id') ?? ''))!
+    expect(row).toMatchObject({ status: 200, model: 'roomy-gpt' })
+    expect(row.cost_nano).toBeGreaterThan(0)
   })
 
   it('responses: 400, param input', async () => {

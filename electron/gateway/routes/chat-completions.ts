@@ -32,7 +32,7 @@ export const CHAT_QUOTE: Quotable<Record<string, unknown>> = {
 export async function chatCompletions(ctx: RequestContext, services: Services): Promise<void> {
   const admitted = await admit(ctx, services, ADMISSION)
   // A fallback's body names another model: the client's bytes go out only for the model they name.
-  await serveWithFallbacks(ctx, services, ADMISSION, admitted, (served) => relayChat(ctx, services, served, served === admitted ? ctx.body : undefined))
+  await serveWithFallbacks(ctx, services, ADMISSION, admitted, (served) => relayChat(ctx, services, served, served.asSent ? ctx.body : undefined))
 }
 
 /** One model's try: the admitted body (usage always asked of streams) through the model's accounts. */

@@ -130,7 +130,7 @@ export const IMAGE_QUOTES = { generations: imagesQuote('generations'), edits: im
 async function handleImages(ctx: RequestContext, services: Services, endpoint: ImageEndpoint): Promise<void> {
   const spec = ADMISSION[endpoint]
   const admitted = await admit(ctx, services, spec)
-  await serveWithFallbacks(ctx, services, spec, admitted, (served) => serveImages(ctx, services, endpoint, served, served !== admitted))
+  await serveWithFallbacks(ctx, services, spec, admitted, (served) => serveImages(ctx, services, endpoint, served, !served.asSent))
 }
 
 /** One model's try: a task (202), or the images made through the model's accounts, billed at its price. */
