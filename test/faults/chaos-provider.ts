@@ -221,16 +221,20 @@ export async function startChaosProvider(times: Partial<ChaosTimes> = {}): Promi
     }
   }
 
+  /** A call as recorded: its account (by the key it came with), model, stream flag and the prefix it asks to continue. */
+  function record(key: string, body: any): ChaosProviderCall & { messages: any[]; last: any } {
+    const account: ChaosAccount | 'unknown' = key.startsWith(CHAOS_KEYS.primary) ? 'primary' : key.startsWith(CHAOS_KEYS.secondary) ? 'secondary' : 'unknown'
+    const messages: any[] = Array.isArray(body?.messages) ? body.messages : []
+    const last = messages.at(-1)
+    const prefix = last?.role === 'assistant' && typeof last.content === 'string' ? last.content : undefined
+    const call: ChaosProviderCall = { at: Date.now(), account, model: String(body?.model ?? ''), stream: body?.stream === true, prefix, body }
+    calls.push(call)
+    return { ...call, messages, last }
+  }
+
   /** Anthropic's Messages protocol (CHAOS_MESSAGES_MODELS). */
   async function messagesProtocol(req: http.IncomingMessage, res: Res, body: any): Promise<void> {
-    const key = String(req.headers['x-api-key'] ?? '')
-    const account: ChaosAccount | 'unknown' = key.startsWith(CHAOS_KEYS.primary) ? 'primary' : key.startsWith(CHAOS_KEYS.secondary) ? 'secondary' : 'unknown'
-    const model = String(body?.model ?? '')
-    const list: any[] = Array.isArray(body?.messages) ? body.messages : []
-    const last = list.at(-1)
-    const prefix = last?.role === 'assistant' && typeof last.content === 'string' ? last.content : undefined
-    const stream = body?.stream === true
-    calls.push({ at: Date.now(), account, model, stream, prefix, body })
+    const { account, model, stream, prefix, messages: list } = record(String(req.headers['x-api-key'] ?? ''), body)
     if (account === 'unknown') return send(res, 401, anthropicError('authentication_error', 'invalid x-api-key'), JSON_TYPE)
     if (!body || !model || list.length === 0 || !stream) return send(res, 400, anthropicError('invalid_request_error', 'model, messages and stream: true are required here'), JSON_TYPE)
     const whole = answerOf(model)
@@ -266,14 +270,7 @@ export async function startChaosProvider(times: Partial<ChaosTimes> = {}): Promi
     const parsed = parseJson(raw)
     const body = parsed.ok ? parsed.value : undefined
     if ((req.url ?? '').split('?')[0].endsWith('/v1/messages')) return messagesProtocol(req, res, body)
-    const key = String(req.headers.authorization ?? '').replace(/^Bearer /, '')
-    const account: ChaosAccount | 'unknown' = key.startsWith(CHAOS_KEYS.primary) ? 'primary' : key.startsWith(CHAOS_KEYS.secondary) ? 'secondary' : 'unknown'
-    const model = String(body?.model ?? '')
-    const messages: any[] = Array.isArray(body?.messages) ? body.messages : []
-    const last = messages.at(-1)
-    const prefix = last?.role === 'assistant' && typeof last.content === 'string' ? last.content : undefined
-    const stream = body?.stream === true
-    calls.push({ at: Date.now(), account, model, stream, prefix, body })
+    const { account, model, stream, prefix, messages, last } = record(String(req.headers.authorization ?? '').replace(/^Bearer /, ''), body)
     const path = (req.url ?? '/').split('?')[0]
     if (req.method !== 'POST' || !path.endsWith('/chat/completions')) return send(res, 404, error(`Invalid URL (${req.method} ${path})`, 'invalid_request_error', null, null), JSON_TYPE)
     if (account === 'unknown') return send(res, 401, error('Incorrect API key provided.', 'invalid_request_error', null, 'invalid_api_key'), JSON_TYPE)
