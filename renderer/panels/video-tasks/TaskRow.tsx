@@ -4,11 +4,14 @@ import { ActionError } from '../../components/ActionError'
 import { ErrorNote } from '../../components/ErrorNote'
 import { formatUsd, useT } from '../../i18n'
 import { useAppStore } from '../../stores/app-store'
+import { ConfirmButton } from '../keys/ConfirmButton'
+import { useAction } from '../keys/use-action'
 import { STRINGS, type VideoT } from './strings'
 import { TaskVideo } from './TaskVideo'
 import type { VideoRow } from './video-types'
 
 const BADGE: Record<string, string> = { succeeded: 'ok', failed: 'error', canceled: 'error', submit_failed: 'error', interrupted: 'error' }
+const FINISHED = new Set(['succeeded', 'failed', 'canceled'])
 const STATUS_KEYS = new Set(['queued', 'running', 'succeeded', 'failed', 'canceled', 'submitting', 'submit_failed', 'interrupted'])
 
 function statusText(t: VideoT, status: string): string {
@@ -23,6 +26,10 @@ export const TaskRow = memo(function TaskRow({ row }: { row: VideoRow }) {
   const dismiss = useAppStore((s) => s.dismissSubmission)
   const retriedAlready = useAppStore((s) => row.kind === 'task' && s.videoNotes[row.id]?.retriedBy !== undefined)
   const unfinished = row.status === 'queued' || row.status === 'running' || row.status === 'submitting'
+  const deleteTask = useAppStore((s) => s.deleteVideoTask)
+  const removal = useAction()
+  // A task the gateway has finished (done or failed) can go, with the video kept for it.
+  const deletable = row.kind === 'task' && FINISHED.has(row.status)
   const params = [row.params.resolution, row.params.duration !== undefined ? t('seconds', { n: row.params.duration }) : undefined, row.params.aspect_ratio].filter(Boolean)
   return (
     <li className="card video-task" data-testid="video-task" data-status={row.status} data-task-id={row.kind === 'task' ? row.id : undefined}>
@@ -52,7 +59,7 @@ export const TaskRow = memo(function TaskRow({ row }: { row: VideoRow }) {
       )}
       {rowError ? <div className="small">{t('keepImagesError')} <ErrorNote error={rowError} /></div> : null}
       {row.status === 'succeeded' && <TaskVideo row={row} />}
-      {(row.retry || row.kind === 'submission') && (
+      {(row.retry || row.kind === 'submission' || deletable) && (
         <div className="row">
           {row.retry && !row.error && (
             <button type="button" onClick={() => void retry(row.id)} title={t(row.retry === 'same-key' ? 'retrySameKey' : 'retryNewKey')} data-testid="video-retry">
@@ -62,8 +69,12 @@ export const TaskRow = memo(function TaskRow({ row }: { row: VideoRow }) {
           {row.kind === 'submission' && row.status !== 'submitting' && (
             <button type="button" className="link" onClick={() => dismiss(row.id)} data-testid="video-dismiss">{t('dismiss')}</button>
           )}
+          {deletable && (
+            <ConfirmButton label={t('delete')} question={t('confirmDelete')} testId="video-delete" disabled={removal.busy} onConfirm={() => void removal.run(() => deleteTask(row.id))} />
+          )}
         </div>
       )}
+      <ErrorNote error={removal.error} onDismiss={removal.clear} />
     </li>
   )
 })

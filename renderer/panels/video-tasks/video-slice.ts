@@ -1,4 +1,5 @@
 import type { StateCreator } from 'zustand'
+import { admin } from '../../api/admin'
 import { fileToDataUrl } from '../../components/image-input'
 import { askNotificationPermissionOnce } from '../../notify'
 import type { AppState } from '../../stores/app-store'
@@ -43,6 +44,8 @@ export interface VideoSlice {
   submitVideo(): Promise<void>
   retryVideo(rowId: string): Promise<void>
   dismissSubmission(id: string): void
+  /** deletes a finished task in the gateway (with its kept video) and its card */
+  deleteVideoTask(id: string): Promise<void>
   /** polls while the panel is shown; call the returned function to stop */
   startVideoPolling(): () => void
 }
@@ -189,6 +192,15 @@ export const createVideoSlice: StateCreator<AppState, [], [], VideoSlice> = (set
     } catch (err) {
       set((st) => ({ videoRowErrors: { ...st.videoRowErrors, [rowId]: err } }))
     }
+  },
+
+  deleteVideoTask: async (id) => {
+    await admin.deleteTask(id)
+    set((s) => ({
+      videoTasks: without(s.videoTasks, id),
+      videoNotes: without(s.videoNotes, id),
+      videoRowErrors: without(s.videoRowErrors, id),
+    }))
   },
 
   dismissSubmission: (id) => {
