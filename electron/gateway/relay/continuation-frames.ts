@@ -4,6 +4,7 @@
  * client reads at the end carrying the sum of every attempt's.
  */
 import type { TokenUsage } from '../contract/upstream.js'
+import { allInputTokens } from '../money/billed-usage.js'
 
 /** A continuation's frames of one protocol as the client's one stream needs them. */
 interface FrameRules {
@@ -78,7 +79,7 @@ const CHAT_FRAMES: FrameRules = {
     }
     if (chunk.usage && before !== undefined) {
       const own = chunk.usage as { prompt_tokens?: number; completion_tokens?: number }
-      const prompt = before.inputTokens + (before.cachedInputTokens ?? 0) + (own.prompt_tokens ?? 0)
+      const prompt = allInputTokens(before) + (own.prompt_tokens ?? 0)
       const completion = before.outputTokens + (own.completion_tokens ?? 0)
       chunk.usage = { ...chunk.usage, prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion }
       changed = true
