@@ -9,5 +9,8 @@ export const gptFamily: FamilyModule = {
     typicalOutputTokens: 1000,
     endpoints: ['chat.completions', 'responses'],
     input: ['text', 'image', 'file'],
+    // GPT-5's documented output limit (128,000 tokens): a row that gives none (a new model whose limits are not yet
+    // published) holds this as its worst case instead of the 100M-token ceiling, which no budget could hold.
+    limits: { maxOutputTokens: 128000 },
   },
 }

@@ -38,12 +38,15 @@ export function addUsage(a: TokenUsage, b: TokenUsage | undefined): TokenUsage {
 
 const isCount = (n: unknown, max: number): n is number => Number.isSafeInteger(n) && (n as number) >= 0 && (n as number) <= max
 
-/** The input and output token limits of a model: its catalog limits, else the ceiling. */
+/**
+ * The input and output token limits of a model: its catalog limits, else the ceiling. An answer never outgrows the
+ * context window, so an output limit above it (a family's default on a small-window model) is cut to it.
+ */
 export function tokenLimits(model: CatalogModel): { input: number; output: number } {
   const limits = model.limits ?? {}
   return {
     input: limits.maxInputTokens ?? limits.contextTokens ?? TOKEN_CEILING,
-    output: limits.maxOutputTokens ?? limits.contextTokens ?? TOKEN_CEILING,
+    output: Math.min(limits.maxOutputTokens ?? TOKEN_CEILING, limits.contextTokens ?? TOKEN_CEILING),
   }
 }
 
