@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { CatalogModel } from '../../../shared/types.js'
-import { addUsage, billableQuantity, billableUsage, TOKEN_CEILING, usageProblem } from '../../../electron/gateway/money/billed-usage.js'
+import { addUsage, billableQuantity, billableUsage, TOKEN_CEILING, tokenLimits, usageProblem } from '../../../electron/gateway/money/billed-usage.js'
+import { effectiveModel } from '../../../electron/gateway/families/index.js'
 import { costNano } from '../../../electron/gateway/billing/billing.js'
 import { openDb, type Db } from '../../../electron/gateway/store/db.js'
 import { ledgerRepo, type LedgerEntry } from '../../../electron/gateway/store/ledger.js'
@@ -96,5 +97,17 @@ describe('usages added (a continued answer, an image request of several calls)',
     expect(addUsage(cut, continued)).toEqual({ inputTokens: 17, outputTokens: 60, cachedInputTokens: 50, cacheWrite5mTokens: 300, cacheWrite1hTokens: 200, reasoningTokens: 7, source: 'local_count' })
     expect(addUsage({ inputTokens: 1, outputTokens: 2, imageInputTokens: 3 }, { inputTokens: 4, outputTokens: 5, imageInputTokens: 6 })).toEqual({ inputTokens: 5, outputTokens: 7, cachedInputTokens: 0, imageInputTokens: 9 })
     expect(addUsage(continued, undefined)).toBe(continued)
+  })
+})
+
+describe('a model\'s token limits', () => {
+  it('a GPT-family row with no output limit takes the family\'s (GPT-5\'s 128,000), never the 100M ceiling', () => {
+    const row = { id: 'gpt-new', family: 'gpt', vendor: 'openai', created: 0, pricing: { unit: 'token', input: 0.1, output: 0.5 } } as CatalogModel
+    expect(tokenLimits(effectiveModel(row))).toEqual({ input: TOKEN_CEILING, output: 128000 })
+  })
+
+  it('an output limit above the context window is cut to the window', () => {
+    expect(tokenLimits(model({ contextTokens: 32000, maxOutputTokens: 128000 }))).toEqual({ input: 32000, output: 32000 })
+    expect(tokenLimits(model({ contextTokens: 1_000_000 }))).toEqual({ input: 1_000_000, output: 1_000_000 })
   })
 })
