@@ -277,6 +277,9 @@ export interface MediaItem {
  *   PUT    /admin/v1/settings             Settings → Settings (the port applies at the next start)
  *   GET    /admin/v1/state/{name}         → { value, updatedAt } (404 before the first save)
  *   PUT    /admin/v1/state/{name}         { value } → 204
+ *   GET    /admin/v1/connect              → ConnectOverview (shared/connect.ts: the tools found on the gateway's machine, the SDK variables)
+ *   POST   /admin/v1/connect/{tool}       {group?,model?,dryRun?} → ConnectResult (201 written; 200 dry run; 409 connected or a file that does not parse)
+ *   POST   /admin/v1/connect/{tool}/disconnect|undo  {dryRun?} → ConnectResult (409 when not connected)
  */
 
 // --- Usage summary (GET /admin/v1/usage/summary) ---
