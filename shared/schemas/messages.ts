@@ -5,7 +5,9 @@ const message = {
   type: 'object',
   required: ['role', 'content'],
   properties: {
-    role: { enum: ['user', 'assistant'] },
+    // `system`: a mid-conversation system message (Claude Opus 4.8 takes one after a user turn; Claude Code sends
+    // them). Where it may stand and which models take it is the vendor's to say: its own 400 reaches the client.
+    role: { enum: ['user', 'assistant', 'system'] },
     content: { anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'object', required: ['type'], properties: { type: { type: 'string' } } } }] },
   },
 } as const

@@ -45,6 +45,22 @@ beforeEach(() => {
 const lastRow = async () => (await gw.services.store.ledger.recent(null, 1))[0]
 
 describe('@anthropic-ai/sdk against the gateway (base URL and key changed only)', () => {
+  it('a mid-conversation system message (Claude Code sends them) is forwarded as sent, not refused', async () => {
+    first.setScenario({ kind: 'ok', text: 'Go it is', usage: { input_tokens: 30, output_tokens: 4 } })
+    const messages = [
+      { role: 'user', content: 'Write a hello world' },
+      { role: 'system', content: 'This project is Go. Write all code in Go.' },
+    ]
+    const res = await fetch(`${gw.url}/v1/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': TEST_KEY, 'anthropic-version': '2023-06-01' },
+      body: JSON.stringify({ model: MODEL, max_tokens: 64, messages }),
+    })
+    expect(res.status).toBe(200)
+    expect(((await res.json()) as any).content[0]).toMatchObject({ type: 'text', text: 'Go it is' })
+    expect(first.calls[0].body).toEqual({ model: MODEL, max_tokens: 64, messages })
+  })
+
   it('messages.create is relayed with the account key and the client\'s version, and billed with cache tokens', async () => {
     first.setScenario({ kind: 'ok', text: 'Hi there', usage: { input_tokens: 100, output_tokens: 20, cache_creation_input_tokens: 10, cache_read_input_tokens: 50 } })
     const message = await client.messages.create({ model: MODEL, max_tokens: 64, messages: [{ role: 'user', content: 'Hello' }] })
