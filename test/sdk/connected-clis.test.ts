@@ -48,7 +48,7 @@ beforeAll(async () => {
   gw = await startTestGateway({
     account: { balance: 10, concurrency: 5 },
     models: [
-      { id: 'claude-sonnet-4-5', family: 'claude', vendor: 'anthropic', pricing: { unit: 'token', input: 3, output: 15 }, limits: { maxOutputTokens: 4096 } },
+      { id: 'claude-opus-4-8', family: 'claude', vendor: 'anthropic', pricing: { unit: 'token', input: 3, output: 15 }, limits: { maxOutputTokens: 4096 } },
       { id: 'test-gpt', family: 'gpt', vendor: 'openai', pricing: { unit: 'token', input: 2, output: 8 }, limits: { maxOutputTokens: 4096 } },
     ],
     upstreams: [
@@ -56,7 +56,7 @@ beforeAll(async () => {
       { id: 'openai', vendor: 'openai', baseUrl: openai.url, apiKey: 'openai-account-secret' },
     ],
     groups: [
-      { id: 'claude-code', protocol: 'messages', models: ['claude-sonnet-4-5'], upstreams: ['anthropic'] },
+      { id: 'claude-code', protocol: 'messages', models: ['claude-opus-4-8'], upstreams: ['anthropic'] },
       { id: 'codex', protocol: 'chat', models: ['test-gpt'], upstreams: ['openai'] },
     ],
   })
@@ -70,8 +70,8 @@ afterAll(async () => {
 
 /**
  * Claude Code and Codex from npm (devDependencies), each given only its home with what POST /admin/v1/connect wrote
- * (no ANTHROPIC_* or OPENAI_* variable). Claude Code is run on a model id it knows (claude-sonnet-4-5): for newer
- * and unknown ids it sends `role: "system"` messages mid-conversation, which the messages schema refuses.
+ * (no ANTHROPIC_* or OPENAI_* variable). Claude Code runs on the newest Claude id, for which it sends `role: "system"`
+ * messages mid-conversation: the gateway forwards them.
  */
 describe('the real CLIs, through the gateway, with only the configuration Connect tools wrote', () => {
   it('Claude Code (@anthropic-ai/claude-code) answers one prompt from the fake Anthropic account', async () => {
@@ -80,7 +80,7 @@ describe('the real CLIs, through the gateway, with only the configuration Connec
     const connected = await admin.post('/admin/v1/connect/claude-code', { group: 'claude-code' })
     expect(connected.status).toBe(201)
     anthropic.setScenario({ kind: 'ok', text: 'Hello from the connected gateway' })
-    const out = await run(CLAUDE, ['-p', 'Say hello', '--model', 'claude-sonnet-4-5'], env, homes.dir)
+    const out = await run(CLAUDE, ['-p', 'Say hello', '--model', 'claude-opus-4-8'], env, homes.dir)
     expect(out.stdout.trim(), out.stderr).toBe('Hello from the connected gateway')
     expect(out.code).toBe(0)
     const calls = anthropic.calls.filter((c) => c.path === '/v1/messages')
