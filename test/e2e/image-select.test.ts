@@ -31,6 +31,8 @@ function objectPhoto(): Promise<Buffer> {
 /** Screen coordinates of an image pixel in the mask editor (from the canvas's view attributes). */
 async function imageToPage(page: Page): Promise<(x: number, y: number) => [number, number]> {
   const canvas = page.getByTestId('mask-canvas')
+  // The newest run's card sits above the editor: the canvas may have to be scrolled into the window first.
+  await canvas.scrollIntoViewIfNeeded()
   const box = (await canvas.boundingBox())!
   const attr = async (name: string) => Number(await canvas.getAttribute(name))
   const [scale, ox, oy] = [await attr('data-scale'), await attr('data-offset-x'), await attr('data-offset-y')]
