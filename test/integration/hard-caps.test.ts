@@ -195,6 +195,21 @@ describe('settling: the actual cost is charged, the rest given back to the nano-
     expect(await money(gw)).toMatchObject({ balance: BUDGET - cost, reserved: 0, holds: 0 })
   })
 
+  it('the next request sees an overrun at once: its worst case is checked against what the overrun left', async () => {
+    // Room for three worst cases; the first call goes 60 tokens past its cap (0.00048 USD more than it held), which
+    // leaves less than one: the store must count the overrun before the next hold, not the first call's hold.
+    expect((await admin.patch('/admin/v1/account', { budget: 3 * WORST / 1e9 })).status).toBe(200)
+    fake.once({ kind: 'ok', usage: { prompt_tokens: PROMPT_TOKENS, completion_tokens: MAX_TOKENS + 60 } })
+    const first = await gw.post('/v1/chat/completions', body)
+    expect(first.status).toBe(200)
+    await first.json()
+    const next = await gw.post('/v1/chat/completions', body)
+    expect(next.status).toBe(402)
+    expect(await next.json()).toEqual(chatRefusal(
+      `This request could cost up to ${usd(WORST)} USD, and ${usd(2 * WORST - 480_000)} USD is left of the account's budget (less what requests under way hold). A lower max_tokens fits: at most ${Math.floor((2 * WORST - 480_000 - PROMPT_TOKENS * 2000) / 8000)}.`,
+    ))
+  })
+
   it('a stream cut by the vendor: billed what was counted, the rest released', async () => {
     fake.once({ kind: 'break_after', chunks: 2 })
     const res = await gw.post('/v1/chat/completions', { ...body, stream: true })

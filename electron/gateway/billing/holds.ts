@@ -86,6 +86,8 @@ export function holdWorstCase<Req>(worst: WorstCase<Req>, capField?: string) {
       const room = Math.max(...capped.map((u) => upstreamLeft(u)!))
       if (room < amountNano) throw upstreamRefusal(model, price, candidates, room, capField)
     }
+    // A charge past its hold (a vendor's overrun) still queued is counted first: the store's figures must include it.
+    if (store.ledger.chargesPastHolds()) await store.ledger.flush()
     const taken = await store.holds.take({ id: ctx.id, keyId: key.id, amountNano })
     if (taken.kind === 'insufficient') throw refusal(taken.limit, model, price, taken.availableNano, capField)
     // The upstream account the store's hold is counted on (only one with a budget is recorded).

@@ -139,6 +139,10 @@ export function ledgerRepo(sql: Sql, log: (line: string) => void, replica: strin
     })
 
   let pending: LedgerEntry[] = []
+  // The rows of the commit under way.
+  let committing: LedgerEntry[] = []
+  /** A row that charges more than its request held (usage past the hold, or nothing held): the store's figures lag it. */
+  const pastHold = (e: LedgerEntry): boolean => chargeNano(e.cost_nano) > (e.held ?? 0)
   // Streams under way: their pending row, whether a commit took it (so it may be stored), and which ones changed
   // since the last commit.
   const streams = new Map<string, { row: PendingEntry; stored: boolean }>()
@@ -152,6 +156,7 @@ export function ledgerRepo(sql: Sql, log: (line: string) => void, replica: strin
   const commit = async (): Promise<void> => {
     if ((pending.length === 0 && changed.size === 0) || closed) return
     const batch = pending
+    committing = batch
     const rows = [...changed].map((id) => streams.get(id)!)
     const deletions = replaced
     pending = []
@@ -161,7 +166,9 @@ export function ledgerRepo(sql: Sql, log: (line: string) => void, replica: strin
     for (const s of rows) s.stored = true
     try {
       await sql.transaction((tx) => writeAll(tx, batch, rows.map((s) => s.row), deletions))
+      committing = []
     } catch (err) {
+      committing = []
       // Kept for the next commit (a busy or full disk passes): the charges are already in memory.
       pending = batch.concat(pending)
       for (const s of rows) if (streams.get(s.row.id) === s) changed.add(s.row.id)
@@ -208,6 +215,11 @@ export function ledgerRepo(sql: Sql, log: (line: string) => void, replica: strin
       if (pending.length >= GROUP_COMMIT_ROWS) flushLater()
       else schedule()
     },
+    /**
+     * Whether rows queued or being committed charge more than they held: until they are committed, the store's balance
+     * and spend lag them, so a hold taken now must wait for them (billing/holds.ts flushes first).
+     */
+    chargesPastHolds: (): boolean => pending.some(pastHold) || committing.some(pastHold),
     /** A stream's first byte went out: its pending row (billed for nothing yet) is written at the next commit. */
     openPending(row: PendingEntry): void {
       streams.set(row.id, { row, stored: false })

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import type { CatalogModel } from '../../../shared/types.js'
 import { largestFittingCap, usdText } from '../../../electron/gateway/billing/holds.js'
+import { createStore } from '../../../electron/gateway/store/index.js'
+import { tempDataDir } from '../../helpers/gateway.js'
 
 // 2 USD per 1M input tokens, 8 per 1M output: 2000 and 8000 nano-USD a token.
 const model = { id: 'm', family: 'gpt', vendor: 'openai', pricing: { unit: 'token', input: 2, output: 8 } } as unknown as CatalogModel
@@ -42,5 +44,35 @@ describe('usdText: amounts as the 402 writes them', () => {
     expect(usdText(3_000_000_000)).toBe('3')
     expect(usdText(0)).toBe('0')
     expect(usdText(-900_000)).toBe('0')
+  })
+})
+
+describe('the ledger says when the store lags a charge past its hold', () => {
+  const row = (id: string, cost: number, held?: number) => ({
+    id, key_id: null, group_id: null, model: 'm', endpoint: 'chat.completions', status: 200, error_code: null, upstream_id: null,
+    input_tokens: 1, output_tokens: 1, usage: null, cost_nano: cost, latency_ms: 1, created_at: 0, ...(held === undefined ? {} : { held }),
+  })
+
+  it('a queued row that costs more than it held (or held nothing) until it is committed; one within its hold never', async () => {
+    const dir = tempDataDir()
+    const store = createStore(dir.dir, () => {})
+    try {
+      store.ledger.enqueue(row('req_within', 500, 800))
+      expect(store.ledger.chargesPastHolds()).toBe(false)
+      store.ledger.enqueue(row('req_over', 900, 800))
+      expect(store.ledger.chargesPastHolds()).toBe(true)
+      await store.ledger.flush()
+      expect(store.ledger.chargesPastHolds()).toBe(false)
+      store.ledger.enqueue(row('req_unheld', 1))
+      expect(store.ledger.chargesPastHolds()).toBe(true)
+      // Until the commit that takes it has ended.
+      const committing = store.ledger.flush()
+      expect(store.ledger.chargesPastHolds()).toBe(true)
+      await committing
+      expect(store.ledger.chargesPastHolds()).toBe(false)
+    } finally {
+      await store.close()
+      dir.remove()
+    }
   })
 })
