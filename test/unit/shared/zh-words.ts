@@ -8,6 +8,8 @@ const NAMES = new Set([
   'Gatehouse', 'OpenAI', 'Anthropic', 'Gemini', 'Seedance', 'Seedream', 'Kling', 'Hailuo', 'MiniMax', 'Qwen', 'Grok', 'Claude', 'DashScope',
   'HTTP', 'HTTPS', 'JSON', 'ASCII', 'MIME', 'IPv4', 'IPv6', 'PostgreSQL', 'SQLite', 'Bearer', 'Authorization', 'Host', 'localhost', 'base64',
   'webp', 'jpeg', 'data', 'multipart', 'form', 'Chromium', 'Electron', 'Markdown',
+  // the unit models count in, kept as is in Chinese technical writing (and in the app's own strings)
+  'token',
   // request fields and values the gateway's messages name as they are sent
   'prompt', 'size', 'mask', 'stream', 'false', 'true', 'background', 'transparent', 'edits', 'duration', 'image', 'text', 'usage',
   'gateway', 'login', 'model', 'messages', 'tools', 'input', 'images', 'auto', 'none', 'high', 'temperature',
