@@ -1,5 +1,6 @@
-import { useCallback, useEffect, useState } from 'react'
+import { useCallback, useState } from 'react'
 import { admin } from '../../api/admin'
+import { usePollWhile } from '../../components/use-poll-while'
 import { useAppStore } from '../../stores/app-store'
 import type { ImageRun } from './image-types'
 import { copyStep, followsCopy, withCopy } from './run-copies'
@@ -17,30 +18,14 @@ export function useCopyFollow(run: ImageRun, index: number): { retry(): void; re
   const follow = image !== undefined && run.requestId !== undefined && run.requestId !== '' && followsCopy(image)
   const [retrying, setRetrying] = useState(false)
   const [error, setError] = useState<unknown>(null)
-  useEffect(() => {
-    if (!follow) return
-    let stopped = false
-    let timer: ReturnType<typeof setTimeout> | undefined
-    const tick = async () => {
-      try {
-        const copies = await admin.copies(run.requestId!)
-        if (stopped) return
-        const current = useAppStore.getState().imageRuns.find((r) => r.id === run.id)?.images[index]
-        if (!current) return
-        const step = copyStep(current, index, copies, run.finishedAt ?? run.createdAt, Date.now())
-        if (step.image !== current) setRunImage(run.id, index, step.image)
-        if (!step.again) return
-      } catch {
-        // Asked again at the next tick (the gateway may be restarting).
-      }
-      if (!stopped) timer = setTimeout(() => void tick(), FOLLOW_MS)
-    }
-    void tick()
-    return () => {
-      stopped = true
-      clearTimeout(timer)
-    }
-  }, [follow, run.id, run.requestId, index])
+  usePollWhile(follow, FOLLOW_MS, async (stopped) => {
+    const copies = await admin.copies(run.requestId!)
+    const current = useAppStore.getState().imageRuns.find((r) => r.id === run.id)?.images[index]
+    if (stopped() || !current) return false
+    const step = copyStep(current, index, copies, run.finishedAt ?? run.createdAt, Date.now())
+    if (step.image !== current) setRunImage(run.id, index, step.image)
+    return step.again
+  }, [run.id, run.requestId, index])
   const retry = useCallback(() => {
     if (!run.requestId) return
     setRetrying(true)

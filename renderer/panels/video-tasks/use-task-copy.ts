@@ -1,7 +1,8 @@
-import { useCallback, useEffect, useState } from 'react'
+import { useCallback, useState } from 'react'
 import type { KeptCopy } from '../../../shared/kept-copy'
 import { admin } from '../../api/admin'
 import { copyUnderWay } from '../../components/kept-copy-view'
+import { usePollWhile } from '../../components/use-poll-while'
 
 /** How often a card asks about a video's copy under way. */
 const FOLLOW_MS = 2_000
@@ -16,27 +17,12 @@ export function useTaskCopy(taskId: string, enabled: boolean): { copy?: KeptCopy
   const [error, setError] = useState<unknown>(null)
   // A new round of following starts after Retry.
   const [round, setRound] = useState(0)
-  useEffect(() => {
-    if (!enabled) return
-    let stopped = false
-    let timer: ReturnType<typeof setTimeout> | undefined
-    const tick = async () => {
-      try {
-        const next = (await admin.copies(taskId)).find((c) => c.index === 0)
-        if (stopped) return
-        setCopy(next)
-        if (next && !copyUnderWay(next)) return
-      } catch {
-        // Asked again at the next tick.
-      }
-      if (!stopped) timer = setTimeout(() => void tick(), FOLLOW_MS)
-    }
-    void tick()
-    return () => {
-      stopped = true
-      clearTimeout(timer)
-    }
-  }, [taskId, enabled, round])
+  usePollWhile(enabled, FOLLOW_MS, async (stopped) => {
+    const next = (await admin.copies(taskId)).find((c) => c.index === 0)
+    if (stopped()) return false
+    setCopy(next)
+    return next === undefined || copyUnderWay(next)
+  }, [taskId, round])
   const retry = useCallback(() => {
     setRetrying(true)
     setError(null)
