@@ -175,6 +175,8 @@ export interface RequestLogEntry {
   usageSource: UsageSource | null
   /** the bill in parts, each at its list price; null: none recorded */
   breakdown: PricedComponent[] | null
+  /** a replay (POST /admin/v1/requests/{id}/replay): the request it sent again; absent on any other */
+  replayOf?: string
 }
 
 /**
@@ -222,6 +224,71 @@ export interface TaskSummary {
 export interface Settings {
   port: number
   language: Language
+  /** keeping request and answer bodies (the inspector, replay); GET always answers it, PUT may leave it out (unchanged) */
+  bodies?: BodySettings
+}
+
+/**
+ * Settings → "Keep request and answer bodies": the last `count` requests' bodies, secrets redacted; images and audio
+ * replaced by their size, type and SHA-256 unless `keepMedia`. On by default in the desktop app, off headless.
+ */
+export interface BodySettings {
+  keep: boolean
+  keepMedia: boolean
+  count: number
+}
+
+/** The bounds of kept bodies: how many requests, and the stored bytes per body and in all. */
+export const BODY_LIMITS = { defaultCount: 200, maxCount: 1000, requestBytes: 256 * 1024, answerBytes: 256 * 1024, totalBytes: 64 * 1024 * 1024 } as const
+
+/** Media left out of a kept body: what it was, so the inspector can name it. */
+export interface StrippedMedia {
+  stripped: 'media'
+  type: string
+  bytes: number
+  sha256: string
+}
+
+/** A kept body that could not be kept whole: too large for BODY_LIMITS, or not JSON (an upload, audio). */
+export interface OmittedBody {
+  omitted: 'too_large' | 'not_json' | 'binary'
+  type: string
+  bytes: number
+  sha256: string
+}
+
+/** One server-sent event as the client got it; `at`: milliseconds after the request arrived. */
+export interface CapturedEvent {
+  at: number
+  event?: string
+  data: unknown
+}
+
+/** GET /admin/v1/requests/{id}/body: a request as the client sent it and the answer as it was delivered. */
+export interface CapturedExchange {
+  requestId: string
+  createdAt: number
+  /** the request this one replayed; null: not a replay */
+  replayOf: string | null
+  request: {
+    method: string
+    path: string
+    /** credential headers (Authorization, x-api-key, cookies, …) read `[redacted]` */
+    headers: Record<string, string>
+    body: unknown
+  }
+  answer: {
+    status: number
+    contentType: string | null
+    kind: 'json' | 'sse' | 'binary' | 'empty'
+    body?: unknown
+    events?: CapturedEvent[]
+    /** the answer went past what is held in memory (events or bytes after it are not kept) */
+    truncated: boolean
+    bytes: number
+  }
+  /** milliseconds after the request arrived; null: not measured for this answer (first token: streams only) */
+  timings: { queueMs: number | null; firstByteMs: number | null; firstTokenMs: number | null; totalMs: number }
 }
 
 /** Saved app state (`/admin/v1/state/{name}`): what the panels persist, kept in the gateway's store. */

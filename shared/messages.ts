@@ -349,6 +349,18 @@ export const MESSAGES = {
     zh: '此登录地址已过期。请运行 `npm run gateway -- --login` 获取新地址。',
   },
   admin_not_found: { en: 'No {what} "{id}"', zh: '没有{what}“{id}”' },
+  replay_account_not_serving: {
+    en: 'Account "{account}" does not serve model "{model}" in group "{group}"',
+    zh: '账户“{account}”在分组“{group}”中不提供模型“{model}”',
+  },
+  replay_body_not_kept: {
+    en: 'Request "{id}" cannot be replayed: its body was not kept (turn on "Keep request and answer bodies" in Settings)',
+    zh: '请求“{id}”无法重放：其请求体未保存（请在设置中打开“保留请求与回答内容”）',
+  },
+  replay_media_not_kept: {
+    en: 'Request "{id}" cannot be replayed: its images or audio were not kept (turn on "Keep media" in Settings)',
+    zh: '请求“{id}”无法重放：其中的图片或音频未保存（请在设置中打开“保留图片与音频”）',
+  },
   config_problem: { en: '{field}: {problem}', zh: '{field}：{problem}' },
   group_in_use: {
     en: 'Group "{id}" still has {count} key(s); revoke them first',

@@ -2,7 +2,7 @@ import type { CatalogModel, Endpoint, FallbackTrigger } from '../../shared/types
 import { releaseHold } from './billing/holds.js'
 import { readJson } from './client/body.js'
 import type { RequestContext } from './context.js'
-import { GatewayError } from './errors.js'
+import { GatewayError, gatewayError } from './errors.js'
 import { resolveModel, upstreamsFor } from './access/model-access.js'
 import type { UpstreamAccount } from './contract/accounts.js'
 import type { Services } from './services.js'
@@ -82,11 +82,20 @@ async function admitModel<In, Req, Funds>(ctx: RequestContext, services: Service
   ctx.model = model
   const ruled = spec.rules(input, model, ctx)
   const request = ruled instanceof Promise ? await ruled : ruled
-  const candidates = upstreamsFor(services.registry, ctx.group!, model, spec.capability)
+  const candidates = pinned(ctx, upstreamsFor(services.registry, ctx.group!, model, spec.capability), model)
   spec.accounts?.(request, candidates, model)
   const held = spec.funds(ctx, services, request, model, candidates)
   const funds = held instanceof Promise ? await held : held
   return { input, request, model, candidates, funds, asSent: input === asSent }
+}
+
+/** A replay pinned to one account (access/replay-tickets.ts) tries that account only; 400 when it does not serve the model. */
+function pinned(ctx: RequestContext, candidates: UpstreamAccount[], model: CatalogModel): UpstreamAccount[] {
+  const account = ctx.replay?.upstream
+  if (account === undefined) return candidates
+  const only = candidates.filter((u) => u.id === account)
+  if (only.length === 0) throw gatewayError('invalid_request', 'replay_account_not_serving', { account, model: model.id, group: ctx.group!.id })
+  return only
 }
 
 /**

@@ -21,6 +21,12 @@ export interface RequestHold {
   onUpstream(upstream: UpstreamAccount): Promise<GatewayError | undefined>
 }
 
+/** What a replay (admin/replay.ts) asks of the request it sends: the request it replays, the account to use (none: any). */
+export interface ReplayPin {
+  of: string
+  upstream?: string
+}
+
 /** Everything one request carries through the pipeline, and what its ledger row will say. */
 export interface RequestContext {
   id: string
@@ -51,6 +57,8 @@ export interface RequestContext {
   hold?: RequestHold
   /** the route's ledger endpoint name */
   endpoint?: string
+  /** a replay of a logged request (access/replay-tickets.ts): admission uses only its pinned account */
+  replay?: ReplayPin
   /** filled by the handler for the ledger */
   outcome: {
     upstreamId?: string

@@ -6,6 +6,8 @@ import { SessionDownloads } from './access/session-downloads.js'
 import { DEFAULT_SESSION_LIMITS, type SessionLimits } from './admin/session-table.js'
 import { defaultRendererDir } from './admin/static-files.js'
 import { createBodyBudget, DEFAULT_BODY_BYTES, keyBodyBytes } from './client/body-budget.js'
+import { createBodyCapture } from './client/capture.js'
+import { bodySettingsOf, readSettings } from './data-dir/settings.js'
 import { MAX_BODY_BYTES } from './client/body.js'
 import { clientTimeoutsOf } from './client/client-timeouts.js'
 import { applyConfig } from './config/apply-config.js'
@@ -16,6 +18,7 @@ import { createHttp, DEFAULT_TIMEOUTS } from './upstreams/http.js'
 import { createRouting } from './relay/failover.js'
 import { Prober } from './relay/probe.js'
 import { KeyRequests } from './access/key-requests.js'
+import { ReplayTickets } from './access/replay-tickets.js'
 import { createConcurrencyLimiter } from './limits.js'
 import type { ResolveHost } from './guards/link-guard.js'
 import { mediaFilesFor } from './media/media-files.js'
@@ -128,7 +131,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     const bodies = createBodyBudget(options.config?.limits?.bodyBytes ?? DEFAULT_BODY_BYTES, (key) => keyBodyBytes(key, registry.account.concurrency, MAX_BODY_BYTES))
     const routing = createRouting(options.config?.routing)
     routing.prober = new Prober(routing.breakers, http, (id) => registry.upstreams.get(id), log)
-    const services: Services = { store, registry, http, routing, limiter: leases ?? createConcurrencyLimiter(registry), bodies, dataDir: options.dataDir, media: mediaFilesFor(store.sql, options.dataDir), secrets, admin, keyRequests, sessionDownloads, app: { ...app }, log }
+    const services: Services = { store, registry, http, routing, limiter: leases ?? createConcurrencyLimiter(registry), bodies, replays: new ReplayTickets(), capture: createBodyCapture(store, bodySettingsOf(readSettings(options.dataDir), app.mode), log), dataDir: options.dataDir, media: mediaFilesFor(store.sql, options.dataDir), secrets, admin, keyRequests, sessionDownloads, app: { ...app }, log }
     // One process: what the last run left is failed now. Team mode: only what stopped replicas left, now and every few seconds.
     if (pool && leases) teamMode = await startTeamMode(services, { pool, limiter: leases, ttlMs })
     else await failInterruptedImageTasks(services)

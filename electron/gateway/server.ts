@@ -2,6 +2,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Socket } from 'node:net'
 import { authenticateRequest } from './access/auth.js'
 import { recordRequest } from './billing/billing.js'
+import type { Recording } from './client/capture.js'
+import { REPLAY_HEADER } from './access/replay-tickets.js'
 import { discardUpload, readBody, refusesUpload } from './client/body.js'
 import { DEFAULT_CLIENT_TIMEOUTS, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, type ClientTimeouts } from './client/client-timeouts.js'
 import { createConnectionTable } from './client/connection-table.js'
@@ -50,6 +52,7 @@ export function createGatewayServer(services: Services, routes: Route[], opts: S
     const match = route(req.method ?? 'GET', path)
     const ctx = createContext(req, res, path, match.route?.protocol ?? protocolOfPath(path), services.registry.redactor.redact, timeouts)
     res.setHeader('x-request-id', ctx.id)
+    let recording: Recording | undefined
     res.once('close', () => {
       if (!res.writableFinished) ctx.abort.abort()
     })
@@ -65,7 +68,11 @@ export function createGatewayServer(services: Services, routes: Route[], opts: S
       ctx.endpoint = r.endpoint
       if (r.auth === 'admin') {
         if (!services.admin.allows(req, r.mediaToken === true)) throw gatewayError('admin_unauthorized', 'admin_unauthorized')
-      } else if (r.auth !== 'none') authorize(ctx, r, path)
+      } else if (r.auth !== 'none') {
+        authorize(ctx, r, path)
+        // The gateway's own call replaying a logged request: its one-time ticket pins the account (admission.ts).
+        if (req.headers[REPLAY_HEADER] !== undefined) ctx.replay = services.replays.take(req.headers[REPLAY_HEADER])
+      }
       if (readsBody(r, req.method ?? 'GET')) {
         // Held until the request is done: `ctx.release` gives the bytes back (with the slot, below), also when a
         // background task takes it over along with the body.
@@ -79,6 +86,8 @@ export function createGatewayServer(services: Services, routes: Route[], opts: S
         const release = slot instanceof Promise ? await slot : slot
         ctx.release = ctx.release === undefined ? release : releasingBoth(ctx.release, release)
       }
+      // Kept bodies (Settings): the request as parsed, the answer as it goes out, for every request the ledger records.
+      if (r.ledger) recording = services.capture.start(ctx)
       await r.handle(ctx, services, match.params)
     } catch (err) {
       const error = asGatewayError(err, ctx.id)
@@ -93,6 +102,7 @@ export function createGatewayServer(services: Services, routes: Route[], opts: S
     } finally {
       ctx.release?.()
       if (match.route?.ledger) finish(ctx, match.route)
+      recording?.save(ctx)
     }
   }
 

@@ -2,7 +2,9 @@ import type { AdminAuth } from './access/admin-access.js'
 import type { SessionDownloads } from './access/session-downloads.js'
 import type { Http } from './upstreams/http.js'
 import type { KeyRequests } from './access/key-requests.js'
+import type { ReplayTickets } from './access/replay-tickets.js'
 import type { BodyBudget } from './client/body-budget.js'
+import type { BodyCapture } from './client/capture.js'
 import type { ConcurrencyLimiter } from './limits.js'
 import type { MediaFiles } from './media/media-files.js'
 import type { Registry } from './registry.js'
@@ -28,6 +30,10 @@ export interface Services {
   limiter: ConcurrencyLimiter
   /** request bodies held in memory, per key and gateway-wide (config `limits.bodyBytes`) */
   bodies: BodyBudget
+  /** kept request and answer bodies (Settings → "Keep request and answer bodies") */
+  capture: BodyCapture
+  /** the one-time tickets of replays, which pin an account (admin/replay.ts) */
+  replays: ReplayTickets
   /** where the SQLite store and settings live */
   dataDir: string
   /** the bytes of kept images and videos (`store.media` rows name them): the data dir, or the PostgreSQL store */

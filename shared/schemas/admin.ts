@@ -2,7 +2,7 @@
  * JSON Schemas of the admin API's bodies and answers (shared/admin.ts). Bodies reuse the config file's
  * item schemas, so a group or key made in the app obeys exactly the rules of one made in a config file.
  */
-import { LANGUAGES, STATE_NAMES, USAGE_BY, USAGE_LATENCY_SAMPLE, USAGE_MAX_KEYS, USAGE_MAX_SERIES } from '../admin.js'
+import { BODY_LIMITS, LANGUAGES, STATE_NAMES, USAGE_BY, USAGE_LATENCY_SAMPLE, USAGE_MAX_KEYS, USAGE_MAX_SERIES } from '../admin.js'
 import { FALLBACK_TRIGGERS, USAGE_COMPONENTS, USAGE_SOURCES, VENDORS } from '../types.js'
 import { MAX_USD } from './common.js'
 import { gatewayConfig, modelFallbacks } from './config.js'
@@ -75,6 +75,16 @@ export const settingsBody = {
   properties: {
     port: { type: 'integer', minimum: 1, maximum: 65535, description: 'applies at the next start' },
     language: { enum: LANGUAGES },
+    bodies: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['keep', 'keepMedia', 'count'],
+      properties: {
+        keep: { type: 'boolean', description: 'keep the request and answer bodies of the last `count` requests' },
+        keepMedia: { type: 'boolean', description: 'keep images and audio too; otherwise each is replaced by its size, type and SHA-256' },
+        count: { type: 'integer', minimum: 1, maximum: BODY_LIMITS.maxCount },
+      },
+    },
   },
 }
 
@@ -188,7 +198,8 @@ export const requestLogPage = obj({
           cost: { type: 'number', minimum: 0, description: 'USD' },
         }),
       },
-    }),
+      replayOf: { type: 'string', description: 'a replay (POST /admin/v1/requests/{id}/replay): the request it sent again; absent on any other request' },
+    }, ['id', 'createdAt', 'keyId', 'group', 'model', 'endpoint', 'status', 'errorCode', 'upstream', 'inputTokens', 'outputTokens', 'cost', 'latencyMs', 'attempts', 'usageSource', 'breakdown']),
   },
   next: strOrNull,
 })
@@ -199,6 +210,44 @@ export const taskSummary = obj({
 })
 export const mediaItem = obj({ id: str, requestId: str, kind: str, mimeType: str, url: str, sourceUrl: strOrNull, createdAt: int })
 export const appKey = obj({ key: str })
+
+// Kept bodies (GET /admin/v1/requests/{id}/body) and replays (POST /admin/v1/requests/{id}/replay).
+const msOrNull = { type: ['number', 'null'] }
+export const capturedExchange = obj({
+  requestId: str, createdAt: int,
+  replayOf: { ...strOrNull, description: 'the request this one replayed; null: not a replay' },
+  request: obj({
+    method: str, path: str,
+    headers: { type: 'object', additionalProperties: str, description: 'as the client sent them; Authorization, x-api-key, api-key, cookies and every header named for a key, token, secret or session read `[redacted]`' },
+    body: { description: 'the JSON body as parsed, every known key redacted; images and audio as `{stripped: "media", type, bytes, sha256}` unless media is kept; a body not kept whole as `{omitted: "too_large" | "not_json" | "binary", type, bytes, sha256}`' },
+  }),
+  answer: obj({
+    status: int, contentType: strOrNull, kind: { enum: ['json', 'sse', 'binary', 'empty'] },
+    body: { description: 'a JSON answer, as the request body is kept' },
+    events: { type: 'array', items: obj({ at: num, event: str, data: {} }, ['at', 'data']), description: 'a stream\'s events as delivered; `at`: ms after the request arrived' },
+    truncated: { type: 'boolean', description: 'the answer went past the bound kept; what came after is not kept' },
+    bytes: int,
+  }, ['status', 'contentType', 'kind', 'truncated', 'bytes']),
+  timings: obj({
+    queueMs: { ...msOrNull, description: 'from arrival to the handler: the body read and the wait for a concurrency slot' },
+    firstByteMs: { ...msOrNull, description: 'the answer\'s first byte sent' },
+    firstTokenMs: { ...msOrNull, description: 'a stream\'s first event sent (the gateway holds frames back until the first content); null for a whole answer' },
+    totalMs: num,
+  }),
+})
+export const replayBody = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    account: { type: 'string', minLength: 1, description: 'the upstream account to send it through (it must serve the model in the group); default: the group\'s failover order' },
+    model: { type: 'string', minLength: 1, description: 'another model of the group; default: the model the request named' },
+  },
+}
+export const replayResult = obj({
+  replayOf: str,
+  quote: { type: 'object', description: 'the quote (POST /v1/quote) of the replay, made before it was sent' },
+  replay: { type: 'object', description: 'the replay\'s request log entry (GET /admin/v1/requests)' },
+})
 export const stateDoc = obj({ value: {}, updatedAt: int })
 
 // Usage summary (GET /admin/v1/usage/summary).

@@ -207,6 +207,19 @@ describe('the admin API and the app answer as documented', () => {
     await expectStatus(404, 'GET', '/admin/v1/state/chat', { headers: admin })
     await expectStatus(204, 'PUT', '/admin/v1/state/chat', { headers: admin, body: { value: { conversations: [] } } })
     await expectStatus(200, 'GET', '/admin/v1/state/chat', { headers: admin })
+    // Kept bodies and replays.
+    await expectStatus(200, 'PUT', '/admin/v1/settings', { headers: admin, body: { port: 8787, language: 'en', bodies: { keep: true, keepMedia: false, count: 10 } } })
+    const keptCall = await expectStatus(200, 'POST', '/v1/chat/completions', { headers: { ...json, ...bearer(TEST_KEY) }, body: { model: 'test-gpt', messages: [{ role: 'user', content: 'keep me' }] } })
+    const keptId = keptCall.headers.get('x-request-id')!
+    await keptCall.text()
+    await expectStatus(200, 'GET', `/admin/v1/requests/${keptId}/body`, { headers: admin })
+    await expectStatus(200, 'POST', `/admin/v1/requests/${keptId}/replay`, { headers: admin, body: { account: 'oa' } })
+    await expectStatus(400, 'POST', `/admin/v1/requests/${keptId}/replay`, { headers: admin, body: { account: 'an' } })
+    await expectStatus(204, 'DELETE', `/admin/v1/requests/${keptId}/body`, { headers: admin })
+    await expectStatus(404, 'GET', `/admin/v1/requests/${keptId}/body`, { headers: admin })
+    await expectStatus(404, 'DELETE', `/admin/v1/requests/${keptId}/body`, { headers: admin })
+    await expectStatus(404, 'POST', `/admin/v1/requests/${keptId}/replay`, { headers: admin, body: {} })
+    await expectStatus(200, 'PUT', '/admin/v1/settings', { headers: admin, body: { port: 8787, language: 'en', bodies: { keep: false, keepMedia: false, count: 200 } } })
     const request = (await gw.services.store.ledger.recent(null, 1))[0].id
     const uploaded = await expectStatus(201, 'POST', `/admin/v1/media?request=${request}`, { headers: { ...bearer(gw.adminToken), 'content-type': 'image/png' }, body: makePng(8, 8) })
     const mediaId = ((await uploaded.json()) as { id: string }).id

@@ -42,7 +42,7 @@ describe('the PostgreSQL schema', () => {
       `SELECT table_name, column_name, data_type, is_nullable, column_default FROM information_schema.columns WHERE table_schema = 'public'`,
     )
     const tables = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`).pluck().all() as string[]
-    expect(tables.length).toBe(13)
+    expect(tables.length).toBe(15)
     for (const table of tables) {
       const columns = db.pragma(`table_info(${table})`) as SqliteColumn[]
       const mirrored = pgColumns.filter((c) => c.table_name === table)
@@ -66,7 +66,7 @@ describe('the PostgreSQL schema', () => {
     const pgIndexes = await sql.all<{ name: string; table: string; definition: string }>(
       `SELECT indexname AS name, tablename AS "table", indexdef AS definition FROM pg_indexes WHERE schemaname = 'public'`,
     )
-    expect(sqliteIndexes.length).toBe(12)
+    expect(sqliteIndexes.length).toBe(13)
     for (const index of sqliteIndexes) {
       const columns = (db.pragma(`index_info(${index.name})`) as { name: string }[]).map((c) => c.name)
       const twin = pgIndexes.find((i) => i.name === index.name)

@@ -84,18 +84,21 @@ export async function deleteGroup(ctx: RequestContext, services: Services, param
  */
 export async function appKey(ctx: RequestContext, services: Services, params: string[]): Promise<void> {
   const group = await findGroup(services, params[0])
-  const existing = await services.store.apiKeys.appKeyOf(group.id)
-  if (existing) {
-    sendJson(ctx.res, 200, { key: services.secrets.decrypt(existing.app_secret_enc!) })
-    return
-  }
+  const { key, made } = await appKeyOf(services, group.id)
+  sendJson(ctx.res, made ? 201 : 200, { key })
+}
+
+/** The app's own key of a group (sealed in the store), made when it has none. */
+export async function appKeyOf(services: Services, groupId: string): Promise<{ key: string; made: boolean }> {
+  const existing = await services.store.apiKeys.appKeyOf(groupId)
+  if (existing) return { key: services.secrets.decrypt(existing.app_secret_enc!), made: false }
   const key = generateKey()
   const hash = services.registry.keyHasher.hash(key)
   await applyChange(services, (tx) =>
     tx.apiKeys.upsert({
-      id: keyId(hash), hash, hint: keyHint(key), group_id: group.id, name: 'Gatehouse app', concurrency: null, quota_nano: null,
+      id: keyId(hash), hash, hint: keyHint(key), group_id: groupId, name: 'Gatehouse app', concurrency: null, quota_nano: null,
       expires_at: null, disabled: 0, created_at: Math.floor(Date.now() / 1000), app_secret_enc: services.secrets.encrypt(key),
     }),
   )
-  sendJson(ctx.res, 201, { key })
+  return { key, made: true }
 }

@@ -4,8 +4,7 @@ import type { RequestContext } from '../context.js'
 import { nanoToUsd } from '../money/money.js'
 import { sendJson } from '../respond.js'
 import type { Services } from '../services.js'
-import type { LedgerEntry } from '../store/ledger.js'
-import type { RequestLogFilter } from '../store/request-log.js'
+import type { LoggedRequest, RequestLogFilter } from '../store/request-log.js'
 import { queryOf } from './admin-io.js'
 import { badQuery, housekeepingParam, integerParam, MAX_TIME_MS, textParam, timeParam } from './query-params.js'
 
@@ -42,11 +41,12 @@ export function parseLogQuery(q: URLSearchParams): RequestLogFilter {
   }
 }
 
-const toEntry = (r: LedgerEntry): RequestLogEntry => ({
+export const toEntry = (r: LoggedRequest): RequestLogEntry => ({
   id: r.id, createdAt: r.created_at, keyId: r.key_id, group: r.group_id, model: r.model, endpoint: r.endpoint, status: r.status,
   errorCode: r.error_code, upstream: r.upstream_id, inputTokens: r.input_tokens, outputTokens: r.output_tokens,
   cost: nanoToUsd(r.cost_nano), latencyMs: r.latency_ms, attempts: jsonArray<UpstreamAttempt>(r.attempts),
   usageSource: USAGE_SOURCES.find((source) => source === r.usage_source) ?? null, breakdown: jsonArray<PricedComponent>(r.breakdown),
+  ...(r.replay_of ? { replayOf: r.replay_of } : {}),
 })
 
 /**

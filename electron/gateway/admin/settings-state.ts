@@ -3,22 +3,24 @@ import { settingsBody, stateBody } from '../../../shared/schemas/admin.js'
 import type { RequestContext } from '../context.js'
 import { sendJson } from '../respond.js'
 import type { Services } from '../services.js'
-import { readSettings, writeSettings } from '../data-dir/settings.js'
+import { bodySettingsOf, readSettings, writeSettings } from '../data-dir/settings.js'
 import { bodyReader, noContent, notFound, segment } from './admin-io.js'
 
 const readSettingsBody = bodyReader<Settings>(settingsBody)
 const readStateBody = bodyReader<{ value: unknown }>(stateBody)
 
-/** GET /admin/v1/settings */
+/** GET /admin/v1/settings (with whether bodies are kept, saved or by default) */
 export async function getSettings(ctx: RequestContext, services: Services): Promise<void> {
-  sendJson(ctx.res, 200, readSettings(services.dataDir))
+  sendJson(ctx.res, 200, { ...readSettings(services.dataDir), bodies: services.capture.settings() })
 }
 
-/** PUT /admin/v1/settings: saved to settings.json; the port applies at the next start. */
+/** PUT /admin/v1/settings: saved to settings.json; the port applies at the next start, kept bodies at once (left out: unchanged). */
 export async function putSettings(ctx: RequestContext, services: Services): Promise<void> {
   const settings = await readSettingsBody(ctx)
-  writeSettings(services.dataDir, settings)
-  sendJson(ctx.res, 200, readSettings(services.dataDir))
+  const bodies = settings.bodies ?? readSettings(services.dataDir).bodies
+  writeSettings(services.dataDir, { ...settings, ...(bodies ? { bodies } : {}) })
+  services.capture.configure(bodySettingsOf(readSettings(services.dataDir), services.app.mode))
+  await getSettings(ctx, services)
 }
 
 function stateName(raw: string): StateName {

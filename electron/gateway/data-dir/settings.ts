@@ -1,6 +1,6 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { LANGUAGES, type Settings } from '../../../shared/admin.js'
+import { BODY_LIMITS, LANGUAGES, type BodySettings, type Settings } from '../../../shared/admin.js'
 import { DEFAULT_PORT } from './paths.js'
 import { PRIVATE_FILE_MODE, restrictMode } from './private-files.js'
 
@@ -14,10 +14,28 @@ export function readSettings(dataDir: string): Settings {
   } catch {
     // missing or unreadable: the defaults stand
   }
+  const bodies = validBodies(raw.bodies)
   return {
     port: Number.isInteger(raw.port) && raw.port! > 0 && raw.port! <= 65535 ? raw.port! : DEFAULTS.port,
     language: LANGUAGES.includes(raw.language as Settings['language']) ? raw.language! : DEFAULTS.language,
+    ...(bodies ? { bodies } : {}),
   }
+}
+
+function validBodies(raw: unknown): BodySettings | undefined {
+  if (raw === null || typeof raw !== 'object') return undefined
+  const { keep, keepMedia, count } = raw as Partial<BodySettings>
+  if (typeof keep !== 'boolean' || typeof keepMedia !== 'boolean' || !Number.isInteger(count) || count! < 1 || count! > BODY_LIMITS.maxCount) return undefined
+  return { keep, keepMedia, count: count! }
+}
+
+/**
+ * Whether bodies are kept, as saved; never saved: on in the desktop app (one person's own traffic, kept in their own
+ * data dir beside the ledger, so the inspector works from the first request), off headless (a server, and team mode's
+ * shared database, hold other people's prompts: keeping them is the operator's choice).
+ */
+export function bodySettingsOf(settings: Settings, mode: 'desktop' | 'headless'): BodySettings {
+  return settings.bodies ?? { keep: mode === 'desktop', keepMedia: false, count: BODY_LIMITS.defaultCount }
 }
 
 /** Written to a temporary file first, so a crash never leaves half a settings file. */

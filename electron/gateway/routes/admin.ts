@@ -1,4 +1,4 @@
-import { HOUSEKEEPING_ENDPOINTS, USAGE_LATENCY_SAMPLE, USAGE_MAX_DAYS, USAGE_MAX_KEYS, USAGE_MAX_SERIES } from '../../../shared/admin.js'
+import { BODY_LIMITS, HOUSEKEEPING_ENDPOINTS, USAGE_LATENCY_SAMPLE, USAGE_MAX_DAYS, USAGE_MAX_KEYS, USAGE_MAX_SERIES } from '../../../shared/admin.js'
 import * as schema from '../../../shared/schemas/admin.js'
 import { connectBody, connectOverview as overviewSchema, connectResult, releaseBody } from '../../../shared/schemas/connect.js'
 import { keptCopy } from '../../../shared/schemas/kept-copy.js'
@@ -11,6 +11,8 @@ import { listCopies, retryCopy } from '../admin/copies.js'
 import { getMedia, listMedia, uploadMedia } from '../admin/media.js'
 import { listModelSettings, updateModelSettings } from '../admin/model-settings.js'
 import { listRequests } from '../admin/requests.js'
+import { deleteRequestBody, getRequestBody } from '../admin/request-body.js'
+import { replayRequest } from '../admin/replay.js'
 import { closeSession, getSession, login, openSession } from '../admin/session.js'
 import { getSettings, getState, putSettings, putState } from '../admin/settings-state.js'
 import { serveRenderer } from '../admin/static-files.js'
@@ -90,6 +92,19 @@ export const ADMIN_ROUTES: Route[] = [
   adminRoute('POST', `${P}/keys`, 'keys.create', createKey, { summary: 'Create a gateway key', description: 'The answer holds the key; it is shown this once and stored only hashed.', request: { schema: schema.keyCreate }, response: schema.createdKey, success: '201' }),
   adminRoute('PATCH', `${P}/keys/{key}`, 'keys.update', updateKey, { summary: 'Rename, disable, or change limits of a key', description: 'null clears a limit.', request: { schema: schema.keyPatch }, response: schema.keySummary }),
   adminRoute('DELETE', `${P}/keys/{key}`, 'keys.revoke', revokeKey, { summary: 'Revoke a key', response: {}, success: '204' }),
+  adminRoute('GET', `${P}/requests/{id}/body`, 'requests.body', getRequestBody, {
+    summary: 'A request as the client sent it and its answer as delivered (kept bodies)',
+    description: `Kept for the last requests while Settings → "Keep request and answer bodies" is on (\`bodies\` in /admin/v1/settings; on by default in the desktop app, off headless): at most ${BODY_LIMITS.maxCount} requests, ${BODY_LIMITS.requestBytes} bytes per request body and per answer, ${BODY_LIMITS.totalBytes} bytes in all (the oldest go first). Secrets are never kept; images and audio are described by size, type and SHA-256 unless media is kept. Erased with the request's ledger row. 404 when none are kept.`,
+    response: schema.capturedExchange,
+  }),
+  adminRoute('DELETE', `${P}/requests/{id}/body`, 'requests.body.delete', deleteRequestBody, { summary: "Forget a request's kept bodies", description: 'The ledger row stays.', response: {}, success: '204' }),
+  adminRoute('POST', `${P}/requests/{id}/replay`, 'requests.replay', replayRequest, {
+    summary: 'Send a kept request again, on another account or model',
+    description: "Sent with the app's own key of the request's group: quoted first (the quote is in the answer; a quote's refusal is the answer), then admitted and billed like any request (budgets, quotas and holds apply). `account` pins the upstream account (400 `invalid_request` when it does not serve the model in the group); `model` names another model of the group. The new request's log entry has `replayOf`. 404 `not_found` when the request's body was not kept; 409 `conflict` when its images or audio were not kept.",
+    request: { schema: schema.replayBody },
+    response: schema.replayResult,
+    moreErrors: { '409': 'the request\'s images or audio were not kept' },
+  }),
   adminRoute('GET', `${P}/account`, 'account.get', getAccount, { summary: 'Budget, spent, reservations and the concurrency cap (USD)', description: 'A new install has no budget (`budget: null`): requests are never refused for money until one is set.', response: schema.accountSummary }),
   adminRoute('PATCH', `${P}/account`, 'account.update', updateAccount, { summary: 'Set or clear the budget, or set the concurrency cap', description: '`budget`: USD, from which spending counts anew (402 `insufficient_quota` once spent); null: no budget. `balance` is its older name.', request: { schema: schema.accountPatch }, response: schema.accountSummary }),
   adminRoute('GET', `${P}/requests`, 'requests.list', listRequests, {

@@ -187,6 +187,15 @@ export const MIGRATIONS: readonly string[] = [
    ALTER TABLE requests ADD COLUMN reserved_nano INTEGER;`,
   // A stream's checkpointed priced breakdown (relay/checkpoint.ts), kept for the row it becomes if the process dies.
   `ALTER TABLE pending_requests ADD COLUMN breakdown TEXT;`,
+  // Kept request and answer bodies (client/capture.ts, store/request-bodies.ts): the last N requests' bodies, secrets
+  // redacted and media replaced by its size, type and hash unless kept; erased with their ledger row. `replay_of`:
+  // the request a replay sent again (admin/replay.ts), so the log marks it and links to its original.
+  `CREATE TABLE request_bodies (request_id TEXT PRIMARY KEY, created_at INTEGER NOT NULL, bytes INTEGER NOT NULL,
+     request TEXT NOT NULL, answer TEXT NOT NULL);
+   CREATE INDEX request_bodies_created ON request_bodies (created_at);
+   CREATE TABLE replays (request_id TEXT PRIMARY KEY, original_id TEXT NOT NULL, upstream_id TEXT, model TEXT);
+   CREATE TRIGGER requests_erase_bodies AFTER DELETE ON requests
+     BEGIN DELETE FROM request_bodies WHERE request_id = OLD.id; END;`,
 ]
 
 /** Opens (creating if needed) the gateway's SQLite store in the data dir and brings its schema up to date. */

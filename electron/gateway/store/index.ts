@@ -11,6 +11,7 @@ import { ledgerRepo } from './ledger.js'
 import { loginCodesRepo } from './login-codes.js'
 import { modelOverridesRepo } from './model-overrides.js'
 import { requestLogRepo } from './request-log.js'
+import { requestBodiesRepo } from './request-bodies.js'
 import type { Sql } from './sql.js'
 import { sqliteSql } from './sqlite-sql.js'
 import { tasksRepo } from './tasks.js'
@@ -38,6 +39,7 @@ function tables(sql: Sql, replica: string) {
     holds: holdsRepo(sql, replica),
     media: mediaRepo(sql),
     requestLog: requestLogRepo(sql),
+    requestBodies: requestBodiesRepo(sql),
     usageSummary: usageSummaryRepo(sql),
     appState: appStateRepo(sql),
     meta: metaRepo(sql),

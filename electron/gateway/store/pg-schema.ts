@@ -206,6 +206,17 @@ export const PG_MIGRATIONS: readonly string[] = [
    ALTER TABLE requests ADD COLUMN reserved_nano BIGINT;`,
   // SQLite migration 17: a stream's checkpointed priced breakdown.
   `ALTER TABLE pending_requests ADD COLUMN breakdown TEXT;`,
+  // SQLite migration 18: kept request and answer bodies, erased with their ledger row; replays and their originals.
+  `CREATE TABLE request_bodies (request_id TEXT PRIMARY KEY, created_at BIGINT NOT NULL, bytes BIGINT NOT NULL,
+     request TEXT NOT NULL, answer TEXT NOT NULL);
+   CREATE INDEX request_bodies_created ON request_bodies (created_at);
+   CREATE TABLE replays (request_id TEXT PRIMARY KEY, original_id TEXT NOT NULL, upstream_id TEXT, model TEXT);
+   CREATE FUNCTION requests_erase_bodies() RETURNS trigger LANGUAGE plpgsql AS $$
+   BEGIN
+     DELETE FROM request_bodies WHERE request_id = OLD.id;
+     RETURN OLD;
+   END $$;
+   CREATE TRIGGER requests_erase_bodies AFTER DELETE ON requests FOR EACH ROW EXECUTE FUNCTION requests_erase_bodies();`,
 ]
 
 /**

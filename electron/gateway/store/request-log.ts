@@ -27,27 +27,30 @@ export interface RequestLogFilter {
 export const housekeepingFilter = (alias: string) => `(@housekeeping = 1 OR ${alias}.endpoint NOT IN (${HOUSEKEEPING_ENDPOINTS.map((e) => `'${e}'`).join(', ')})
       OR NOT EXISTS (SELECT 1 FROM api_keys k WHERE k.id = ${alias}.key_id AND k.app_secret_enc IS NOT NULL))`
 
+/** A ledger row as the log lists it: with the request it replayed (`replays`), null for any other. */
+export type LoggedRequest = LedgerEntry & { replay_of: string | null }
+
 /** The request log, newest first, read from the ledger's table (the ledger writes it; this only reads). */
 export function requestLogRepo(sql: Sql) {
   // A bare parameter tested only for NULL has no type PostgreSQL can infer: each is cast (a no-op on SQLite).
   const page = `
-    SELECT * FROM requests
-    WHERE (CAST(@id AS TEXT) IS NULL OR id = @id)
+    SELECT requests.*, replays.original_id AS replay_of FROM requests LEFT JOIN replays ON replays.request_id = requests.id
+    WHERE (CAST(@id AS TEXT) IS NULL OR requests.id = @id)
       AND (CAST(@group AS TEXT) IS NULL OR group_id = @group)
       AND (CAST(@key AS TEXT) IS NULL OR key_id = @key)
-      AND (CAST(@model AS TEXT) IS NULL OR model = @model)
+      AND (CAST(@model AS TEXT) IS NULL OR requests.model = @model)
       AND (CAST(@endpoint AS TEXT) IS NULL OR endpoint = @endpoint)
       AND (CAST(@status AS INTEGER) IS NULL OR status = @status)
       AND (CAST(@ok AS INTEGER) IS NULL OR (@ok = 1 AND status < 400) OR (@ok = 0 AND status >= 400))
       AND (CAST(@since AS BIGINT) IS NULL OR created_at >= @since)
       AND (CAST(@until AS BIGINT) IS NULL OR created_at <= @until)
-      AND (CAST(@beforeAt AS BIGINT) IS NULL OR created_at < @beforeAt OR (created_at = @beforeAt AND id < @beforeId))
+      AND (CAST(@beforeAt AS BIGINT) IS NULL OR created_at < @beforeAt OR (created_at = @beforeAt AND requests.id < @beforeId))
       AND ${housekeepingFilter('requests')}
-    ORDER BY created_at DESC, id DESC
+    ORDER BY created_at DESC, requests.id DESC
     LIMIT @limit`
   return {
-    page: (f: RequestLogFilter): Promise<LedgerEntry[]> =>
-      sql.all<LedgerEntry>(page, {
+    page: (f: RequestLogFilter): Promise<LoggedRequest[]> =>
+      sql.all<LoggedRequest>(page, {
         id: f.id ?? null,
         group: f.group ?? null,
         key: f.key ?? null,

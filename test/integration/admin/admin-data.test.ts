@@ -78,10 +78,10 @@ describe('admin API: request log, tasks, media, settings, saved state', () => {
   })
 
   it('saves settings to settings.json and validates them', async () => {
-    expect((await admin.get('/admin/v1/settings')).json).toEqual({ port: 8787, language: 'en' })
+    expect((await admin.get('/admin/v1/settings')).json).toEqual({ port: 8787, language: 'en', bodies: { keep: false, keepMedia: false, count: 200 } })
     expect((await admin.put('/admin/v1/settings', { port: 70000, language: 'en' })).json).toEqual(apiError('invalid_request', 'port: must be <= 65535', 'port'))
     expect((await admin.put('/admin/v1/settings', { port: 9000, language: 'fr' })).json).toEqual(apiError('invalid_request', 'language: must be equal to one of the allowed values (en, zh)', 'language'))
-    expect((await admin.put('/admin/v1/settings', { port: 9000, language: 'zh' })).json).toEqual({ port: 9000, language: 'zh' })
+    expect((await admin.put('/admin/v1/settings', { port: 9000, language: 'zh' })).json).toEqual({ port: 9000, language: 'zh', bodies: { keep: false, keepMedia: false, count: 200 } })
     expect(JSON.parse(readFileSync(join(data.dir, 'settings.json'), 'utf8'))).toEqual({ port: 9000, language: 'zh' })
   })
 

@@ -1,0 +1,247 @@
+/**
+ * Keeping request and answer bodies (Settings → "Keep request and answer bodies"): the one place they are taken is
+ * the server's pipeline (server.ts), for every request that writes a ledger row. The request is kept as the client
+ * sent it once parsed; the answer as it was delivered (a JSON body, or a stream's events with their arrival times),
+ * read off the response's writes. What is held in memory is bounded (HELD_BYTES); what is stored is bounded per body
+ * and in all (BODY_LIMITS). Credential headers and every key the gateway knows are redacted; images and audio are
+ * replaced by their size, type and SHA-256 unless media is kept.
+ */
+import { createHash } from 'node:crypto'
+import type { ServerResponse } from 'node:http'
+import { createParser } from 'eventsource-parser'
+import { BODY_LIMITS, type BodySettings, type CapturedEvent, type CapturedExchange, type OmittedBody } from '../../../shared/admin.js'
+import type { RequestContext } from '../context.js'
+import { mapStrings, stripMedia } from '../formats/strip-media.js'
+import { REDACT_SCAN_LIMIT, REDACTED, spellings } from '../secrets/redact.js'
+import type { Store } from '../store/index.js'
+
+/** The answer's bytes held while it is delivered, before media is described and the bound applied: beyond, not kept. */
+export const HELD_BYTES = 8 * 1024 * 1024
+
+/** Headers that carry credentials, by name (every one else whose name says key, token, secret, auth, cookie or session too). */
+const CREDENTIAL_HEADER = /^(authorization|proxy-authorization|x-api-key|api-key|x-goog-api-key|cookie|set-cookie)$|key|token|secret|auth|cookie|session|signature|credential|replay/i
+
+export interface BodyCapture {
+  settings(): BodySettings
+  configure(settings: BodySettings): void
+  /** Starts keeping a request's answer (its writes are read as they go out); undefined when bodies are not kept. */
+  start(ctx: RequestContext): Recording | undefined
+  /** Resolves once the bodies being stored are stored. */
+  flush(): Promise<void>
+}
+
+export interface Recording {
+  /** The request is done: its bodies are stored (in the background; `flush` waits for them). */
+  save(ctx: RequestContext): void
+}
+
+export function createBodyCapture(store: Pick<Store, 'requestBodies'>, initial: BodySettings, log: (line: string) => void): BodyCapture {
+  let settings = initial
+  const saving = new Set<Promise<void>>()
+  return {
+    settings: () => settings,
+    configure: (next) => void (settings = next),
+    start(ctx) {
+      if (!settings.keep) return undefined
+      const keepMedia = settings.keepMedia
+      const answer = new AnswerTap(ctx)
+      return {
+        save(done) {
+          const row = exchangeRow(done, answer, keepMedia)
+          const task = store.requestBodies
+            .put(row, settings.count, BODY_LIMITS.totalBytes)
+            .catch((err: Error) => log(`[gatehouse] ${done.id} keeping its bodies failed: ${err.message}`))
+            .finally(() => saving.delete(task))
+          saving.add(task)
+        },
+      }
+    },
+    flush: async () => void (await Promise.all([...saving])),
+  }
+}
+
+/** Reads what the handler writes to the response: the bytes up to HELD_BYTES, a stream's events with their times. */
+class AnswerTap {
+  readonly chunks: Buffer[] = []
+  held = 0
+  bytes = 0
+  truncated = false
+  firstByteAt: number | undefined
+  firstEventAt: number | undefined
+  readonly events: CapturedEvent[] = []
+  private readonly parser = createParser({ onEvent: (e) => this.onEvent(e.event, e.data) })
+  private readonly decoder = new TextDecoder()
+  readonly handlerAt: number
+
+  constructor(private readonly ctx: RequestContext) {
+    this.handlerAt = performance.now()
+    const res: ServerResponse = ctx.res
+    const write = res.write.bind(res) as (...args: unknown[]) => boolean
+    const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse
+    res.write = ((chunk: unknown, ...rest: unknown[]) => {
+      this.take(chunk)
+      return write(chunk, ...rest)
+    }) as ServerResponse['write']
+    res.end = ((chunk?: unknown, ...rest: unknown[]) => {
+      if (typeof chunk !== 'function') this.take(chunk)
+      return end(chunk, ...rest)
+    }) as ServerResponse['end']
+  }
+
+  private sse(): boolean {
+    return String(this.ctx.res.getHeader('content-type') ?? '').startsWith('text/event-stream')
+  }
+
+  private take(chunk: unknown): void {
+    if (chunk === undefined || chunk === null) return
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk as Uint8Array)
+    if (buffer.length === 0) return
+    this.firstByteAt ??= performance.now()
+    this.bytes += buffer.length
+    if (this.truncated || this.held + buffer.length > HELD_BYTES) {
+      this.truncated = true
+      return
+    }
+    this.held += buffer.length
+    if (this.sse()) this.parser.feed(this.decoder.decode(buffer, { stream: true }))
+    else this.chunks.push(buffer)
+  }
+
+  private onEvent(event: string | undefined, data: string): void {
+    const at = performance.now()
+    this.firstEventAt ??= at
+    this.events.push({ at: round(at - this.ctx.startedAt), ...(event ? { event } : {}), data: parsedOrText(data) })
+  }
+}
+
+const round = (ms: number) => Math.round(ms * 10) / 10
+
+function parsedOrText(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown
+  } catch {
+    return text
+  }
+}
+
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex')
+
+/** Text with every secret taken out: the client's own key as it sent it, then every secret the gateway knows. */
+function textRedactor(ctx: RequestContext): (s: string) => string {
+  const presented = [ctx.req.headers.authorization?.replace(/^\s*bearer\s+/i, ''), ctx.req.headers['x-api-key'], ctx.req.headers['api-key']]
+    .flatMap((v) => (Array.isArray(v) ? v : [v]))
+    .filter((v): v is string => typeof v === 'string' && v.trim().length > 0)
+    .flatMap((v) => spellings(v.trim()))
+    .sort((a, b) => b.length - a.length)
+  return (s) => {
+    let out = s
+    for (const secret of presented) out = out.replaceAll(secret, REDACTED)
+    return redactLong(out, ctx.redact)
+  }
+}
+
+/**
+ * The gateway's redactor scans at most REDACT_SCAN_LIMIT characters: a longer text goes through in pieces cut at
+ * whitespace (no key has any); a piece with no whitespace that long is no prose, and is dropped as a whole.
+ */
+function redactLong(text: string, redact: (s: string) => string): string {
+  if (text.length <= REDACT_SCAN_LIMIT) return redact(text)
+  const out: string[] = []
+  let rest = text
+  while (rest.length > REDACT_SCAN_LIMIT) {
+    const cut = rest.lastIndexOf(' ', REDACT_SCAN_LIMIT - 1) + 1 || rest.lastIndexOf('\n', REDACT_SCAN_LIMIT - 1) + 1
+    if (cut <= 0) {
+      out.push(REDACTED)
+      rest = rest.slice(REDACT_SCAN_LIMIT).replace(/^\S*/, '')
+      continue
+    }
+    out.push(redact(rest.slice(0, cut)))
+    rest = rest.slice(cut)
+  }
+  out.push(redact(rest))
+  return out.join('')
+}
+
+function headersOf(ctx: RequestContext): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const [name, value] of Object.entries(ctx.req.headers)) {
+    if (value === undefined) continue
+    out[name] = CREDENTIAL_HEADER.test(name) ? REDACTED : Array.isArray(value) ? value.join(', ') : value
+  }
+  return out
+}
+
+/** A body within `limit` bytes once serialized, or what it was instead. */
+function bounded(value: unknown, limit: number, raw: Buffer, type: string): unknown {
+  const text = JSON.stringify(value) ?? 'null'
+  if (Buffer.byteLength(text) <= limit) return value
+  const omitted: OmittedBody = { omitted: 'too_large', type, bytes: raw.length, sha256: sha256(raw) }
+  return omitted
+}
+
+function requestBody(ctx: RequestContext, clean: (v: unknown) => unknown): unknown {
+  const type = String(ctx.req.headers['content-type'] ?? '')
+  if (ctx.body.length === 0 && ctx.json === undefined) return null
+  let parsed: unknown = ctx.json
+  if (parsed === undefined) {
+    try {
+      parsed = JSON.parse(ctx.body.toString('utf8'))
+    } catch {
+      const omitted: OmittedBody = { omitted: 'not_json', type, bytes: ctx.body.length, sha256: sha256(ctx.body) }
+      return omitted
+    }
+  }
+  return bounded(clean(parsed), BODY_LIMITS.requestBytes, ctx.body, type)
+}
+
+function answerOf(ctx: RequestContext, tap: AnswerTap, clean: (v: unknown) => unknown): CapturedExchange['answer'] {
+  const contentType = ctx.res.getHeader('content-type')
+  const type = contentType === undefined ? null : String(contentType)
+  const base = { status: ctx.res.statusCode, contentType: type, truncated: tap.truncated, bytes: tap.bytes }
+  if (type?.startsWith('text/event-stream')) {
+    // Events are kept while they fit the bound; the rest is cut off (truncated).
+    const events: CapturedEvent[] = []
+    let size = 0
+    let truncated = tap.truncated
+    for (const e of tap.events) {
+      const kept = { ...e, data: clean(e.data) }
+      size += Buffer.byteLength(JSON.stringify(kept))
+      if (size > BODY_LIMITS.answerBytes) {
+        truncated = true
+        break
+      }
+      events.push(kept)
+    }
+    return { ...base, kind: 'sse', events, truncated }
+  }
+  const raw = Buffer.concat(tap.chunks)
+  if (tap.bytes === 0) return { ...base, kind: 'empty' }
+  if (type !== null && !type.includes('json')) {
+    const omitted: OmittedBody = { omitted: 'binary', type, bytes: tap.bytes, sha256: sha256(raw) }
+    return { ...base, kind: 'binary', body: omitted }
+  }
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(raw.toString('utf8'))
+  } catch {
+    const omitted: OmittedBody = { omitted: tap.truncated ? 'too_large' : 'not_json', type: type ?? '', bytes: tap.bytes, sha256: sha256(raw) }
+    return { ...base, kind: 'json', body: omitted }
+  }
+  return { ...base, kind: 'json', body: bounded(clean(parsed), BODY_LIMITS.answerBytes, raw, type ?? '') }
+}
+
+/** The stored row: the request, the answer, the timings; every string redacted, media described unless kept. */
+function exchangeRow(ctx: RequestContext, tap: AnswerTap, keepMedia: boolean) {
+  const text = textRedactor(ctx)
+  const clean = (v: unknown) => (keepMedia ? mapStrings(v, text) : stripMedia(v, text))
+  const doneAt = performance.now()
+  const since = (at: number | undefined) => (at === undefined ? null : round(at - ctx.startedAt))
+  const request: CapturedExchange['request'] = { method: ctx.req.method ?? 'GET', path: text(ctx.req.url ?? ctx.path), headers: headersOf(ctx), body: requestBody(ctx, clean) }
+  const answer = {
+    ...answerOf(ctx, tap, clean),
+    timings: { queueMs: since(tap.handlerAt), firstByteMs: since(tap.firstByteAt), firstTokenMs: since(tap.firstEventAt), totalMs: round(doneAt - ctx.startedAt) },
+  }
+  const requestText = JSON.stringify(request)
+  const answerText = JSON.stringify(answer)
+  return { request_id: ctx.id, created_at: Date.now(), bytes: Buffer.byteLength(requestText) + Buffer.byteLength(answerText), request: requestText, answer: answerText }
+}
