@@ -11,7 +11,7 @@ import { newSecretKey, startReplica } from '../helpers/team.js'
 import { until } from '../helpers/until.js'
 
 const RENDERER_BUILT = existsSync(new URL('../../dist/renderer/index.html', import.meta.url))
-const USED = 'This sign-in address was already used or is not valid. Each address works once: get a new one with `npm run gateway -- --login`.'
+const USED = 'This sign-in address was already used or is not valid. Each address works once: get a new one with <code>npm run gateway -- --login</code>.'
 
 let databaseUrl: string
 let secretKey: string

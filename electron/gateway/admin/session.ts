@@ -11,9 +11,14 @@ import { spendLoginCode, type LoginCodeOutcome } from './login-codes.js'
 const sessionOf = ({ app, dataDir }: Services, session: AdminSessionEntry | undefined): AdminSession =>
   ({ mode: app.mode, version: app.version, baseUrl: app.baseUrl, dataDir, mediaToken: session?.mediaToken ?? null })
 
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
+
+/** A message as HTML: escaped, and its `command` spans shown as code rather than with their backticks. */
+const messageHtml = (text: string) => text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]).replace(/`([^`]+)`/g, '<code>$1</code>')
+
 /** The page a sign-in address that cannot sign in gets, in the reader's language. */
 const refusedLink = (outcome: Exclude<LoginCodeOutcome, 'valid'>, lang: Lang) => `<!doctype html><meta charset="utf-8"><title>Gatehouse</title>
-<p>${formatMessage(outcome === 'expired' ? 'login_link_expired' : 'login_link_used', lang)}</p>`
+<p>${messageHtml(formatMessage(outcome === 'expired' ? 'login_link_expired' : 'login_link_used', lang))}</p>`
 
 /**
  * GET /admin/login?code=: the one-time address the headless gateway (or `npm run gateway -- --login`) prints; sets

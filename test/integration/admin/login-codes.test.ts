@@ -10,9 +10,9 @@ import { storeText } from '../../helpers/store-text.js'
 
 const MINUTE = 60_000
 const page = (text: string) => `<!doctype html><meta charset="utf-8"><title>Gatehouse</title>\n<p>${text}</p>`
-const USED = page('This sign-in address was already used or is not valid. Each address works once: get a new one with `npm run gateway -- --login`.')
-const EXPIRED = page('This sign-in address has expired. Get a new one with `npm run gateway -- --login`.')
-const EXPIRED_ZH = page('此登录地址已过期。请运行 `npm run gateway -- --login` 获取新地址。')
+const USED = page('This sign-in address was already used or is not valid. Each address works once: get a new one with <code>npm run gateway -- --login</code>.')
+const EXPIRED = page('This sign-in address has expired. Get a new one with <code>npm run gateway -- --login</code>.')
+const EXPIRED_ZH = page('此登录地址已过期。请运行 <code>npm run gateway -- --login</code> 获取新地址。')
 
 /** Opens a sign-in address as a browser would first (no redirect followed). */
 const open = (address: string, headers: Record<string, string> = {}) => fetch(address, { redirect: 'manual', headers })
