@@ -92,11 +92,6 @@ export function holdsRepo(sql: Sql, replica: string) {
     reservedByKey: async (keyId?: string): Promise<Map<string, number>> => new Map((await sql.all<{ id: string; n: number }>(
       `SELECT k.id, ${keyReservedSql('k.id')} AS n FROM api_keys k WHERE (CAST(@id AS TEXT) IS NULL OR k.id = @id)`, { id: keyId ?? null },
     )).map((r) => [r.id, Number(r.n)])),
-    /** What the requests under way hold on each upstream account, by account id. */
-    heldByUpstream: async (): Promise<Map<string, number>> => new Map((await sql.all<{ upstream_id: string; n: number }>(
-      'SELECT upstream_id, SUM(amount_nano) AS n FROM holds WHERE upstream_id IS NOT NULL GROUP BY upstream_id',
-    )).map((r) => [r.upstream_id, Number(r.n)])),
-    get: (id: string) => sql.get<HoldRow>('SELECT * FROM holds WHERE id = ?', [id]),
   }
 }
 
