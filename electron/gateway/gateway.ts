@@ -26,6 +26,7 @@ import { createRedactor } from './secrets/redact.js'
 import { Registry } from './registry.js'
 import { ROUTES } from './routes/index.js'
 import { fileSecretBox, type SecretBox } from './secrets/secrets.js'
+import { createGatewayMetrics, METRICS_TOKEN_ENV } from './metrics/gateway-metrics.js'
 import { createGatewayServer } from './server.js'
 import type { Services } from './services.js'
 import { failInterruptedImageTasks } from './tasks/image-tasks.js'
@@ -66,6 +67,8 @@ export interface GatewayOptions {
    */
   databaseUrl?: string
   secretKeyFile?: string
+  /** the token that opens GET /metrics besides the admin API's proofs; default GATEHOUSE_METRICS_TOKEN, else none */
+  metricsToken?: string
 }
 
 export interface RunningGateway {
@@ -131,7 +134,12 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     const bodies = createBodyBudget(options.config?.limits?.bodyBytes ?? DEFAULT_BODY_BYTES, (key) => keyBodyBytes(key, registry.account.concurrency, MAX_BODY_BYTES))
     const routing = createRouting(options.config?.routing)
     routing.prober = new Prober(routing.breakers, http, (id) => registry.upstreams.get(id), log)
-    const services: Services = { store, registry, http, routing, limiter: leases ?? createConcurrencyLimiter(registry), bodies, replays: new ReplayTickets(), capture: createBodyCapture(store, bodySettingsOf(readSettings(options.dataDir), app.mode), log), dataDir: options.dataDir, media: mediaFilesFor(store.sql, options.dataDir), secrets, admin, keyRequests, sessionDownloads, app: { ...app }, log }
+    const limiter = leases ?? createConcurrencyLimiter(registry)
+    const metrics = createGatewayMetrics({
+      inFlight: () => ({ total: limiter.inFlight(), byKey: limiter.inFlightByKey() }),
+      breakers: () => [...registry.upstreams.keys()].map((account) => ({ account, state: routing.breakers.state(account) })),
+    }, options.metricsToken ?? process.env[METRICS_TOKEN_ENV])
+    const services: Services = { store, registry, http, routing, limiter, metrics, bodies, replays: new ReplayTickets(), capture: createBodyCapture(store, bodySettingsOf(readSettings(options.dataDir), app.mode), log), dataDir: options.dataDir, media: mediaFilesFor(store.sql, options.dataDir), secrets, admin, keyRequests, sessionDownloads, app: { ...app }, log }
     // One process: what the last run left is failed now. Team mode: only what stopped replicas left, now and every few seconds.
     if (pool && leases) teamMode = await startTeamMode(services, { pool, limiter: leases, ttlMs })
     else await failInterruptedImageTasks(services)

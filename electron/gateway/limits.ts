@@ -29,6 +29,8 @@ export interface ConcurrencyLimiter {
   acquire(key: ApiKey, leaseId: string): Release | Promise<Release>
   /** requests holding a slot in this process */
   inFlight(): number
+  /** the same, by key id (keys with none are absent) */
+  inFlightByKey(): ReadonlyMap<string, number>
   /**
    * Resolves once the slots given back are free for the next request too (a team lease's row is deleted after its
    * request ended; a key's next request meanwhile may still be refused).
@@ -67,5 +69,6 @@ export function createConcurrencyLimiter(registry: Registry): ConcurrencyLimiter
       }
     },
     inFlight: () => accountInFlight,
+    inFlightByKey: () => keyInFlight,
   }
 }

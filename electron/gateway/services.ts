@@ -7,6 +7,7 @@ import type { BodyBudget } from './client/body-budget.js'
 import type { BodyCapture } from './client/capture.js'
 import type { ConcurrencyLimiter } from './limits.js'
 import type { MediaFiles } from './media/media-files.js'
+import type { GatewayMetrics } from './metrics/gateway-metrics.js'
 import type { Registry } from './registry.js'
 import type { Routing } from './relay/failover.js'
 import type { SecretBox } from './secrets/secrets.js'
@@ -42,6 +43,8 @@ export interface Services {
   admin: AdminAuth
   /** the failover loop's retry policy and the accounts' circuit breakers (config `routing`; per process) */
   routing: Routing
+  /** the Prometheus metrics GET /metrics shows (per process) */
+  metrics: GatewayMetrics
   /** each key's requests in flight, ended when the key is deleted, disabled or expires */
   keyRequests: KeyRequests
   /** each admin session's kept-media downloads in flight, ended when the session ends */

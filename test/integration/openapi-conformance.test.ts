@@ -97,6 +97,9 @@ describe('the public API answers as documented', () => {
     await expectStatus(200, 'GET', '/spec/models/index.json')
     await expectStatus(200, 'GET', '/openapi.json')
     await expectStatus(403, 'GET', '/openapi.json', { headers: { origin: 'https://evil.example' } })
+    await expectStatus(200, 'GET', '/metrics', { headers: bearer(gw.adminToken) })
+    await expectStatus(401, 'GET', '/metrics', { headers: bearer(TEST_KEY) })
+    await expectStatus(403, 'GET', '/metrics', { headers: { ...bearer(gw.adminToken), origin: 'https://evil.example' } })
   })
 
   it('messages and count_tokens, with the messages envelope', async () => {

@@ -20,6 +20,7 @@ import { getModel, listModels } from './models.js'
 import { openApiDocument } from './openapi.js'
 import { pricingList } from './pricing.js'
 import { usage } from './usage.js'
+import { metrics } from './metrics.js'
 import { nativeVideoRequest, nativeTaskAnswer, videoContent as videoContentSchema, videoGenerateRequest, videoTaskObject } from '../../../shared/schemas/video.js'
 import { nativeVideoSynthesis, nativeVideoTask, videoContent, videoGenerate, videoTask } from './video.js'
 import { quoteObject, quoteRequest } from '../../../shared/schemas/quote.js'
@@ -184,6 +185,15 @@ export const ROUTES: Route[] = [
   {
     method: 'GET', path: '/api/v1/models/pricing', endpoint: 'pricing', protocol: 'chat', auth: 'none', concurrency: false, ledger: false, handle: pricingList,
     doc: { tag: 'Models', summary: 'Public list prices of the catalog', description: 'No key needed.', response: pricingListSchema },
+  },
+  {
+    method: 'GET', path: '/metrics', endpoint: 'metrics', protocol: 'chat', auth: 'none', concurrency: false, ledger: false, handle: metrics,
+    doc: {
+      tag: 'Meta', summary: 'Prometheus metrics of this process',
+      description: 'The Prometheus text format (0.0.4): requests by endpoint, model and status, latency histograms, tokens and cost, requests in flight (in all and by key id), upstream attempts, failovers, upstream errors by reason and circuit-breaker states; names in the README\'s Metrics section. '
+        + 'Needs `Authorization: Bearer <metrics token>` (`GATEHOUSE_METRICS_TOKEN`) or what the admin API takes (its token or a session); without either, 401 `admin_unauthorized`. Shows key and account ids, never a key, secret or prompt.',
+      response: { type: 'string' }, responseContentType: 'text/plain; version=0.0.4', errors: ['401', '403'],
+    },
   },
   {
     method: 'GET', path: '/openapi.json', endpoint: 'openapi', protocol: 'chat', auth: 'none', concurrency: false, ledger: false,

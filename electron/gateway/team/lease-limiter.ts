@@ -19,6 +19,7 @@ export interface LeaseLimiter extends ConcurrencyLimiter {
 export function createLeaseLimiter(opts: { sql: Sql; replica: string; registry: Registry; ttlMs: number; log: (line: string) => void }): LeaseLimiter {
   const { sql, replica, registry, ttlMs, log } = opts
   let held = 0
+  const heldByKey = new Map<string, number>()
   const releasing = new Set<Promise<void>>()
   const settled = async () => {
     await Promise.all(releasing)
@@ -36,11 +37,15 @@ export function createLeaseLimiter(opts: { sql: Sql; replica: string; registry: 
       if (outcome === 'key') throw concurrencyLimitError('key', key.concurrency!)
       if (outcome === 'account') throw concurrencyLimitError('account', accountCap)
       held++
+      heldByKey.set(key.id, (heldByKey.get(key.id) ?? 0) + 1)
       let released = false
       return () => {
         if (released) return
         released = true
         held--
+        const left = (heldByKey.get(key.id) ?? 1) - 1
+        if (left === 0) heldByKey.delete(key.id)
+        else heldByKey.set(key.id, left)
         // Not awaited by the request: a release that fails leaves a lease that lapses at its expiry (no heartbeat renews it).
         const done: Promise<void> = releaseLease(sql, leaseId)
           .catch((err: unknown) => log(`[gatehouse] ${leaseId} concurrency lease not released (it lapses): ${(err as Error).message}`))
@@ -49,6 +54,7 @@ export function createLeaseLimiter(opts: { sql: Sql; replica: string; registry: 
       }
     },
     inFlight: () => held,
+    inFlightByKey: () => heldByKey,
     settled,
     async releaseAll() {
       await settled()
