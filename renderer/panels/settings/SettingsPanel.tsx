@@ -7,6 +7,7 @@ import { ErrorNote } from '../../components/ErrorNote'
 import { useT } from '../../i18n'
 import { useAppStore } from '../../stores/app-store'
 import { ConnectToolsPanel } from '../connect/ConnectToolsPanel'
+import { KeepBodiesCard } from './KeepBodiesCard'
 import { useAction } from '../keys/use-action'
 import { parsePort } from './settings-form'
 import { STRINGS } from './strings'
@@ -101,6 +102,7 @@ export function SettingsPanel() {
           <ErrorNote error={leave.error} />
         </section>
       )}
+      <KeepBodiesCard />
       <ConnectToolsPanel />
     </section>
   )

@@ -5,6 +5,7 @@ import { nextWords, outcomeWords, type AttemptWords } from './attempts'
 import { requestFacts } from './request-detail'
 import type { UsageT } from './strings'
 import { UsageBreakdown } from './UsageBreakdown'
+import { Inspector } from './Inspector'
 
 const tokens = (n: number | null) => (n === null ? '–' : n.toLocaleString())
 
@@ -40,6 +41,7 @@ export function RequestDetail({ t, r, keyName, span }: { t: UsageT; r: RequestLo
         </dl>
         {r.attempts && r.attempts.length > 0 && <Attempts t={t} attempts={r.attempts} />}
         <UsageBreakdown r={r} />
+        <Inspector r={r} />
       </td>
     </tr>
   )
