@@ -339,6 +339,8 @@ export interface MediaItem {
  *   GET    /admin/v1/media?request=…      → MediaItem[]
  *   POST   /admin/v1/media?request=…      raw image/video body → MediaItem (201)
  *   GET    /admin/v1/media/{id}           the bytes (also with the cookie and ?media_token=, for <img>/<video>)
+ *   GET    /admin/v1/media-copies?request=…        → KeptCopy[] (shared/kept-copy.ts: each linked result's copy, in one state)
+ *   POST   /admin/v1/media-copies/retry?request=…&index=…  → KeptCopy[] (a failed copy tried again now; 404 when none)
  *   POST   /admin/v1/linked-image         {url} → the image's bytes, fetched through the link guard (a chat image the user clicked to load)
  *   GET    /admin/v1/settings             → Settings
  *   PUT    /admin/v1/settings             Settings → Settings (the port applies at the next start)
