@@ -31,6 +31,8 @@ export interface ConcurrencyLimiter {
   inFlight(): number
   /** the same, by key id (keys with none are absent) */
   inFlightByKey(): ReadonlyMap<string, number>
+  /** requests holding a slot in every process that shares the caps (team mode: every replica); else inFlight() */
+  clusterInFlight?(): Promise<number>
   /**
    * Resolves once the slots given back are free for the next request too (a team lease's row is deleted after its
    * request ended; a key's next request meanwhile may still be refused).

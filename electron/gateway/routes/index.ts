@@ -180,7 +180,7 @@ export const ROUTES: Route[] = [
   },
   {
     method: 'GET', path: '/v1/usage', endpoint: 'usage', protocol: 'chat', auth: 'bearer', concurrency: false, ledger: true, handle: usage,
-    doc: { tag: 'Account', summary: 'Balance and key quota', description: 'Accepts only `Authorization: Bearer`.', response: usageReport },
+    doc: { tag: 'Account', summary: 'Balance and key quota', description: 'Accepts only `Authorization: Bearer`. `concurrency.in_flight`: the account\'s requests in flight; in team mode on every replica (the live leases).', response: usageReport },
   },
   {
     method: 'GET', path: '/api/v1/models/pricing', endpoint: 'pricing', protocol: 'chat', auth: 'none', concurrency: false, ledger: false, handle: pricingList,

@@ -11,7 +11,11 @@ import type { Services } from '../services.js'
  */
 export async function usage(ctx: RequestContext, { registry, store, limiter }: Services): Promise<void> {
   const key = ctx.key!
-  const [account, reservedByKey, row] = await registry.readBalances(() => Promise.all([store.account.get(), store.holds.reservedByKey(key.id), store.apiKeys.get(key.id)]))
+  const [account, reservedByKey, row, inFlight] = await registry.readBalances(() => Promise.all([
+    store.account.get(), store.holds.reservedByKey(key.id), store.apiKeys.get(key.id),
+    // team mode: every replica's requests (the live leases), not this replica's alone
+    limiter.clusterInFlight?.() ?? limiter.inFlight(),
+  ]))
   const reserved = reservedByKey.get(key.id) ?? 0
   const used = row?.used_nano ?? key.usedNano
   const figures = budgetFigures({ budgetNano: account.budget_nano, balanceNano: account.balance_nano, reservedNano: account.reserved_nano })
@@ -20,7 +24,7 @@ export async function usage(ctx: RequestContext, { registry, store, limiter }: S
     ...figures,
     reserved: nanoToUsd(account.reserved_nano),
     currency: 'USD',
-    concurrency: { limit: registry.account.concurrency, in_flight: limiter.inFlight() },
+    concurrency: { limit: registry.account.concurrency, in_flight: inFlight },
     key: {
       name: key.name,
       group: key.groupId,

@@ -30,6 +30,12 @@ export async function acquireLease(sql: Sql, request: LeaseRequest): Promise<Lea
   return row!.outcome
 }
 
+/** Requests in flight across every replica: the live leases (a dead replica's lapse with their expiry). */
+export async function liveLeases(sql: Sql): Promise<number> {
+  const row = await sql.get<{ n: number }>('SELECT count(*)::int AS n FROM leases WHERE expires_at > clock_timestamp()')
+  return row!.n
+}
+
 /** Gives the slot back; releasing a lease already released (or lapsed) does nothing. */
 export async function releaseLease(sql: Sql, leaseId: string): Promise<void> {
   await sql.run('DELETE FROM leases WHERE id = ?', [leaseId])

@@ -1,7 +1,7 @@
 import { gatewayError } from '../errors.js'
 import { concurrencyLimitError, type ConcurrencyLimiter, type Release } from '../limits.js'
 import type { Registry } from '../registry.js'
-import { acquireLease, releaseLease } from '../store/pg-leases.js'
+import { acquireLease, liveLeases, releaseLease } from '../store/pg-leases.js'
 import type { Sql } from '../store/sql.js'
 
 export interface LeaseLimiter extends ConcurrencyLimiter {
@@ -55,6 +55,7 @@ export function createLeaseLimiter(opts: { sql: Sql; replica: string; registry: 
     },
     inFlight: () => held,
     inFlightByKey: () => heldByKey,
+    clusterInFlight: () => liveLeases(sql),
     settled,
     async releaseAll() {
       await settled()
