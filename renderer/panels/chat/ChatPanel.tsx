@@ -3,6 +3,7 @@ import { GroupNeedsAccount } from '../../components/NextStep'
 import { useT } from '../../i18n'
 import { useAppStore } from '../../stores/app-store'
 import './chat.css'
+import { CompareBox } from './CompareBox'
 import { Composer } from './Composer'
 import { ConversationList } from './ConversationList'
 import { MessageList } from './MessageList'
@@ -49,6 +50,7 @@ export function ChatPanel() {
                 <ModelPicker conversation={conversation} />
                 <RequestSettings conversation={conversation} protocol={protocol} />
               </div>
+              <CompareBox conversation={conversation} />
               <MessageList conversationId={conversation.id} />
               <Composer conversationId={conversation.id} canSend={conversation.model !== null && modelInGroup} />
             </>

@@ -42,6 +42,8 @@ export interface ChatSlice {
   /** asks again for a failed last answer, in its place */
   retryAnswer(conversationId: string, messageId: string): Promise<void>
   stopAnswer(conversationId: string): void
+  /** Compare in Chat: the prompt and the answer picked join the conversation, whose model becomes the answer's */
+  continueWith(conversationId: string, user: UserMessage, answer: AssistantMessage): void
 }
 
 type SetState = Parameters<StateCreator<AppState, [], [], ChatSlice>>[0]
@@ -231,6 +233,10 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
   stopAnswer: (conversationId) => {
     const msgId = get().chatStreaming[conversationId]
     if (msgId) controllers.get(msgId)?.abort()
+  },
+  continueWith: (conversationId, user, answer) => {
+    if (get().chatStreaming[conversationId]) return
+    set((s) => mapConversation(s, conversationId, (c) => ({ ...c, model: answer.model, messages: [...c.messages, user, answer], updatedAt: Date.now() })))
   },
 })
 
