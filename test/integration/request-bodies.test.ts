@@ -22,8 +22,12 @@ const { gw, fakes } = withGateway({
     const base = chatConfig([{ id: 'a', baseUrl: a.url }, { id: 'b', baseUrl: b.url }])
     return {
       ...base,
-      models: [...base.models!, { id: 'test-gpt-mini', family: 'gpt', vendor: 'openai', pricing: { unit: 'token', input: 0.5, output: 1 }, limits: { maxOutputTokens: 4096 } }],
-      groups: [{ id: 'main', protocol: 'chat', models: ['test-gpt', 'test-gpt-mini'], upstreams: ['a', 'b'] }, ...base.groups!.slice(1)],
+      models: [
+        ...base.models!,
+        { id: 'test-gpt-mini', family: 'gpt', vendor: 'openai', pricing: { unit: 'token', input: 0.5, output: 1 }, limits: { maxOutputTokens: 4096 } },
+        { id: 'test-tts', family: 'tts', vendor: 'openai', pricing: { unit: 'character', price: 15 } },
+      ],
+      groups: [{ id: 'main', protocol: 'chat', models: ['test-gpt', 'test-gpt-mini', 'test-tts'], upstreams: ['a', 'b'] }, ...base.groups!.slice(1)],
     }
   },
 })
@@ -110,6 +114,19 @@ describe('keeping bodies', () => {
     expect(text).toBe('Hello from the fake upstream.')
     for (let i = 1; i < events.length; i++) expect(events[i].at).toBeGreaterThanOrEqual(events[i - 1].at)
     expect(json.timings.firstTokenMs).toBe(events[0].at)
+  })
+
+  it('keeps audio answers as their type, size and hash', async () => {
+    await keep({ keep: true, keepMedia: false, count: 50 })
+    const res = await gw.post('/v1/audio/speech', { model: 'test-tts', input: 'Say it', voice: 'alloy' })
+    expect(res.status).toBe(200)
+    const audio = Buffer.from(await res.arrayBuffer())
+    const { json } = await kept(res.headers.get('x-request-id')!)
+    expect(json.answer).toEqual({
+      status: 200, contentType: 'audio/mpeg', kind: 'binary', truncated: false, bytes: audio.length,
+      body: { omitted: 'binary', type: 'audio/mpeg', bytes: audio.length, sha256: createHash('sha256').update(audio).digest('hex') },
+    })
+    expect(json.request.body).toEqual({ model: 'test-tts', input: 'Say it', voice: 'alloy' })
   })
 
   it('bounds each body: a request past the bound is kept as its size and hash', async () => {

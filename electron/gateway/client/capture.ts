@@ -63,6 +63,8 @@ export function createBodyCapture(store: Pick<Store, 'requestBodies'>, initial: 
 /** Reads what the handler writes to the response: the bytes up to HELD_BYTES, a stream's events with their times. */
 class AnswerTap {
   readonly chunks: Buffer[] = []
+  /** every byte delivered, held or not */
+  readonly hash = createHash('sha256')
   held = 0
   bytes = 0
   truncated = false
@@ -98,6 +100,7 @@ class AnswerTap {
     if (buffer.length === 0) return
     this.firstByteAt ??= performance.now()
     this.bytes += buffer.length
+    this.hash.update(buffer)
     if (this.truncated || this.held + buffer.length > HELD_BYTES) {
       this.truncated = true
       return
@@ -214,20 +217,23 @@ function answerOf(ctx: RequestContext, tap: AnswerTap, clean: (v: unknown) => un
     }
     return { ...base, kind: 'sse', events, truncated }
   }
-  const raw = Buffer.concat(tap.chunks)
   if (tap.bytes === 0) return { ...base, kind: 'empty' }
+  const whole = { bytes: tap.bytes, sha256: tap.hash.digest('hex') }
   if (type !== null && !type.includes('json')) {
-    const omitted: OmittedBody = { omitted: 'binary', type, bytes: tap.bytes, sha256: sha256(raw) }
+    const omitted: OmittedBody = { omitted: 'binary', type, ...whole }
     return { ...base, kind: 'binary', body: omitted }
   }
+  const raw = Buffer.concat(tap.chunks)
   let parsed: unknown
   try {
     parsed = JSON.parse(raw.toString('utf8'))
   } catch {
-    const omitted: OmittedBody = { omitted: tap.truncated ? 'too_large' : 'not_json', type: type ?? '', bytes: tap.bytes, sha256: sha256(raw) }
+    const omitted: OmittedBody = { omitted: tap.truncated ? 'too_large' : 'not_json', type: type ?? '', ...whole }
     return { ...base, kind: 'json', body: omitted }
   }
-  return { ...base, kind: 'json', body: bounded(clean(parsed), BODY_LIMITS.answerBytes, raw, type ?? '') }
+  const kept = clean(parsed)
+  const fits = Buffer.byteLength(JSON.stringify(kept) ?? 'null') <= BODY_LIMITS.answerBytes
+  return { ...base, kind: 'json', body: fits ? kept : ({ omitted: 'too_large', type: type ?? '', ...whole } satisfies OmittedBody) }
 }
 
 /** The stored row: the request, the answer, the timings; every string redacted, media described unless kept. */
