@@ -67,9 +67,9 @@ describe.skipIf(browserMissing)('keys panel', () => {
       return page.getByTestId('group-editor')
     }
     const option = (editor: ReturnType<typeof page.getByTestId>) => editor.locator('label', { has: page.getByTestId('group-continuation') })
-    // a fresh page, whatever the test before left open
+    // a fresh page, whatever the test before left open (the app reopens on the panel it was left on)
     await page.goto(await app.gateway.loginUrl())
-    await page.waitForSelector('[data-testid="panel-chat"], [data-testid="panel-welcome"]')
+    await page.waitForSelector('[data-testid="nav-keys"]')
 
     // the option is in the admin API's published shapes: the group as listed, created and changed
     const openapi = (await (await fetch(`${app.gateway.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, any>> }
