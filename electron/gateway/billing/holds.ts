@@ -56,9 +56,13 @@ function refusal(limit: 'balance' | 'key', model: CatalogModel, price: QuotePric
 }
 
 function upstreamRefusal(model: CatalogModel, price: QuotePrice, accounts: readonly UpstreamAccount[], availableNano: number, capField: string | undefined): GatewayError {
+  return upstreamBudgetRefusal(model, price.maxNano, accounts, availableNano, fitText(model, price, availableNano, capField))
+}
+
+/** The 402 of an amount no upstream account of `accounts` has room for (`fit`: the advice after it, if any). */
+export function upstreamBudgetRefusal(model: CatalogModel, amountNano: number, accounts: readonly UpstreamAccount[], availableNano: number, fit = { en: '', zh: '' }): GatewayError {
   return gatewayError('insufficient_quota', 'request_reservation_upstream', {
-    amount: usdText(price.maxNano), available: usdText(availableNano), model: model.id,
-    accounts: accounts.map((u) => u.id).join(', '), fit: fitText(model, price, availableNano, capField),
+    amount: usdText(amountNano), available: usdText(availableNano), model: model.id, accounts: accounts.map((u) => u.id).join(', '), fit,
   })
 }
 
@@ -75,37 +79,60 @@ const upstreamLeft = (u: UpstreamAccount): number | null => (u.budgetNano === nu
  */
 export function holdWorstCase<Req>(worst: WorstCase<Req>, capField?: string) {
   return async (ctx: RequestContext, services: Services, request: Req, model: CatalogModel, candidates: readonly UpstreamAccount[]): Promise<void> => {
-    const { registry, store } = services
+    const { store } = services
     const key = ctx.key!
-    const capped = candidates.filter((u) => upstreamLeft(u) !== null)
-    if (registry.account.budgetNano === null && key.quotaNano === null && capped.length === 0) return
+    const upstreamIds = candidates.map((u) => u.id)
+    if (!(await limitsApply(services, key, candidates))) return
     const price = await worst(request, model, ctx)
     const amountNano = price.maxNano
-    // Accounts without a budget always have room; when every one has a budget and none has room, nothing is held.
-    if (capped.length === candidates.length) {
-      const room = Math.max(...capped.map((u) => upstreamLeft(u)!))
-      if (room < amountNano) throw upstreamRefusal(model, price, candidates, room, capField)
-    }
     // A charge past its hold (a vendor's overrun) still queued is counted first: the store's figures must include it.
     if (store.ledger.chargesPastHolds()) await store.ledger.flush()
-    const taken = await store.holds.take({ id: ctx.id, keyId: key.id, amountNano })
-    if (taken.kind === 'insufficient') throw refusal(taken.limit, model, price, taken.availableNano, capField)
-    // The upstream account the store's hold is counted on (only one with a budget is recorded).
-    let on: string | null = null
-    const hold: RequestHold = {
-      id: ctx.id,
-      amountNano,
-      async onUpstream(upstream) {
-        const target = upstreamLeft(upstream) === null ? null : upstream.id
-        if (target === on) return undefined
-        const left = await store.holds.moveTo(hold.id, target, amountNano)
-        if (left !== undefined) return upstreamRefusal(model, price, [upstream], left, capField)
-        on = target
-        return undefined
-      },
+    const taken = await store.holds.take({ id: ctx.id, keyId: key.id, amountNano, upstreamIds })
+    if (taken.kind === 'insufficient') {
+      throw taken.limit === 'upstream'
+        ? upstreamRefusal(model, price, candidates, taken.availableNano, capField)
+        : refusal(taken.limit, model, price, taken.availableNano, capField)
     }
-    ctx.hold = hold
+    ctx.hold = placedHold(ctx.id, amountNano, store.holds.moveTo, (upstream, left) => upstreamRefusal(model, price, [upstream], left, capField))
   }
+}
+
+/**
+ * Whether any limit applies to a request of `key` served by one of `candidates`. This process's figures answer at
+ * once when they name a limit; in team mode, when they name none, the database is asked (one read), since a limit
+ * set through another replica reaches this one's memory only at its next reload. One process's memory is the
+ * store's: nothing is read.
+ */
+async function limitsApply(services: Services, key: { id: string; quotaNano: number | null }, candidates: readonly UpstreamAccount[]): Promise<boolean> {
+  const { registry, store } = services
+  if (registry.account.budgetNano !== null || key.quotaNano !== null || candidates.some((u) => upstreamLeft(u) !== null)) return true
+  return store.sql.dialect === 'postgres' && (await store.holds.limitsApply(key.id, candidates.map((u) => u.id)))
+}
+
+/**
+ * A hold in the store (row `id`: a request's hold, or a video task's reservation), moved by `move` onto each upstream
+ * account the request or task is sent to: the store checks that account's budget, as the database has it, less what
+ * was spent through it and what others hold on it, and answers what is left when it cannot take the amount;
+ * `refused` is then the 402, and failover skips the account (`skipped: budget`).
+ */
+export function placedHold(
+  id: string, amountNano: number,
+  move: (id: string, upstreamId: string, amountNano: number) => Promise<number | undefined>,
+  refused: (upstream: UpstreamAccount, leftNano: number) => GatewayError,
+): RequestHold {
+  let on: string | null = null
+  const hold: RequestHold = {
+    id,
+    amountNano,
+    async onUpstream(upstream) {
+      if (upstream.id === on) return undefined
+      const left = await move(hold.id, upstream.id, amountNano)
+      if (left !== undefined) return refused(upstream, left)
+      on = upstream.id
+      return undefined
+    },
+  }
+  return hold
 }
 
 /** A fallback model holds at its own price: the hold taken for the model that failed is given back first. */

@@ -29,7 +29,7 @@ function videoAdmission(endpoint: 'video.generate' | 'video.native') {
       return order
     },
     accounts: refusedShape,
-    funds: (ctx, services, order, model) => holdVideo(ctx, services, order, model, endpoint),
+    funds: (ctx, services, order, model, candidates) => holdVideo(ctx, services, order, model, endpoint, candidates),
   })
 }
 

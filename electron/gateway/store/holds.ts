@@ -17,8 +17,11 @@ export interface HoldRow {
   created_at: number
 }
 
-/** What `take` did: held the amount, or refused it (which limit, and how much was left of it). */
-export type HoldTaken = { kind: 'held' } | { kind: 'insufficient'; limit: 'balance' | 'key'; availableNano: number }
+/**
+ * What `take` did: held the amount, or refused it (which limit, and how much was left of it: for `upstream`, the most
+ * left of any candidate account's budget).
+ */
+export type HoldTaken = { kind: 'held' } | { kind: 'insufficient'; limit: 'balance' | 'key' | 'upstream'; availableNano: number }
 
 /** What a key has reserved: its video tasks under way and its requests' holds (`column` names the key's id). */
 export const keyReservedSql = (column: string): string =>
@@ -33,15 +36,51 @@ export async function releaseHoldsIn(tx: Sql, where: string, params: Readonly<Re
   return gone.length
 }
 
+/**
+ * What is left of an upstream account's budget as the database has it, inside `tx` (the account's row read locked
+ * when `lock`, for a hold placed on it):
+ * the budget less what was spent through it, the holds on it and the reservations of the video tasks under way on
+ * it, leaving out `exceptId`'s own; null when it has no budget.
+ */
+export async function upstreamLeftIn(tx: Sql, upstreamId: string, exceptId: string, lock = true): Promise<number | null> {
+  const u = await tx.get<{ budget_nano: number | null; spent_nano: number }>(`SELECT budget_nano, spent_nano FROM upstreams WHERE id = ?${lock ? tx.forUpdate : ''}`, [upstreamId])
+  if (u === undefined || u.budget_nano === null) return null
+  const held = await tx.get<{ n: number }>(
+    `SELECT COALESCE((SELECT SUM(amount_nano) FROM holds WHERE upstream_id = @u AND id <> @id), 0)
+      + COALESCE((SELECT SUM(reserved_nano) FROM tasks WHERE kind = 'video' AND settled = 0 AND upstream_id = @u AND id <> @id), 0) AS n`,
+    { u: upstreamId, id: exceptId },
+  )
+  return Number(u.budget_nano) - Number(u.spent_nano) - Number(held?.n ?? 0)
+}
+
+/**
+ * Whether none of `upstreamIds` (the accounts that may serve a request) can take `amountNano`: the most left of their
+ * budgets when every one has a budget and none has room, else undefined (an account without a budget always has
+ * room). Read unlocked: the amount is placed on an account, its row locked, when the request is sent there.
+ */
+export async function noUpstreamRoom(tx: Sql, upstreamIds: readonly string[], exceptId: string, amountNano: number): Promise<number | undefined> {
+  let room: number | undefined
+  for (const upstreamId of upstreamIds) {
+    const left = await upstreamLeftIn(tx, upstreamId, exceptId, false)
+    if (left === null || left >= amountNano) return undefined
+    room = Math.max(room ?? -Infinity, left)
+  }
+  return room
+}
+
+const placeholders = (n: number): string => Array.from({ length: n }, () => '?').join(', ')
+
 export function holdsRepo(sql: Sql, replica: string) {
   return {
     /**
      * Atomically: the account's budget less what was spent and what is reserved (video tasks and holds), and the
-     * key's quota less its spend and reservations, must each cover `amountNano`; then the hold is written and the
-     * account's reservations raised by it. The account row is read (and locked) first, so two processes hold one
-     * after the other and never spend the same money.
+     * key's quota less its spend and reservations, must each cover `amountNano`, and, when every one of
+     * `upstreamIds` (the accounts that may serve the request) has a budget, one of them must have room for it; then
+     * the hold is written and the account's reservations raised by it. Every limit is read here, from the database,
+     * not from a replica's memory. The account row is read (and locked) first, so two processes hold one after the
+     * other and never spend the same money.
      */
-    take: (hold: { id: string; keyId: string; amountNano: number }): Promise<HoldTaken> =>
+    take: (hold: { id: string; keyId: string; amountNano: number; upstreamIds: readonly string[] }): Promise<HoldTaken> =>
       sql.transaction(async (tx): Promise<HoldTaken> => {
         const a = (await tx.get<{ budget_nano: number | null; balance_nano: number; reserved_nano: number }>(
           `SELECT budget_nano, balance_nano, reserved_nano FROM account WHERE id = 1${tx.forUpdate}`,
@@ -56,6 +95,8 @@ export function holdsRepo(sql: Sql, replica: string) {
           hold.amountNano,
         )
         if (!verdict.allowed) return { kind: 'insufficient', limit: verdict.limit, availableNano: verdict.availableNano }
+        const room = await noUpstreamRoom(tx, hold.upstreamIds, hold.id, hold.amountNano)
+        if (room !== undefined) return { kind: 'insufficient', limit: 'upstream', availableNano: room }
         await tx.run('INSERT INTO holds (id, replica, key_id, upstream_id, amount_nano, created_at) VALUES (?, ?, ?, NULL, ?, ?)', [
           hold.id, replica, hold.keyId, hold.amountNano, Date.now(),
         ])
@@ -69,17 +110,25 @@ export function holdsRepo(sql: Sql, replica: string) {
      */
     moveTo: (id: string, upstreamId: string | null, amountNano: number): Promise<number | undefined> =>
       sql.transaction(async (tx) => {
-        if (upstreamId !== null) {
-          const u = await tx.get<{ budget_nano: number | null; spent_nano: number }>(`SELECT budget_nano, spent_nano FROM upstreams WHERE id = ?${tx.forUpdate}`, [upstreamId])
-          if (u && u.budget_nano !== null) {
-            const held = await tx.get<{ n: number }>('SELECT COALESCE(SUM(amount_nano), 0) AS n FROM holds WHERE upstream_id = ? AND id <> ?', [upstreamId, id])
-            const left = Number(u.budget_nano) - Number(u.spent_nano) - Number(held?.n ?? 0)
-            if (left < amountNano) return left
-          }
-        }
+        const left = upstreamId === null ? null : await upstreamLeftIn(tx, upstreamId, id)
+        if (left !== null && left < amountNano) return left
         await tx.run('UPDATE holds SET upstream_id = ? WHERE id = ?', [upstreamId, id])
         return undefined
       }),
+    /**
+     * Whether the database has a limit for a request of `keyId` served by one of `upstreamIds`: the account's budget,
+     * the key's quota or an account's budget. One read, for a replica whose memory says none (team mode: a limit
+     * another replica set is in the database before this replica's next reload).
+     */
+    limitsApply: async (keyId: string, upstreamIds: readonly string[]): Promise<boolean> => {
+      const row = await sql.get<{ n: number }>(
+        `SELECT (SELECT COUNT(*) FROM account WHERE id = 1 AND budget_nano IS NOT NULL)
+          + (SELECT COUNT(*) FROM api_keys WHERE id = ? AND quota_nano IS NOT NULL)
+          + (SELECT COUNT(*) FROM upstreams WHERE budget_nano IS NOT NULL AND id IN (${upstreamIds.length === 0 ? 'NULL' : placeholders(upstreamIds.length)})) AS n`,
+        [keyId, ...upstreamIds],
+      )
+      return Number(row?.n ?? 0) > 0
+    },
     /** A hold passes to the task that took its request over: the task's end settles it (store/tasks.ts). */
     rename: async (id: string, to: string) => void (await sql.run('UPDATE holds SET id = ? WHERE id = ?', [to, id])),
     /** Gives a hold back without a ledger row (a fallback model holds again at its own price). */

@@ -1,6 +1,6 @@
 import { accountBudget, fundsVerdict } from '../money/budget.js'
 import type { AccountRow } from './account.js'
-import { keyReservedSql, releaseHoldsIn } from './holds.js'
+import { keyReservedSql, noUpstreamRoom, releaseHoldsIn, upstreamLeftIn } from './holds.js'
 import { ownerGone } from './pg-leases.js'
 import { INSERT_LEDGER_ROW, ledgerRowValues, type LedgerEntry } from './ledger.js'
 import type { Sql } from './sql.js'
@@ -45,7 +45,7 @@ export type VideoReservation =
   | { kind: 'created'; task: VideoTaskRow }
   | { kind: 'existing'; task: VideoTaskRow }
   | { kind: 'conflict'; task: VideoTaskRow }
-  | { kind: 'insufficient'; limit: 'balance' | 'key'; availableNano: number }
+  | { kind: 'insufficient'; limit: 'balance' | 'key' | 'upstream'; availableNano: number }
 
 /** How `reserveVideo` looks for an earlier submission. */
 export interface VideoDedupe {
@@ -146,10 +146,11 @@ function videoTasks(sql: Sql, replica: string) {
     /**
      * Atomically: answers an earlier task (Idempotency-Key, or the same body within the window), or checks that the
      * balance less every reservation (and the key's quota less its tasks' reservations) covers `row.reserved_nano`,
+     * and that one of `upstreamIds` (the accounts that may take it) has room in its budget when every one has a budget,
      * then inserts the task and adds its reservation. The account row is read (and locked) first, so two processes
      * reserve one after the other: neither can miss the other's task or spend the same funds.
      */
-    reserve: (row: VideoTaskRow, dedupe: VideoDedupe): Promise<VideoReservation> =>
+    reserve: (row: VideoTaskRow, dedupe: VideoDedupe, upstreamIds: readonly string[] = []): Promise<VideoReservation> =>
       sql.transaction(async (tx): Promise<VideoReservation> => {
         const a = (await tx.get<Pick<AccountRow, 'budget_nano' | 'balance_nano' | 'reserved_nano'>>(
           `SELECT budget_nano, balance_nano, reserved_nano FROM account WHERE id = 1${tx.forUpdate}`,
@@ -166,9 +167,24 @@ function videoTasks(sql: Sql, replica: string) {
           row.reserved_nano,
         )
         if (!verdict.allowed) return { kind: 'insufficient', limit: verdict.limit, availableNano: verdict.availableNano }
+        const room = await noUpstreamRoom(tx, upstreamIds, row.id, row.reserved_nano)
+        if (room !== undefined) return { kind: 'insufficient', limit: 'upstream', availableNano: room }
         await tx.run(INSERT_VIDEO_TASK, { ...row, replica })
         await tx.run('UPDATE account SET reserved_nano = reserved_nano + ? WHERE id = 1', [row.reserved_nano])
         return { kind: 'created', task: row }
+      }),
+    /**
+     * Moves a task's reservation onto the upstream account its submission is about to be sent to, as
+     * `holds.moveTo` moves a request's hold: the account takes it only when its budget less what was spent through it,
+     * the holds and the other video reservations on it covers the amount; answers what is left of that budget when
+     * it does not (the task stays where it was), undefined when moved. Counted there until the task is settled.
+     */
+    moveTo: (id: string, upstreamId: string, amountNano: number): Promise<number | undefined> =>
+      sql.transaction(async (tx) => {
+        const left = await upstreamLeftIn(tx, upstreamId, id)
+        if (left !== null && left < amountNano) return left
+        await tx.run('UPDATE tasks SET upstream_id = ? WHERE id = ? AND settled = 0', [upstreamId, id])
+        return undefined
       }),
     /** The vendor took the submission. */
     accept: async (id: string, upstreamId: string, vendorTaskId: string, nextPollAt: number) =>

@@ -1,4 +1,5 @@
 import type { CatalogModel } from '../../../shared/types.js'
+import { placedHold, upstreamBudgetRefusal } from '../billing/holds.js'
 import type { Admitted } from '../admission.js'
 import type { RequestContext } from '../context.js'
 import { asGatewayError, GatewayError, gatewayError } from '../errors.js'
@@ -56,18 +57,25 @@ export type VideoHold = { kind: 'replay'; task: VideoTaskRow } | { kind: 'reserv
  * A video's funds step (spec §7 rule 5): the Idempotency-Key (400), then — in one store transaction — the duplicate
  * guard or the reservation (402 `insufficient_quota` when the balance cannot cover the largest possible cost).
  */
-export async function holdVideo(ctx: RequestContext, services: Services, order: VideoOrder, model: CatalogModel, endpoint: string): Promise<VideoHold> {
+export async function holdVideo(ctx: RequestContext, services: Services, order: VideoOrder, model: CatalogModel, endpoint: string, candidates: readonly UpstreamAccount[]): Promise<VideoHold> {
   const idempotencyKey = idempotencyKeyOf(ctx)
   const row = newVideoRow(ctx, model, order, endpoint, idempotencyKey, videoRuntime(services).options.submitTimeoutMs)
   const now = Date.now()
   const dedupe: VideoDedupe = { idempotencyKey, keySince: now - IDEMPOTENCY_KEY_TTL_MS, since: now - DUPLICATE_WINDOW_MS }
   await services.store.ledger.flush() // the store's balance must include the charges still queued
-  const reservation = await services.store.tasks.video.reserve(row, dedupe)
+  const video = services.store.tasks.video
+  const reservation = await video.reserve(row, dedupe, candidates.map((u) => u.id))
   switch (reservation.kind) {
     case 'existing': return { kind: 'replay', task: reservation.task }
     case 'conflict': throw gatewayError('idempotency_key_reused', 'idempotency_key_reused', { key: idempotencyKey ?? '', id: reservation.task.id }, { param: 'Idempotency-Key' })
-    case 'insufficient': throw insufficient(reservation.limit, row.reserved_nano, reservation.availableNano)
+    case 'insufficient':
+      throw reservation.limit === 'upstream'
+        ? upstreamBudgetRefusal(model, row.reserved_nano, candidates, reservation.availableNano)
+        : insufficient(reservation.limit, row.reserved_nano, reservation.availableNano)
   }
+  // The reservation moves with the submission's failover onto each account it is sent to, as a request's hold does
+  // (an account whose budget cannot take it is skipped); the task's end settles it.
+  ctx.hold = placedHold(row.id, row.reserved_nano, video.moveTo, (upstream, left) => upstreamBudgetRefusal(model, row.reserved_nano, [upstream], left))
   return { kind: 'reserved', row }
 }
 
