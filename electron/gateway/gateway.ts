@@ -139,7 +139,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       inFlight: () => ({ total: limiter.inFlight(), byKey: limiter.inFlightByKey() }),
       breakers: () => [...registry.upstreams.keys()].map((account) => ({ account, state: routing.breakers.state(account) })),
     }, options.metricsToken ?? process.env[METRICS_TOKEN_ENV])
-    const services: Services = { store, registry, http, routing, limiter, metrics, bodies, replays: new ReplayTickets(), capture: createBodyCapture(store, bodySettingsOf(readSettings(options.dataDir), app.mode), log), dataDir: options.dataDir, media: mediaFilesFor(store.sql, options.dataDir), secrets, admin, keyRequests, sessionDownloads, app: { ...app }, log }
+    const services: Services = { store, registry, http, routing, limiter, metrics, bodies, replays: new ReplayTickets(), capture: createBodyCapture(store, bodySettingsOf(readSettings(options.dataDir), app.mode), log), dataDir: options.dataDir, media: mediaFilesFor(store.sql, options.dataDir, store.replica), secrets, admin, keyRequests, sessionDownloads, app: { ...app }, log }
     // One process: what the last run left is failed now. Team mode: only what stopped replicas left, now and every few seconds.
     if (pool && leases) teamMode = await startTeamMode(services, { pool, limiter: leases, ttlMs })
     else await failInterruptedImageTasks(services)

@@ -12,5 +12,5 @@ export async function storedMediaPaths(gw: RunningGateway): Promise<string[]> {
   return walkDir(join(gw.services.dataDir, 'media')).filter((e) => !e.dir).map((e) => `media/${e.path}`).sort()
 }
 
-/** A write's temporary part: `media/.<random>.part` in the data dir, `.part/<random>` in the database. */
+/** A write's temporary part: `media/.<random>.part` in the data dir, `.part/<replica>/<start>-<random>` in the database. */
 export const isMediaPart = (path: string): boolean => path.endsWith('.part') || path.startsWith('.part/')

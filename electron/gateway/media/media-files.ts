@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path'
 import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../data-dir/private-files.js'
+import { ownerGone } from '../store/pg-leases.js'
 import type { Sql } from '../store/sql.js'
 
 /** Kept bytes, opened for reading: their size, and a stream of bytes `start`..`end` (both inclusive). */
@@ -31,9 +32,12 @@ export interface MediaFiles {
   remove(path: string): Promise<void>
 }
 
-/** The kept media of a store: in its database when that is PostgreSQL (team mode), in the data dir otherwise. */
-export function mediaFilesFor(sql: Sql, dataDir: string): MediaFiles {
-  return sql.dialect === 'postgres' ? databaseMedia(sql) : dataDirMedia(dataDir)
+/**
+ * The kept media of a store: in its database when that is PostgreSQL (team mode; `replica` names the writer in its
+ * temporary rows), in the data dir otherwise.
+ */
+export function mediaFilesFor(sql: Sql, dataDir: string, replica = ''): MediaFiles {
+  return sql.dialect === 'postgres' ? databaseMedia(sql, replica) : dataDirMedia(dataDir)
 }
 
 /** Counts bytes as they pass and fails the write past `limit`. */
@@ -87,26 +91,50 @@ export function dataDirMedia(dataDir: string): MediaFiles {
   }
 }
 
+/**
+ * Team mode's sweep: removes the temporary chunks of writes never finished, those of replicas not seen for `ttlMs`
+ * (killed mid-write) and any older than MAX_TEMP_MEDIA_AGE_MS. Answers how many writes' chunks went.
+ */
+export async function removeOrphanedMediaParts(sql: Sql, ttlMs: number, now: number = Date.now()): Promise<number> {
+  const row = await sql.get<{ writes: number }>(
+    `WITH gone AS (
+       DELETE FROM media_chunks WHERE path LIKE '${TEMP_PREFIX}%' AND (
+         ${ownerGone("split_part(path, '/', 2)")}
+         OR CASE WHEN path ~ '^\\.part/[^/]*/[0-9]{1,15}-' THEN split_part(split_part(path, '/', 3), '-', 1)::bigint < @oldest ELSE false END
+       )
+       RETURNING path
+     )
+     SELECT count(DISTINCT path)::int AS writes FROM gone`,
+    { ttlMs, oldest: now - MAX_TEMP_MEDIA_AGE_MS },
+  )
+  return row!.writes
+}
+
 /** Bytes per row of `media_chunks`: a read holds one chunk at a time, never a whole video. */
 export const MEDIA_CHUNK_BYTES = 1024 * 1024
 
 /** The advisory lock class of media writes (with the path's hash): "media" in ASCII, within an int4. */
 const MEDIA_LOCK_CLASS = 0x6d656469
 
+/** Where a write's chunks wait until they are whole: `.part/<replica>/<ms since the epoch>-<random>` (no real path starts with a dot). */
+const TEMP_PREFIX = '.part/'
+/** A write's temporary rows this old are a leak even when their replica lives: no write takes this long. */
+export const MAX_TEMP_MEDIA_AGE_MS = 6 * 60 * 60_000
+
 /**
  * Rows of `media_chunks (path, seq, bytes)` in the store's PostgreSQL database, 1 MiB each (an empty file is one
  * empty chunk, so it is not missing). A write inserts its chunks under a temporary path, one statement each, then
  * moves them to `path` in one short transaction: a download that takes minutes holds no connection and no
- * transaction open meanwhile, and readers see the old bytes or the new ones, never part of them.
+ * transaction open meanwhile, and readers see the old bytes or the new ones, never part of them. The temporary path
+ * names the replica and the write's start, so that what a killed replica left is swept (removeOrphanedMediaParts).
  */
-export function databaseMedia(sql: Sql): MediaFiles {
+export function databaseMedia(sql: Sql, replica = ''): MediaFiles {
   const insert = (path: string, seq: number, bytes: Buffer) =>
     sql.run('INSERT INTO media_chunks (path, seq, bytes) VALUES (?, ?, ?)', [path, seq, bytes])
 
   return {
     async write(path, source, limit) {
-      // No real path starts with a dot: media paths are media/…
-      const temp = `.part/${randomBytes(12).toString('hex')}`
+      const temp = `${TEMP_PREFIX}${replica}/${Date.now()}-${randomBytes(12).toString('hex')}`
       try {
         let seq = 0
         for await (const chunk of chunked(capped(limit)(readableOf(source)))) await insert(temp, seq++, chunk)

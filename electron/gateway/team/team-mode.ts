@@ -1,4 +1,5 @@
 import type pg from 'pg'
+import { removeOrphanedMediaParts } from '../media/media-files.js'
 import type { Services } from '../services.js'
 import { listenChanges, type ChangeListener } from '../store/pg-notify.js'
 import { renewLeases } from '../store/pg-leases.js'
@@ -21,8 +22,8 @@ export interface TeamMode {
 /**
  * What makes one replica of several on a PostgreSQL database act as part of one gateway: a heartbeat that renews
  * its leases and says it is alive (every ttl/3); a sweep, at start and then every few seconds, that settles the
- * streams, fails the image tasks, releases the holds and hands the unaccepted video submissions to the pollers of replicas
- * no longer seen;
+ * streams, fails the image tasks, releases the holds, hands the unaccepted video submissions to the pollers and removes
+ * the unfinished media writes of replicas no longer seen;
  * a reload of the registry on every change notice; and a read of the money other replicas moved, every second.
  */
 export async function startTeamMode(services: Services, opts: { pool: pg.Pool; limiter: LeaseLimiter; ttlMs: number }): Promise<TeamMode> {
@@ -35,8 +36,9 @@ export async function startTeamMode(services: Services, opts: { pool: pg.Pool; l
     const images = await failOrphanedImageTasks(services, ttlMs)
     const videos = await store.tasks.video.resumeOrphaned(Date.now(), ttlMs)
     const holds = await store.holds.releaseOrphaned(ttlMs)
-    if (streams + images + videos + holds > 0) {
-      log(`[gatehouse] team mode: settled ${streams} stream(s), failed ${images} image task(s), resumed ${videos} video submission(s) and released ${holds} hold(s) a stopped replica left`)
+    const parts = await removeOrphanedMediaParts(store.sql, ttlMs)
+    if (streams + images + videos + holds + parts > 0) {
+      log(`[gatehouse] team mode: settled ${streams} stream(s), failed ${images} image task(s), resumed ${videos} video submission(s), released ${holds} hold(s) and removed ${parts} unfinished media write(s) a stopped replica left`)
     }
   }
   // Seen before the first sweep, so that no other replica's sweep takes this one for dead.
