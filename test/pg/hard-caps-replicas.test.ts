@@ -132,6 +132,64 @@ describe(`${CALLS} calls at once over two replicas against room for 5`, () => {
   }, 60_000)
 })
 
+describe('a limit set through one replica binds the other at once, before its reload', () => {
+  /** `CALLS` calls at once, all to one replica. */
+  async function burstTo(gw: RunningGateway, key = TEST_KEY) {
+    const answers = await Promise.all(Array.from({ length: CALLS }, async () => {
+      const res = await fetch(`${gw.url}/v1/chat/completions`, {
+        method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body,
+      })
+      return { status: res.status, json: (await res.json()) as unknown }
+    }))
+    return { ok: answers.filter((a) => a.status === 200), refused: answers.filter((a) => a.status !== 200) }
+  }
+
+  it('the account budget set through A; calls sent to B at once: exactly 5 answered, spend within the budget', async () => {
+    expect((await adminClient(replicas[0] as TestGateway).patch('/admin/v1/account', { budget: ROOM_FOR_FIVE / 1e9 })).status).toBe(200)
+    const { ok, refused } = await burstTo(replicas[1])
+    expect([ok.length, refused.length]).toEqual([5, 45])
+    expect(await settled()).toEqual({ balance_nano: ROOM_FOR_FIVE - 5 * WORST, reserved_nano: 0, holds: 0 })
+  }, 60_000)
+
+  // B's memory made to say what it said before its reload (no limit): the database's limits still bind it.
+  it('B still unaware of the account budget: exactly 5 of its calls answered', async () => {
+    expect((await adminClient(replicas[0] as TestGateway).patch('/admin/v1/account', { budget: ROOM_FOR_FIVE / 1e9 })).status).toBe(200)
+    await seenByBoth('the budget on both replicas', (gw) => gw.services.registry.account.budgetNano === ROOM_FOR_FIVE)
+    ;(replicas[1].services.registry.account as { budgetNano: number | null }).budgetNano = null
+    const { ok, refused } = await burstTo(replicas[1])
+    expect([ok.length, refused.length]).toEqual([5, 45])
+    for (const r of refused) {
+      expect(r).toEqual(refusal(`This request could cost up to ${usd(WORST)} USD, and ${usd(WORST - 1)} USD is left of the account's budget (less what requests under way hold). A lower max_tokens fits: at most ${FIT}.`))
+    }
+    expect(await settled()).toEqual({ balance_nano: ROOM_FOR_FIVE - 5 * WORST, reserved_nano: 0, holds: 0 })
+  }, 60_000)
+
+  it('B still unaware of the key quota: exactly 5 of its calls answered; the key spent 5 worst cases', async () => {
+    const admin = adminClient(replicas[0] as TestGateway)
+    const key = (await admin.get('/admin/v1/keys')).json.find((k: { name: string | null }) => k.name === 'quota')
+    expect((await admin.patch(`/admin/v1/keys/${key.id}`, { quota: ROOM_FOR_FIVE / 1e9 })).status).toBe(200)
+    await seenByBoth('the quota on both replicas', (gw) => gw.services.registry.keysById.get(key.id)?.quotaNano === ROOM_FOR_FIVE)
+    ;(replicas[1].services.registry.keysById.get(key.id) as { quotaNano: number | null }).quotaNano = null
+    const { ok, refused } = await burstTo(replicas[1], QUOTA_KEY)
+    expect([ok.length, refused.length]).toEqual([5, 45])
+    await settled()
+    expect(await db.get('SELECT used_nano FROM api_keys WHERE id = ?', [key.id])).toEqual({ used_nano: 5 * WORST })
+  }, 60_000)
+
+  it('B still unaware of the upstream account budget: exactly 5 of its calls answered, naming the account', async () => {
+    expect((await adminClient(replicas[0] as TestGateway).patch('/admin/v1/upstreams/a', { budget: ROOM_FOR_FIVE / 1e9 })).status).toBe(200)
+    await seenByBoth('the upstream budget on both replicas', (gw) => gw.services.registry.upstreams.get('a')?.budgetNano === ROOM_FOR_FIVE)
+    ;(replicas[1].services.registry.upstreams.get('a') as { budgetNano: number | null }).budgetNano = null
+    const { ok, refused } = await burstTo(replicas[1])
+    expect([ok.length, refused.length]).toEqual([5, 45])
+    for (const r of refused) {
+      expect(r).toEqual(refusal(`This request could cost up to ${usd(WORST)} USD, more than is left of the budget of any upstream account that serves test-gpt (a; at most ${usd(WORST - 1)} USD left). A lower max_tokens fits: at most ${FIT}.`))
+    }
+    expect(await settled()).toMatchObject({ reserved_nano: 0, holds: 0 })
+    expect(await db.get("SELECT spent_nano FROM upstreams WHERE id = 'a'")).toEqual({ spent_nano: 5 * WORST })
+  }, 60_000)
+})
+
 describe('a replica that stops with holds', () => {
   it('its holds are released by the other once its lease lapses, and the budget is whole again', async () => {
     const admin = adminClient(replicas[0] as TestGateway)
