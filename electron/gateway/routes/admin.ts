@@ -191,8 +191,8 @@ export const ADMIN_ROUTES: Route[] = [
     request: { schema: releaseBody }, response: connectResult,
     moreErrors: { '409': 'Not connected, or a backup removed since (`conflict`): nothing was written' },
   }),
-  adminRoute('GET', `${P}/settings`, 'settings.get', getSettings, { summary: 'Port and language', response: schema.settingsBody }),
-  adminRoute('PUT', `${P}/settings`, 'settings.put', putSettings, { summary: 'Save port and language', description: 'The port applies at the next start.', request: { schema: schema.settingsBody }, response: schema.settingsBody }),
+  adminRoute('GET', `${P}/settings`, 'settings.get', getSettings, { summary: 'Port, language and kept bodies', description: '`bodies` is always answered: as saved, or the default (kept in the desktop app, not headless).', response: schema.settingsBody }),
+  adminRoute('PUT', `${P}/settings`, 'settings.put', putSettings, { summary: 'Save port, language and kept bodies', description: 'The port applies at the next start; `bodies` at once (left out: unchanged).', request: { schema: schema.settingsBody }, response: schema.settingsBody }),
   adminRoute('GET', `${P}/state/{name}`, 'state.get', getState, { summary: "A saved panel document (chat, images, video, ui)", response: schema.stateDoc }),
   adminRoute('PUT', `${P}/state/{name}`, 'state.put', putState, { summary: 'Save a panel document', request: { schema: schema.stateBody }, response: {}, success: '204' }),
   adminRoute('GET', `${P}/usage/summary`, 'usage.summary', usageSummary, {
