@@ -224,6 +224,23 @@ describe('replay', () => {
     expect(fakes.a.calls.at(-1)!.body.model).toBe('test-gpt-mini')
   })
 
+  it('goes through admission like any request: a budget too small for its worst case refuses it (402), and the refusal is logged as a replay', async () => {
+    await keep({ keep: true, keepMedia: false, count: 50 })
+    const original = await chat({ messages: [{ role: 'user', content: 'budget me' }] })
+    // A budget counts spending anew from when it is set.
+    expect((await admin().patch('/admin/v1/account', { budget: 0.001 })).status).toBe(200)
+    const calls = fakes.a.calls.length + fakes.b.calls.length
+    const res = await admin().post(`/admin/v1/requests/${original.id}/replay`, {})
+    await admin().patch('/admin/v1/account', { budget: 100 })
+    expect(res.status).toBe(402)
+    expect(res.json.error).toMatchObject({ code: 'insufficient_quota', type: 'insufficient_quota' })
+    // The quote's worst case (the prompt and test-gpt's 4,096 output tokens) against what is left of the budget.
+    expect(res.json.error.message).toMatch(/^This request could cost up to 0\.032776 USD, and 0\.001 USD is left of the account's budget \(less what requests under way hold\)\. A lower max_tokens fits: at most \d+\.$/)
+    expect(fakes.a.calls.length + fakes.b.calls.length).toBe(calls)
+    const [row] = await gw.services.store.requestLog.page({ limit: 1, endpoint: 'chat.completions' })
+    expect(row).toMatchObject({ replay_of: original.id, status: 402, cost_nano: 0 })
+  })
+
   it('refuses an account that does not serve the model, media not kept, and a request with no kept body', async () => {
     await keep({ keep: true, keepMedia: false, count: 50 })
     const original = await chat({ messages: [{ role: 'user', content: 'pin me' }] })
