@@ -68,53 +68,62 @@ export async function noUpstreamRoom(tx: Sql, upstreamIds: readonly string[], ex
   return room
 }
 
+/**
+ * The one funds check of a hold or a video reservation, inside `tx`: the account's budget less what was spent and
+ * what is reserved (holds and video tasks), and the key's quota less its spend and reservations, must each cover
+ * `amountNano`, and, when every one of `upstreamIds` (the accounts that may serve it) has a budget, one of them must
+ * have room for it. Every limit is read from the database, not from a replica's memory. The account row is read (and
+ * locked) first, so two processes check one after the other and never spend the same money. Undefined: it fits.
+ */
+export async function refusalIn(tx: Sql, hold: { id: string; keyId: string; amountNano: number; upstreamIds: readonly string[] }): Promise<Extract<HoldTaken, { kind: 'insufficient' }> | undefined> {
+  const a = (await tx.get<{ budget_nano: number | null; balance_nano: number; reserved_nano: number }>(
+    `SELECT budget_nano, balance_nano, reserved_nano FROM account WHERE id = 1${tx.forUpdate}`,
+  ))!
+  const k = await tx.get<{ quota_nano: number | null; used_nano: number; reserved_nano: number }>(
+    `SELECT k.quota_nano, k.used_nano, ${keyReservedSql('k.id')} AS reserved_nano FROM api_keys k WHERE k.id = ?${tx.forUpdate}`,
+    [hold.keyId],
+  )
+  const verdict = fundsVerdict(
+    accountBudget({ budgetNano: num(a.budget_nano), balanceNano: Number(a.balance_nano), reservedNano: Number(a.reserved_nano) }),
+    { budgetNano: num(k?.quota_nano ?? null), spentNano: Number(k?.used_nano ?? 0), reservedNano: Number(k?.reserved_nano ?? 0) },
+    hold.amountNano,
+  )
+  if (!verdict.allowed) return { kind: 'insufficient', limit: verdict.limit, availableNano: verdict.availableNano }
+  const room = await noUpstreamRoom(tx, hold.upstreamIds, hold.id, hold.amountNano)
+  return room === undefined ? undefined : { kind: 'insufficient', limit: 'upstream', availableNano: room }
+}
+
+/**
+ * Moves what row `id` of `table` holds (a request's hold, or a video task's reservation) onto an upstream account
+ * (null: onto none), inside `tx`. An account with a budget takes it only when its budget less what was spent through
+ * it and what the others hold on it covers the amount; answers what is left of that budget when it does not (the row
+ * stays where it was), undefined when moved.
+ */
+export async function moveOnto(tx: Sql, table: 'holds' | 'tasks', id: string, upstreamId: string | null, amountNano: number): Promise<number | undefined> {
+  const left = upstreamId === null ? null : await upstreamLeftIn(tx, upstreamId, id)
+  if (left !== null && left < amountNano) return left
+  await tx.run(`UPDATE ${table} SET upstream_id = ? WHERE id = ?`, [upstreamId, id])
+  return undefined
+}
+
 const placeholders = (n: number): string => Array.from({ length: n }, () => '?').join(', ')
 
 export function holdsRepo(sql: Sql, replica: string) {
   return {
-    /**
-     * Atomically: the account's budget less what was spent and what is reserved (video tasks and holds), and the
-     * key's quota less its spend and reservations, must each cover `amountNano`, and, when every one of
-     * `upstreamIds` (the accounts that may serve the request) has a budget, one of them must have room for it; then
-     * the hold is written and the account's reservations raised by it. Every limit is read here, from the database,
-     * not from a replica's memory. The account row is read (and locked) first, so two processes hold one after the
-     * other and never spend the same money.
-     */
+    /** Atomically: the funds check (`refusalIn`), then the hold is written and the account's reservations raised by it. */
     take: (hold: { id: string; keyId: string; amountNano: number; upstreamIds: readonly string[] }): Promise<HoldTaken> =>
       sql.transaction(async (tx): Promise<HoldTaken> => {
-        const a = (await tx.get<{ budget_nano: number | null; balance_nano: number; reserved_nano: number }>(
-          `SELECT budget_nano, balance_nano, reserved_nano FROM account WHERE id = 1${tx.forUpdate}`,
-        ))!
-        const k = await tx.get<{ quota_nano: number | null; used_nano: number; reserved_nano: number }>(
-          `SELECT k.quota_nano, k.used_nano, ${keyReservedSql('k.id')} AS reserved_nano FROM api_keys k WHERE k.id = ?${tx.forUpdate}`,
-          [hold.keyId],
-        )
-        const verdict = fundsVerdict(
-          accountBudget({ budgetNano: num(a.budget_nano), balanceNano: Number(a.balance_nano), reservedNano: Number(a.reserved_nano) }),
-          { budgetNano: num(k?.quota_nano ?? null), spentNano: Number(k?.used_nano ?? 0), reservedNano: Number(k?.reserved_nano ?? 0) },
-          hold.amountNano,
-        )
-        if (!verdict.allowed) return { kind: 'insufficient', limit: verdict.limit, availableNano: verdict.availableNano }
-        const room = await noUpstreamRoom(tx, hold.upstreamIds, hold.id, hold.amountNano)
-        if (room !== undefined) return { kind: 'insufficient', limit: 'upstream', availableNano: room }
+        const refused = await refusalIn(tx, hold)
+        if (refused !== undefined) return refused
         await tx.run('INSERT INTO holds (id, replica, key_id, upstream_id, amount_nano, created_at) VALUES (?, ?, ?, NULL, ?, ?)', [
           hold.id, replica, hold.keyId, hold.amountNano, Date.now(),
         ])
         await tx.run('UPDATE account SET reserved_nano = reserved_nano + ? WHERE id = 1', [hold.amountNano])
         return { kind: 'held' }
       }),
-    /**
-     * Moves a hold onto an upstream account (null: onto none). An account with a budget takes it only when its budget
-     * less what was spent through it and the other holds on it covers the amount; answers what is left of that budget
-     * when it does not (the hold stays where it was), undefined when moved.
-     */
+    /** Moves a hold onto an upstream account (null: onto none), if its budget has room (`moveOnto`). */
     moveTo: (id: string, upstreamId: string | null, amountNano: number): Promise<number | undefined> =>
-      sql.transaction(async (tx) => {
-        const left = upstreamId === null ? null : await upstreamLeftIn(tx, upstreamId, id)
-        if (left !== null && left < amountNano) return left
-        await tx.run('UPDATE holds SET upstream_id = ? WHERE id = ?', [upstreamId, id])
-        return undefined
-      }),
+      sql.transaction((tx) => moveOnto(tx, 'holds', id, upstreamId, amountNano)),
     /**
      * Whether the database has a limit for a request of `keyId` served by one of `upstreamIds`: the account's budget,
      * the key's quota or an account's budget. One read, for a replica whose memory says none (team mode: a limit

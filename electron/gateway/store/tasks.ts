@@ -1,6 +1,4 @@
-import { accountBudget, fundsVerdict } from '../money/budget.js'
-import type { AccountRow } from './account.js'
-import { keyReservedSql, noUpstreamRoom, releaseHoldsIn, upstreamLeftIn } from './holds.js'
+import { moveOnto, refusalIn, releaseHoldsIn } from './holds.js'
 import { ownerGone } from './pg-leases.js'
 import { INSERT_LEDGER_ROW, ledgerRowValues, type LedgerEntry } from './ledger.js'
 import type { Sql } from './sql.js'
@@ -144,31 +142,20 @@ function videoTasks(sql: Sql, replica: string) {
   return {
     get,
     /**
-     * Atomically: answers an earlier task (Idempotency-Key, or the same body within the window), or checks that the
-     * balance less every reservation (and the key's quota less its tasks' reservations) covers `row.reserved_nano`,
-     * and that one of `upstreamIds` (the accounts that may take it) has room in its budget when every one has a budget,
-     * then inserts the task and adds its reservation. The account row is read (and locked) first, so two processes
+     * Atomically: answers an earlier task (Idempotency-Key, or the same body within the window), or checks the
+     * funds for `row.reserved_nano` as a request's hold is checked (store/holds.ts `refusalIn`: the balance, the key's
+     * quota, and the budgets of `upstreamIds`, the accounts that may take it), then inserts the task and adds its
+     * reservation. The account row is read (and locked) first, so two processes
      * reserve one after the other: neither can miss the other's task or spend the same funds.
      */
     reserve: (row: VideoTaskRow, dedupe: VideoDedupe, upstreamIds: readonly string[] = []): Promise<VideoReservation> =>
       sql.transaction(async (tx): Promise<VideoReservation> => {
-        const a = (await tx.get<Pick<AccountRow, 'budget_nano' | 'balance_nano' | 'reserved_nano'>>(
-          `SELECT budget_nano, balance_nano, reserved_nano FROM account WHERE id = 1${tx.forUpdate}`,
-        ))!
+        // The account row locked first: two submissions look for each other's task one after the other.
+        await tx.get(`SELECT id FROM account WHERE id = 1${tx.forUpdate}`)
         const earlier = await findEarlier(tx, row, dedupe)
         if (earlier) return { kind: earlier.request_hash === row.request_hash ? 'existing' : 'conflict', task: earlier }
-        const k = await tx.get<{ quota_nano: number | null; used_nano: number; reserved_nano: number }>(
-          `SELECT k.quota_nano, k.used_nano, ${keyReservedSql('k.id')} AS reserved_nano FROM api_keys k WHERE k.id = ?${tx.forUpdate}`,
-          [row.key_id],
-        )
-        const verdict = fundsVerdict(
-          accountBudget({ budgetNano: a.budget_nano, balanceNano: a.balance_nano, reservedNano: a.reserved_nano }),
-          { budgetNano: k?.quota_nano ?? null, spentNano: k?.used_nano ?? 0, reservedNano: Number(k?.reserved_nano ?? 0) },
-          row.reserved_nano,
-        )
-        if (!verdict.allowed) return { kind: 'insufficient', limit: verdict.limit, availableNano: verdict.availableNano }
-        const room = await noUpstreamRoom(tx, upstreamIds, row.id, row.reserved_nano)
-        if (room !== undefined) return { kind: 'insufficient', limit: 'upstream', availableNano: room }
+        const refused = await refusalIn(tx, { id: row.id, keyId: row.key_id, amountNano: row.reserved_nano, upstreamIds })
+        if (refused !== undefined) return refused
         await tx.run(INSERT_VIDEO_TASK, { ...row, replica })
         await tx.run('UPDATE account SET reserved_nano = reserved_nano + ? WHERE id = 1', [row.reserved_nano])
         return { kind: 'created', task: row }
@@ -180,12 +167,7 @@ function videoTasks(sql: Sql, replica: string) {
      * it does not (the task stays where it was), undefined when moved. Counted there until the task is settled.
      */
     moveTo: (id: string, upstreamId: string, amountNano: number): Promise<number | undefined> =>
-      sql.transaction(async (tx) => {
-        const left = await upstreamLeftIn(tx, upstreamId, id)
-        if (left !== null && left < amountNano) return left
-        await tx.run('UPDATE tasks SET upstream_id = ? WHERE id = ? AND settled = 0', [upstreamId, id])
-        return undefined
-      }),
+      sql.transaction((tx) => moveOnto(tx, 'tasks', id, upstreamId, amountNano)),
     /** The vendor took the submission. */
     accept: async (id: string, upstreamId: string, vendorTaskId: string, nextPollAt: number) =>
       void (await sql.run(
