@@ -94,6 +94,15 @@ describe('keeping bodies', () => {
     expect(json.timings.totalMs).toBeGreaterThanOrEqual(json.timings.firstByteMs!)
   })
 
+  it('leaves out the calls that call no model: model lists, usage reads, quotes', async () => {
+    await keep({ keep: true, keepMedia: false, count: 50 })
+    const quote = await gw.post('/v1/quote', { endpoint: '/v1/chat/completions', request: { model: 'test-gpt', messages: [{ role: 'user', content: 'hi' }] } })
+    expect(quote.status).toBe(200)
+    const models = await gw.get('/v1/models')
+    expect(models.status).toBe(200)
+    for (const res of [quote, models]) expect((await kept(res.headers.get('x-request-id')!)).status).toBe(404)
+  })
+
   it('keeps images when "keep media" is on', async () => {
     await keep({ keep: true, keepMedia: true, count: 50 })
     const image = `data:image/png;base64,${PNG_1PX}`

@@ -1,6 +1,6 @@
 /**
  * Keeping request and answer bodies (Settings → "Keep request and answer bodies"): the one place they are taken is
- * the server's pipeline (server.ts), for every request that writes a ledger row. The request is kept as the client
+ * the server's pipeline (server.ts), for every request that writes a ledger row but the housekeeping calls. The request is kept as the client
  * sent it once parsed; the answer as it was delivered (a JSON body, or a stream's events with their arrival times),
  * read off the response's writes. What is held in memory is bounded (HELD_BYTES); what is stored is bounded per body
  * and in all (BODY_LIMITS). Credential headers and every key the gateway knows are redacted; images and audio are
@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto'
 import type { ServerResponse } from 'node:http'
 import { createParser } from 'eventsource-parser'
-import { BODY_LIMITS, type BodySettings, type CapturedEvent, type CapturedExchange, type OmittedBody } from '../../../shared/admin.js'
+import { BODY_LIMITS, HOUSEKEEPING_ENDPOINTS, type BodySettings, type CapturedEvent, type CapturedExchange, type OmittedBody } from '../../../shared/admin.js'
 import type { RequestContext } from '../context.js'
 import { mapStrings, stripMedia } from '../formats/strip-media.js'
 import { REDACT_SCAN_LIMIT, REDACTED, spellings } from '../secrets/redact.js'
@@ -42,7 +42,9 @@ export function createBodyCapture(store: Pick<Store, 'requestBodies'>, initial: 
     settings: () => settings,
     configure: (next) => void (settings = next),
     start(ctx) {
-      if (!settings.keep) return undefined
+      // Model lists, usage reads and quotes call no model, and the app prices every draft as it is typed: keeping
+      // them would push the requests worth inspecting out of the last N.
+      if (!settings.keep || (HOUSEKEEPING_ENDPOINTS as readonly string[]).includes(ctx.endpoint ?? '')) return undefined
       const keepMedia = settings.keepMedia
       const answer = new AnswerTap(ctx)
       return {
