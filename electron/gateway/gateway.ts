@@ -1,6 +1,7 @@
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createAdminAuth } from './admin/admin-auth.js'
+import { databaseSessionTable } from './admin/db-session-table.js'
 import { issueLoginCode, loginCodeMinutes } from './admin/login-codes.js'
 import { SessionDownloads } from './access/session-downloads.js'
 import { DEFAULT_SESSION_LIMITS, type SessionLimits } from './admin/session-table.js'
@@ -127,7 +128,10 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     const keyRequests = new KeyRequests(registry)
     registry.afterReload = () => keyRequests.reloaded()
     const sessionDownloads = new SessionDownloads()
-    const admin = createAdminAuth({ ...DEFAULT_SESSION_LIMITS, ...options.adminSessions }, undefined, (id) => sessionDownloads.ended(id))
+    const sessionLimits = { ...DEFAULT_SESSION_LIMITS, ...options.adminSessions }
+    const sessionEnded = (id: string) => sessionDownloads.ended(id)
+    // Team mode: sessions in the shared database, so any replica serves a browser signed in on another.
+    const admin = createAdminAuth(sessionLimits, undefined, sessionEnded, pool ? databaseSessionTable(store.sql, secrets, sessionLimits, undefined, sessionEnded) : undefined)
     const app = { mode: options.mode ?? 'headless', version: GATEHOUSE_VERSION, baseUrl: '', rendererDir: options.rendererDir === null ? undefined : (options.rendererDir ?? defaultRendererDir()) } as const
     const ttlMs = (options.config?.team?.leaseSeconds ?? DEFAULT_LEASE_SECONDS) * 1000
     const leases = pool ? createLeaseLimiter({ sql: store.sql, replica: store.replica, registry, ttlMs, log }) : undefined

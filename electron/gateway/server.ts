@@ -67,7 +67,7 @@ export function createGatewayServer(services: Services, routes: Route[], opts: S
       const r = match.route
       ctx.endpoint = r.endpoint
       if (r.auth === 'admin') {
-        if (!services.admin.allows(req, r.mediaToken === true)) throw gatewayError('admin_unauthorized', 'admin_unauthorized')
+        if (!(await services.admin.allows(req, r.mediaToken === true))) throw gatewayError('admin_unauthorized', 'admin_unauthorized')
       } else if (r.auth !== 'none') {
         authorize(ctx, r, path)
         // The gateway's own call replaying a logged request: its one-time ticket pins the account (admission.ts).

@@ -59,7 +59,7 @@ export async function uploadMedia(ctx: RequestContext, services: Services): Prom
 export async function getMedia(ctx: RequestContext, services: Services, params: string[]): Promise<void> {
   const id = segment(params[0], 'media')
   // A session's download ends with the session (signed out, expired); the desktop's admin token has no end.
-  const session = services.admin.session(ctx.req, true)
+  const session = await services.admin.session(ctx.req, true)
   if (session) services.sessionDownloads.track(ctx, session.id, () => services.admin.sessionEndsAt(session.id))
   const media = await services.store.media.get(id)
   const file = media ? await services.media.read(media.path) : undefined

@@ -32,26 +32,26 @@ export async function login(ctx: RequestContext, services: Services): Promise<vo
     ctx.res.writeHead(401, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(page) }).end(page)
     return
   }
-  const session = services.admin.openSession()
+  const session = await services.admin.openSession()
   // Redirect, so the code leaves the address bar and the history's current entry.
   ctx.res.writeHead(303, { location: `/#${SESSION_FRAGMENT}=${session.token}`, 'set-cookie': services.admin.cookie(session), 'cache-control': 'no-store' }).end()
 }
 
 /** GET /admin/v1/session: who we are (401 when not signed in), with the session's media token. */
 export async function getSession(ctx: RequestContext, services: Services): Promise<void> {
-  sendJson(ctx.res, 200, sessionOf(services, services.admin.session(ctx.req)), { 'cache-control': 'no-store' })
+  sendJson(ctx.res, 200, sessionOf(services, await services.admin.session(ctx.req)), { 'cache-control': 'no-store' })
 }
 
 /** POST /admin/v1/session: the desktop window trades the admin token for a session (the cookie, and its token in the body). */
 export async function openSession(ctx: RequestContext, services: Services): Promise<void> {
   if (!services.admin.hasToken(ctx.req)) throw gatewayError('admin_unauthorized', 'admin_unauthorized')
-  const session = services.admin.openSession()
+  const session = await services.admin.openSession()
   const body: OpenedAdminSession = { ...sessionOf(services, session), sessionToken: session.token }
   sendJson(ctx.res, 200, body, { 'set-cookie': services.admin.cookie(session), 'cache-control': 'no-store' })
 }
 
 /** DELETE /admin/v1/session: signs out; the session is forgotten and the browser told to drop the cookie. */
 export async function closeSession(ctx: RequestContext, services: Services): Promise<void> {
-  services.admin.close(ctx.req)
+  await services.admin.close(ctx.req)
   ctx.res.writeHead(204, { 'set-cookie': services.admin.clearedCookie, 'cache-control': 'no-store' }).end()
 }

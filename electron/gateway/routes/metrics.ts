@@ -7,7 +7,7 @@ import type { Services } from '../services.js'
  * (`Authorization: Bearer`, GATEHOUSE_METRICS_TOKEN) or what opens the admin API (its token or a session).
  */
 export async function metrics(ctx: RequestContext, services: Services): Promise<void> {
-  if (!services.metrics.allows(ctx.req.headers.authorization) && !services.admin.allows(ctx.req)) throw gatewayError('admin_unauthorized', 'admin_unauthorized')
+  if (!services.metrics.allows(ctx.req.headers.authorization) && !(await services.admin.allows(ctx.req))) throw gatewayError('admin_unauthorized', 'admin_unauthorized')
   const text = await services.metrics.text()
   ctx.res.writeHead(200, { 'content-type': services.metrics.contentType, 'cache-control': 'no-store', 'content-length': Buffer.byteLength(text) })
   ctx.res.end(text)

@@ -217,6 +217,10 @@ export const PG_MIGRATIONS: readonly string[] = [
      RETURN OLD;
    END $$;
    CREATE TRIGGER requests_erase_bodies AFTER DELETE ON requests FOR EACH ROW EXECUTE FUNCTION requests_erase_bodies();`,
+  // Team mode's admin sessions, shared by the replicas (store/admin-sessions.ts; the embedded store keeps them in memory).
+  `CREATE TABLE admin_sessions (id_hash TEXT PRIMARY KEY, token_hash TEXT NOT NULL, media_sealed TEXT NOT NULL,
+     created_at BIGINT NOT NULL, last_used_at BIGINT NOT NULL);
+   CREATE INDEX admin_sessions_created ON admin_sessions (created_at);`,
 ]
 
 /**
