@@ -92,10 +92,6 @@ class AnswerTap {
     }) as ServerResponse['end']
   }
 
-  private sse(): boolean {
-    return String(this.ctx.res.getHeader('content-type') ?? '').startsWith('text/event-stream')
-  }
-
   private take(chunk: unknown): void {
     if (chunk === undefined || chunk === null) return
     const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk as Uint8Array)
@@ -107,8 +103,11 @@ class AnswerTap {
       this.truncated = true
       return
     }
+    const type = String(this.ctx.res.getHeader('content-type') ?? '')
+    // Bytes that are not JSON (audio, video) are only counted and hashed: they are never kept.
+    if (type !== '' && !type.includes('json') && !type.startsWith('text/event-stream')) return
     this.held += buffer.length
-    if (this.sse()) this.parser.feed(this.decoder.decode(buffer, { stream: true }))
+    if (type.startsWith('text/event-stream')) this.parser.feed(this.decoder.decode(buffer, { stream: true }))
     else this.chunks.push(buffer)
   }
 
