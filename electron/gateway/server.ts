@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import { authenticateRequest } from './access/auth.js'
-import { recordRequest, requestFigures } from './billing/billing.js'
+import { recordRequest } from './billing/billing.js'
 import type { Recording } from './client/capture.js'
 import { REPLAY_HEADER } from './access/replay-tickets.js'
 import { discardUpload, readBody, refusesUpload } from './client/body.js'
@@ -124,7 +124,7 @@ export function createGatewayServer(services: Services, routes: Route[], opts: S
     } catch (err) {
       log(`[gatehouse] ${ctx.id} ledger write failed: ${(err as Error).message}`)
     }
-    services.metrics.record(requestFigures(ctx, r.endpoint, status))
+    services.metrics.record(ctx, r.endpoint, status)
   }
 
   // Not Node's `server.maxConnections`: it refuses newcomers while the cap is full of connections served nothing.

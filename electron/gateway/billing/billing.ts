@@ -1,8 +1,7 @@
 import { MAX_ATTEMPT_RECORDS, type UpstreamAttempt } from '../../../shared/admin.js'
 import type { CatalogModel, UsageSource } from '../../../shared/types.js'
 import type { RequestContext } from '../context.js'
-import { chargeNano, nanoToUsd } from '../money/money.js'
-import type { RequestFigures } from '../metrics/gateway-metrics.js'
+import { chargeNano } from '../money/money.js'
 import { allInputTokens } from '../money/billed-usage.js'
 import { priceBreakdown, priceUsage } from '../money/price-usage.js'
 import type { ApiKey } from '../contract/accounts.js'
@@ -48,22 +47,6 @@ export function recordRequest(store: Store, registry: Registry, ctx: RequestCont
   })
   ctx.hold = undefined
   if (cost > 0) chargeMirror(registry, key, outcome.upstreamId ?? null, cost)
-}
-
-/** The figures of a request's ledger row that the metrics count (metrics/gateway-metrics.ts). */
-export function requestFigures(ctx: RequestContext, endpoint: string, status: number): RequestFigures {
-  const { outcome } = ctx
-  return {
-    endpoint,
-    // only a model the gateway knows: a name a client made up never becomes a label
-    model: ctx.model?.id ?? '',
-    status: outcome.status ?? status,
-    seconds: (performance.now() - ctx.startedAt) / 1000,
-    inputTokens: outcome.usage ? allInputTokens(outcome.usage) : 0,
-    outputTokens: outcome.usage?.outputTokens ?? 0,
-    costUsd: nanoToUsd(chargeNano(outcome.costNano)),
-    attempts: outcome.attempts,
-  }
 }
 
 /**

@@ -1,7 +1,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import { Counter, Gauge, Histogram, Registry } from 'prom-client'
-import type { UpstreamAttempt } from '../../../shared/admin.js'
 import type { UpstreamReason } from '../../../shared/upstream-reasons.js'
+import type { RequestContext } from '../context.js'
+import { allInputTokens } from '../money/billed-usage.js'
+import { chargeNano, nanoToUsd } from '../money/money.js'
 import { reasonOfVendorError } from '../relay/upstream-failure.js'
 
 /** The breaker states as the gauge reads them. */
@@ -13,19 +15,6 @@ export interface MetricsSources {
   inFlight(): { total: number; byKey: ReadonlyMap<string, number> }
   /** each upstream account's id and its circuit breaker's state in this process */
   breakers(): Iterable<{ account: string; state: keyof typeof BREAKER_STATE_VALUE }>
-}
-
-/** One finished request as the ledger row records it. */
-export interface RequestFigures {
-  endpoint: string
-  /** a catalog model's id, or '' (a name a client made up never becomes a label) */
-  model: string
-  status: number
-  seconds: number
-  inputTokens: number
-  outputTokens: number
-  costUsd: number
-  attempts: readonly UpstreamAttempt[] | undefined
 }
 
 /** The environment variable that holds the metrics token; without it /metrics opens only to the admin API's proofs. */
@@ -72,7 +61,7 @@ export function createGatewayMetrics(sources: MetricsSources, token?: string) {
   const requests = new Counter({ name: 'gatehouse_requests_total', help: 'Requests written to the ledger, by endpoint, model and HTTP status.', labelNames: ['endpoint', 'model', 'status'] as const, registers })
   const latency = new Histogram({ name: 'gatehouse_request_duration_seconds', help: 'Time from a request\'s arrival to its ledger row, by endpoint and model.', labelNames: ['endpoint', 'model'] as const, buckets: LATENCY_BUCKETS, registers })
   const tokens = new Counter({ name: 'gatehouse_tokens_total', help: 'Tokens billed, by model and direction (input counts cache reads and writes).', labelNames: ['model', 'direction'] as const, registers })
-  const cost = new Counter({ name: 'gatehouse_cost_usd_total', help: 'Cost charged to the account in USD, by model.', labelNames: ['model'] as const, registers })
+  const costUsd = new Counter({ name: 'gatehouse_cost_usd_total', help: 'Cost charged to the account in USD, by model.', labelNames: ['model'] as const, registers })
   const attempts = new Counter({ name: 'gatehouse_upstream_attempts_total', help: 'Upstream attempts of the failover loop, by upstream account and result (ok, failed, skipped).', labelNames: ['account', 'result'] as const, registers })
   const failovers = new Counter({ name: 'gatehouse_failovers_total', help: 'Moves of a request to the next upstream account, by endpoint.', labelNames: ['endpoint'] as const, registers })
   const errors = new Counter({ name: 'gatehouse_upstream_errors_total', help: 'Failed upstream attempts, by upstream account and reason.', labelNames: ['account', 'reason'] as const, registers })
@@ -101,15 +90,25 @@ export function createGatewayMetrics(sources: MetricsSources, token?: string) {
     contentType: registry.contentType,
     /** the text exposition format of every metric */
     text: (): Promise<string> => registry.metrics(),
-    record(r: RequestFigures): void {
-      requests.labels(r.endpoint, r.model, String(r.status)).inc()
-      latency.labels(r.endpoint, r.model).observe(r.seconds)
-      if (r.inputTokens > 0) tokens.labels(r.model, 'input').inc(r.inputTokens)
-      if (r.outputTokens > 0) tokens.labels(r.model, 'output').inc(r.outputTokens)
-      if (r.costUsd > 0) cost.labels(r.model).inc(r.costUsd)
-      if (r.attempts === undefined) return
-      for (const a of r.attempts) {
-        if (a.next === 'failed over') failovers.labels(r.endpoint).inc()
+    /**
+     * Counts a request as its ledger row records it (billing.ts recordRequest): the served model (a name a client
+     * made up is '', never a label), the row's status, its usage, cost and attempts.
+     */
+    record(ctx: RequestContext, endpoint: string, status: number): void {
+      const { outcome } = ctx
+      const model = ctx.model?.id ?? ''
+      requests.labels(endpoint, model, String(outcome.status ?? status)).inc()
+      latency.labels(endpoint, model).observe((performance.now() - ctx.startedAt) / 1000)
+      if (outcome.usage !== undefined) {
+        const input = allInputTokens(outcome.usage)
+        if (input > 0) tokens.labels(model, 'input').inc(input)
+        if (outcome.usage.outputTokens > 0) tokens.labels(model, 'output').inc(outcome.usage.outputTokens)
+      }
+      const cost = chargeNano(outcome.costNano)
+      if (cost > 0) costUsd.labels(model).inc(nanoToUsd(cost))
+      if (outcome.attempts === undefined) return
+      for (const a of outcome.attempts) {
+        if (a.next === 'failed over') failovers.labels(endpoint).inc()
         if (a.outcome === 'ok') attempts.labels(a.account, 'ok').inc()
         else if (a.outcome.startsWith('skipped')) attempts.labels(a.account, 'skipped').inc()
         else if (a.outcome !== 'aborted') {
