@@ -27,6 +27,11 @@ export function releasingBoth(first: Release, second: Release): Release {
 export interface ConcurrencyLimiter {
   /** `leaseId` names the slot across replicas (the request id) */
   acquire(key: ApiKey, leaseId: string): Release | Promise<Release>
+  /**
+   * Team mode: whether the database had any spending limit for the key (account budget, key quota, an upstream
+   * account's budget) when request `leaseId` took its slot, read in the same round trip; undefined when not known.
+   */
+  limitsSeen?(leaseId: string): boolean | undefined
   /** requests holding a slot in this process */
   inFlight(): number
   /** the same, by key id (keys with none are absent) */

@@ -144,6 +144,34 @@ describe('a limit set through one replica binds the other at once, before its re
     return { ok: answers.filter((a) => a.status === 200), refused: answers.filter((a) => a.status !== 200) }
   }
 
+  it('with no limit anywhere, a call reads nothing more: its lease\'s round trip said so', async () => {
+    const holds = replicas[1].services.store.holds
+    const read = holds.limitsApply
+    let reads = 0
+    holds.limitsApply = async (...args) => {
+      reads++
+      return read(...args)
+    }
+    try {
+      const { ok } = await burstTo(replicas[1])
+      expect(ok).toHaveLength(CALLS)
+      expect(reads).toBe(0)
+      // A limit anywhere (here an upstream account's, seen by the lease's round trip): B's memory says none, so it reads.
+      expect((await adminClient(replicas[0] as TestGateway).patch('/admin/v1/upstreams/a', { budget: 1 })).status).toBe(200)
+      await seenByBoth('the upstream budget on both replicas', (gw) => gw.services.registry.upstreams.get('a')?.budgetNano === 1e9)
+      ;(replicas[1].services.registry.upstreams.get('a') as { budgetNano: number | null }).budgetNano = null
+      const res = await fetch(`${replicas[1].url}/v1/chat/completions`, {
+        method: 'POST', headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' }, body,
+      })
+      expect(res.status).toBe(200)
+      await res.text()
+      expect(reads).toBe(1)
+    } finally {
+      holds.limitsApply = read
+    }
+    expect(await settled()).toMatchObject({ reserved_nano: 0, holds: 0 })
+  }, 60_000)
+
   it('the account budget set through A; calls sent to B at once: exactly 5 answered, spend within the budget', async () => {
     expect((await adminClient(replicas[0] as TestGateway).patch('/admin/v1/account', { budget: ROOM_FOR_FIVE / 1e9 })).status).toBe(200)
     const { ok, refused } = await burstTo(replicas[1])

@@ -82,7 +82,7 @@ export function holdWorstCase<Req>(worst: WorstCase<Req>, capField?: string) {
     const { store } = services
     const key = ctx.key!
     const upstreamIds = candidates.map((u) => u.id)
-    if (!(await limitsApply(services, key, candidates))) return
+    if (!(await limitsApply(services, ctx, candidates))) return
     const price = await worst(request, model, ctx)
     const amountNano = price.maxNano
     // A charge past its hold (a vendor's overrun) still queued is counted first: the store's figures must include it.
@@ -99,14 +99,18 @@ export function holdWorstCase<Req>(worst: WorstCase<Req>, capField?: string) {
 
 /**
  * Whether any limit applies to a request of `key` served by one of `candidates`. This process's figures answer at
- * once when they name a limit; in team mode, when they name none, the database is asked (one read), since a limit
- * set through another replica reaches this one's memory only at its next reload. One process's memory is the
- * store's: nothing is read.
+ * once when they name a limit. In team mode, when they name none, the database decides, since a limit set through
+ * another replica reaches this one's memory only at its next reload: the request's concurrency lease was taken in a
+ * round trip that also said whether any limit is set at all (`limitsSeen`), so with none anywhere nothing more is
+ * read; else one read says whether one applies to this request. One process's memory is the store's: nothing is read.
  */
-async function limitsApply(services: Services, key: { id: string; quotaNano: number | null }, candidates: readonly UpstreamAccount[]): Promise<boolean> {
-  const { registry, store } = services
+async function limitsApply(services: Services, ctx: RequestContext, candidates: readonly UpstreamAccount[]): Promise<boolean> {
+  const { registry, store, limiter } = services
+  const key = ctx.key!
   if (registry.account.budgetNano !== null || key.quotaNano !== null || candidates.some((u) => upstreamLeft(u) !== null)) return true
-  return store.sql.dialect === 'postgres' && (await store.holds.limitsApply(key.id, candidates.map((u) => u.id)))
+  if (store.sql.dialect !== 'postgres') return false
+  if (limiter.limitsSeen?.(ctx.id) === false) return false
+  return store.holds.limitsApply(key.id, candidates.map((u) => u.id))
 }
 
 /**

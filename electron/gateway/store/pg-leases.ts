@@ -23,11 +23,23 @@ export type LeaseOutcome = 'ok' | 'key' | 'account'
 
 /** One round trip; atomic across replicas (pg-schema.ts acquire_lease). */
 export async function acquireLease(sql: Sql, request: LeaseRequest): Promise<LeaseOutcome> {
-  const row = await sql.get<{ outcome: LeaseOutcome }>(
-    'SELECT acquire_lease(@leaseId, @replica, @keyId, @keyCap, @accountCap, @ttlMs) AS outcome',
+  return (await acquireLeaseSeeingLimits(sql, request)).outcome
+}
+
+/**
+ * `acquireLease`, and in the same round trip whether the database has any spending limit that could apply to the
+ * key's requests: the account's budget, the key's quota, or any upstream account's budget (billing/holds.ts reads
+ * this to hold nothing, at no further round trip, when none is set anywhere).
+ */
+export async function acquireLeaseSeeingLimits(sql: Sql, request: LeaseRequest): Promise<{ outcome: LeaseOutcome; limited: boolean }> {
+  const row = await sql.get<{ outcome: LeaseOutcome; limited: boolean }>(
+    `SELECT acquire_lease(@leaseId, @replica, @keyId, @keyCap, @accountCap, @ttlMs) AS outcome,
+       (EXISTS (SELECT 1 FROM account WHERE id = 1 AND budget_nano IS NOT NULL)
+         OR EXISTS (SELECT 1 FROM api_keys WHERE id = @keyId AND quota_nano IS NOT NULL)
+         OR EXISTS (SELECT 1 FROM upstreams WHERE budget_nano IS NOT NULL)) AS limited`,
     { ...request },
   )
-  return row!.outcome
+  return { outcome: row!.outcome, limited: row!.limited === true }
 }
 
 /** Requests in flight across every replica: the live leases (a dead replica's lapse with their expiry). */

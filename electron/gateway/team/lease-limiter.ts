@@ -1,7 +1,7 @@
 import { gatewayError } from '../errors.js'
 import { concurrencyLimitError, type ConcurrencyLimiter, type Release } from '../limits.js'
 import type { Registry } from '../registry.js'
-import { acquireLease, liveLeases, releaseLease } from '../store/pg-leases.js'
+import { acquireLeaseSeeingLimits, liveLeases, releaseLease } from '../store/pg-leases.js'
 import type { Sql } from '../store/sql.js'
 
 export interface LeaseLimiter extends ConcurrencyLimiter {
@@ -20,6 +20,8 @@ export function createLeaseLimiter(opts: { sql: Sql; replica: string; registry: 
   const { sql, replica, registry, ttlMs, log } = opts
   let held = 0
   const heldByKey = new Map<string, number>()
+  // Whether each live lease's request saw a spending limit in the database when it took its slot.
+  const limitsByLease = new Map<string, boolean>()
   const releasing = new Set<Promise<void>>()
   const settled = async () => {
     await Promise.all(releasing)
@@ -29,7 +31,9 @@ export function createLeaseLimiter(opts: { sql: Sql; replica: string; registry: 
       const accountCap = registry.account.concurrency
       let outcome
       try {
-        outcome = await acquireLease(sql, { leaseId, replica, keyId: key.id, keyCap: key.concurrency, accountCap, ttlMs })
+        const seen = await acquireLeaseSeeingLimits(sql, { leaseId, replica, keyId: key.id, keyCap: key.concurrency, accountCap, ttlMs })
+        outcome = seen.outcome
+        if (outcome === 'ok') limitsByLease.set(leaseId, seen.limited)
       } catch (err) {
         log(`[gatehouse] ${leaseId} concurrency lease failed: ${(err as Error).message}`)
         throw gatewayError('shared_store_unavailable', 'shared_store_unavailable', {}, { headers: { 'retry-after': '1', 'retry-after-ms': '1000' } })
@@ -42,6 +46,7 @@ export function createLeaseLimiter(opts: { sql: Sql; replica: string; registry: 
       return () => {
         if (released) return
         released = true
+        limitsByLease.delete(leaseId)
         held--
         const left = (heldByKey.get(key.id) ?? 1) - 1
         if (left === 0) heldByKey.delete(key.id)
@@ -53,6 +58,7 @@ export function createLeaseLimiter(opts: { sql: Sql; replica: string; registry: 
         releasing.add(done)
       }
     },
+    limitsSeen: (leaseId) => limitsByLease.get(leaseId),
     inFlight: () => held,
     inFlightByKey: () => heldByKey,
     clusterInFlight: () => liveLeases(sql),
