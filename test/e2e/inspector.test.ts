@@ -1,6 +1,7 @@
 // Usage → a row → Inspect: the kept request and answer (a stream as its events with their times), the timings, and a
 // replay on another account side by side with its latency, tokens, cost and the text's differences; English and Chinese.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startFakeOpenAIImages } from '../fakes/images/openai-images.js'
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js'
 import { chatConfig, TEST_KEY } from '../helpers/gateway.js'
 import { browserMissing, openApp, type AppUnderTest } from './harness.js'
@@ -26,7 +27,9 @@ describe.skipIf(browserMissing)('the request inspector and replay', () => {
     const keep = page.getByTestId('settings-bodies-keep')
     await expect.poll(() => keep.isEnabled()).toBe(true)
     expect(await keep.isChecked()).toBe(false)
-    await keep.check()
+    // Saved at once; the box shows the saved choice once the gateway answered.
+    await keep.click()
+    await expect.poll(() => keep.isChecked()).toBe(true)
     await expect.poll(async () => (await app.gateway.services.capture.settings()).keep).toBe(true)
 
     a.setScenario({ kind: 'ok', text: 'The sky is blue today.', usage: { prompt_tokens: 10, completion_tokens: 6 } })
@@ -92,5 +95,60 @@ describe.skipIf(browserMissing)('the request inspector and replay', () => {
     await page.getByTestId('nav-settings').click()
     expect(await page.getByTestId('settings-bodies').locator('h3').textContent()).toBe('请求检查器')
     await page.getByTestId('settings-language').selectOption('en')
+  })
+})
+
+describe.skipIf(browserMissing)('the request inspector on an image request', () => {
+  let images: Awaited<ReturnType<typeof startFakeOpenAIImages>>
+  let app: AppUnderTest
+  beforeAll(async () => {
+    images = await startFakeOpenAIImages({ apiKey: 'oa' })
+    app = await openApp({
+      account: { balance: 100 },
+      models: [{ id: 'img-gpt', family: 'gpt-image', vendor: 'openai', pricing: { unit: 'image', price: 0.04 }, variant: '2.5', sizeTiers: [], maxN: 10, maxReferenceImages: 16 }],
+      upstreams: [{ id: 'oa', vendor: 'openai', baseUrl: images.url, apiKey: 'oa' }],
+      groups: [{ id: 'img', protocol: 'chat', models: ['img-gpt'], upstreams: ['oa'] }],
+      keys: [{ key: TEST_KEY, group: 'img' }],
+    }, { group: 'img' })
+  })
+  afterAll(async () => {
+    await app?.close()
+    await images?.close()
+  })
+
+  it("shows an image answer's pictures as thumbnails when media is kept, and names them by type, size and hash when not", async () => {
+    const { page } = app
+    const generate = async () => {
+      const res = await fetch(`${app.gateway.url}/v1/images/generations`, {
+        method: 'POST', headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'img-gpt', prompt: 'a red square' }),
+      })
+      expect(res.status).toBe(200)
+      await res.text()
+      await app.gateway.services.store.ledger.flush()
+      return res.headers.get('x-request-id')!
+    }
+    const inspect = async (id: string) => {
+      await page.getByTestId('nav-usage').click()
+      await page.getByTestId('usage-refresh').click({ timeout: 5000 })
+      const open = page.locator(`[data-testid="usage-row-open"][title="${id}"]`)
+      await expect.poll(() => open.count()).toBe(1)
+      await open.click({ timeout: 5000 })
+      const inspector = page.getByTestId('usage-detail').filter({ hasText: id }).getByTestId('usage-inspector')
+      await inspector.getByTestId('usage-inspect').click({ timeout: 5000 })
+      await expect.poll(() => inspector.getByTestId('inspector-answer').count()).toBe(1)
+      return inspector.getByTestId('inspector-answer')
+    }
+    app.gateway.services.capture.configure({ keep: true, keepMedia: true, count: 200 })
+    const kept = await inspect(await generate())
+    const thumbs = kept.getByTestId('inspector-image')
+    await expect.poll(() => thumbs.count()).toBe(1)
+    await expect.poll(() => thumbs.first().evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true)
+    await app.screenshot('usage-inspector-image')
+
+    app.gateway.services.capture.configure({ keep: true, keepMedia: false, count: 200 })
+    const described = await inspect(await generate())
+    expect(await described.getByTestId('inspector-image').count()).toBe(0)
+    expect(await described.getByTestId('inspector-stripped').first().textContent()).toMatch(/^image\/png, \d+ bytes, SHA-256 [0-9a-f]{12}… \(not kept\)$/)
   })
 })

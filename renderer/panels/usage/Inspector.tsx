@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react'
-import type { CapturedExchange, OmittedBody, RequestLogEntry, StrippedMedia } from '../../../shared/admin'
+import type { CapturedExchange, MediaItem, OmittedBody, RequestLogEntry, StrippedMedia } from '../../../shared/admin'
+import { admin, mediaSrc } from '../../api/admin'
 import { ErrorNote } from '../../components/ErrorNote'
 import { formatMs } from '../../format'
 import { useT } from '../../i18n'
@@ -17,10 +18,13 @@ export function Inspector({ r }: { r: RequestLogEntry }) {
   const t = useT(INSPECT_STRINGS)
   const [open, setOpen] = useState(false)
   const [exchange, setExchange] = useState<CapturedExchange | null | undefined>(undefined)
+  const [media, setMedia] = useState<MediaItem[]>([])
   const load = useAction()
   useEffect(() => {
     if (!open || exchange !== undefined) return
     void load.run(async () => {
+      // The images the gateway kept of the answer (its own copies: a vendor's links expire, and the page loads none).
+      setMedia((await admin.media(r.id)).filter((m) => m.kind === 'image'))
       try {
         setExchange(await inspectApi.body(r.id))
       } catch (err) {
@@ -33,6 +37,11 @@ export function Inspector({ r }: { r: RequestLogEntry }) {
     <div className="usage-inspector" data-testid="usage-inspector">
       <button type="button" onClick={() => setOpen(!open)} aria-expanded={open} data-testid="usage-inspect">{open ? t('hide') : t('inspect')}</button>
       <ErrorNote error={load.error} />
+      {open && media.length > 0 && (
+        <div className="row" data-testid="inspector-kept-images">
+          {media.map((m) => <img key={m.id} src={mediaSrc(m.url)} alt="" className="inspector-thumb" data-testid="inspector-image" />)}
+        </div>
+      )}
       {open && exchange === null && <p className="muted small" data-testid="inspector-not-kept">{t('notKept')}</p>}
       {open && exchange && <ExchangeView t={t} r={r} x={exchange} />}
     </div>
@@ -79,7 +88,7 @@ function Messages({ t, messages }: { t: InspectT; messages: ShownMessage[] }) {
         <li key={i} data-testid="inspector-message" data-role={m.role}>
           <strong>{m.role}</strong>
           {m.text && <p className="inspector-text">{m.text}</p>}
-          {m.images.map((src, j) => <img key={j} src={src} alt="" className="inspector-thumb" data-testid="inspector-image" />)}
+          {m.images.map((src, j) => (src.startsWith('data:') ? <img key={j} src={src} alt="" className="inspector-thumb" data-testid="inspector-image" /> : <p key={j} className="small"><code>{src}</code></p>))}
           {m.stripped.map((s, j) => <p key={j} className="muted small" data-testid="inspector-stripped">{strippedText(t, s)}</p>)}
         </li>
       ))}
@@ -115,7 +124,7 @@ function Answer({ t, answer }: { t: InspectT; answer: CapturedExchange['answer']
   return (
     <>
       {text && <p className="inspector-text" data-testid="inspector-answer-text">{text}</p>}
-      {images.map((src, i) => <img key={i} src={src} alt="" className="inspector-thumb" data-testid="inspector-image" />)}
+      {images.map((src, i) => (src.startsWith('data:') ? <img key={i} src={src} alt="" className="inspector-thumb" data-testid="inspector-image" /> : <p key={i} className="small"><code>{src}</code></p>))}
       {stripped.map((s, i) => <p key={i} className="muted small" data-testid="inspector-stripped">{strippedText(t, s)}</p>)}
       <details open={!text && images.length === 0}><summary>{t('raw')}</summary><Body t={t} value={answer.body ?? null} /></details>
     </>
