@@ -2,6 +2,7 @@
  * Connect tools (GET/POST /admin/v1/connect…): pointing Claude Code and Codex at this gateway by changing only the
  * keys Gatehouse owns in their own settings files, with a diff first, a backup, Undo and Disconnect.
  */
+/** The tools the panel and `npm run gateway -- connect` know: the gateway's connectors and the app share this one list. */
 export const CONNECT_TOOLS = ['claude-code', 'codex', 'gemini-cli'] as const
 export type ConnectTool = (typeof CONNECT_TOOLS)[number]
 

@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs'
 import type { KeyPath } from './config-doc.js'
 import { backupPath, changeKind, planConnectFile, planDisconnectFile, planUndoFile, writeChange, type FileChange } from './edit-files.js'
 import { readConnections, saveConnection, type Connection } from './record.js'
-import { findProgram, TOOL_IDS, TOOLS, type Target, type ToolId, type ToolSpec } from './tools.js'
+import { CONNECT_TOOLS, type ConnectTool } from '../../../shared/connect.js'
+import { findProgram, TOOLS, type Target, type ToolSpec } from './tools.js'
 
 /** Where connections are read and written: the gateway's data dir (the record) and the environment (the tools' homes, PATH). */
 export interface ConnectPlace {
@@ -41,7 +42,7 @@ export const SDK_VARIABLES = [
 export function toolStates(place: ConnectPlace): ToolState[] {
   const connections = readConnections(place.dataDir)
   const placeholder: Target = { baseUrl: '', key: '', model: '' }
-  return TOOL_IDS.map((id) => {
+  return CONNECT_TOOLS.map((id) => {
     const spec = TOOLS[id]
     return {
       spec, program: findProgram(spec.program, place.env), homeFound: existsSync(spec.home(place.env)),
@@ -55,14 +56,14 @@ const secretKeysOf = (spec: ToolSpec, env: NodeJS.ProcessEnv, path: string): Key
 const formatOf = (spec: ToolSpec, env: NodeJS.ProcessEnv, path: string) =>
   spec.files(env, { baseUrl: '', key: '', model: '' }).find((f) => f.path === path)!.format
 
-function supported(id: ToolId): ToolSpec {
+function supported(id: ConnectTool): ToolSpec {
   const spec = TOOLS[id]
   if (spec.protocol === null) throw new ConnectRefused('unsupported', spec)
   return spec
 }
 
 /** Connecting: each file's change, refused when the tool is connected already. Nothing is written. */
-export function planConnect(place: ConnectPlace, id: ToolId, target: Target): FileChange[] {
+export function planConnect(place: ConnectPlace, id: ConnectTool, target: Target): FileChange[] {
   const spec = supported(id)
   const existing = readConnections(place.dataDir)[id]
   if (existing) throw new ConnectRefused('already', spec, existing)
@@ -70,7 +71,7 @@ export function planConnect(place: ConnectPlace, id: ToolId, target: Target): Fi
 }
 
 /** Writes a connection's changes, each file backed up first, and records what was written. */
-export function commitConnect(place: ConnectPlace, id: ToolId, changes: FileChange[], meta: Omit<Connection, 'tool' | 'connectedAt' | 'files'>, now = new Date()): Connection {
+export function commitConnect(place: ConnectPlace, id: ConnectTool, changes: FileChange[], meta: Omit<Connection, 'tool' | 'connectedAt' | 'files'>, now = new Date()): Connection {
   const files = changes.map((change) => {
     const backup = change.before === null ? null : backupPath(change.path, now)
     writeChange(change, backup)
@@ -81,7 +82,7 @@ export function commitConnect(place: ConnectPlace, id: ToolId, changes: FileChan
   return connection
 }
 
-function connectionOf(place: ConnectPlace, id: ToolId): Connection {
+function connectionOf(place: ConnectPlace, id: ConnectTool): Connection {
   const spec = TOOLS[id]
   const connection = readConnections(place.dataDir)[id]
   if (!connection) throw new ConnectRefused('not_connected', spec)
@@ -89,7 +90,7 @@ function connectionOf(place: ConnectPlace, id: ToolId): Connection {
 }
 
 /** Disconnecting or undoing: the connection, and each file's change. Nothing is written. */
-export function planRelease(place: ConnectPlace, id: ToolId, how: 'disconnect' | 'undo'): { connection: Connection; changes: FileChange[] } {
+export function planRelease(place: ConnectPlace, id: ConnectTool, how: 'disconnect' | 'undo'): { connection: Connection; changes: FileChange[] } {
   const connection = connectionOf(place, id)
   const spec = TOOLS[id]
   const plan = how === 'undo' ? planUndoFile : planDisconnectFile
@@ -97,7 +98,7 @@ export function planRelease(place: ConnectPlace, id: ToolId, how: 'disconnect' |
 }
 
 /** Writes a disconnection's or an undo's changes and forgets the connection. The backups stay where they are. */
-export function commitRelease(place: ConnectPlace, id: ToolId, changes: FileChange[]): void {
+export function commitRelease(place: ConnectPlace, id: ConnectTool, changes: FileChange[]): void {
   for (const change of changes) writeChange(change, null)
   saveConnection(place.dataDir, id, null)
 }

@@ -3,7 +3,7 @@ import { readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { PRIVATE_FILE_MODE } from '../data-dir/private-files.js'
 import type { KeyPath } from './config-doc.js'
-import type { ToolId } from './tools.js'
+import type { ConnectTool } from '../../../shared/connect.js'
 
 /** What one connection wrote into one file, to take back exactly that. */
 export interface FileRecord {
@@ -17,7 +17,7 @@ export interface FileRecord {
 }
 
 export interface Connection {
-  tool: ToolId
+  tool: ConnectTool
   connectedAt: number
   group: string
   model: string
@@ -31,10 +31,10 @@ const FILE = 'connections.json'
 export const sha256 = (value: string) => createHash('sha256').update(value).digest('hex')
 
 /** The connections made from this data dir (connections.json, 0600). */
-export function readConnections(dataDir: string): Partial<Record<ToolId, Connection>> {
+export function readConnections(dataDir: string): Partial<Record<ConnectTool, Connection>> {
   try {
     const value: unknown = JSON.parse(readFileSync(join(dataDir, FILE), 'utf8'))
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Partial<Record<ToolId, Connection>>) : {}
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Partial<Record<ConnectTool, Connection>>) : {}
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {}
     throw err
@@ -42,7 +42,7 @@ export function readConnections(dataDir: string): Partial<Record<ToolId, Connect
 }
 
 /** Saves one tool's connection, or forgets it (null); written whole, then renamed. */
-export function saveConnection(dataDir: string, tool: ToolId, connection: Connection | null): void {
+export function saveConnection(dataDir: string, tool: ConnectTool, connection: Connection | null): void {
   const all = readConnections(dataDir)
   if (connection) all[tool] = connection
   else delete all[tool]

@@ -4,10 +4,7 @@ import { delimiter, join } from 'node:path'
 import type { ConfigFormat, KeyPath } from './config-doc.js'
 import { jsonFormat } from './json-format.js'
 import { tomlFormat } from './toml-format.js'
-
-/** The tools the panel and `npm run gateway -- connect` know. */
-export const TOOL_IDS = ['claude-code', 'codex', 'gemini-cli'] as const
-export type ToolId = (typeof TOOL_IDS)[number]
+import type { ConnectTool } from '../../../shared/connect.js'
 
 /** Where a connection points: the gateway's root address, the key's secret, and the model a tool must name. */
 export interface Target {
@@ -31,7 +28,7 @@ export interface ToolFile {
 }
 
 export interface ToolSpec {
-  id: ToolId
+  id: ConnectTool
   name: string
   /** the program looked for on PATH */
   program: string
@@ -52,7 +49,7 @@ const userHome = (env: NodeJS.ProcessEnv) => env.HOME || homedir()
 const claudeHome = (env: NodeJS.ProcessEnv) => env.CLAUDE_CONFIG_DIR || join(userHome(env), '.claude')
 const codexHome = (env: NodeJS.ProcessEnv) => env.CODEX_HOME || join(userHome(env), '.codex')
 
-export const TOOLS: Record<ToolId, ToolSpec> = {
+export const TOOLS: Record<ConnectTool, ToolSpec> = {
   // Claude Code reads `env` of ~/.claude/settings.json (or $CLAUDE_CONFIG_DIR/settings.json) at every start; the
   // base URL is the root (it adds /v1/messages), the token goes out as `Authorization: Bearer`.
   'claude-code': {
