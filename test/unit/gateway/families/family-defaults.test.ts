@@ -5,22 +5,13 @@ import { effectiveModel, FAMILY_MODULES, familyModule } from '../../../../electr
 import { mergeDefaults } from '../../../../electron/gateway/families/kit/merge-defaults.js'
 import { checkImageRequest } from '../../../../electron/gateway/images/image-rules.js'
 import { FAMILIES, FAMILY_TYPE, type CatalogModel, type Family } from '../../../../shared/types.js'
+import { thrownBy } from '../../../helpers/thrown.js'
 
 type Obj = Record<string, any>
 
 /** A row as the README's config section invites: an id, a family, a vendor and a price, nothing else. */
 const bare = (family: Family, id = `next-${family}`): CatalogModel =>
   ({ id, family, vendor: 'openai', type: FAMILY_TYPE[family], created: 0, pricing: { unit: 'image', price: 1 } }) as CatalogModel
-
-function rejects(fn: () => unknown): GatewayError {
-  try {
-    fn()
-  } catch (err) {
-    expect(err).toBeInstanceOf(GatewayError)
-    return err as GatewayError
-  }
-  throw new Error('expected a 400')
-}
 
 describe('mergeDefaults', () => {
   it('merges objects key by key at every depth; the row wins', () => {
@@ -99,16 +90,16 @@ describe('image rules on bare rows of the families without an integration fake h
   const gen = (model: CatalogModel, body: Obj) => checkImageRequest({ model: model.id, prompt: 'a fox', ...body }, model, { endpoint: 'generations', async: false })
   it('kling-image: n 1..9, its ratios, size mapped to the closest of them', () => {
     const kling = effectiveModel(bare('kling-image'))
-    expect(rejects(() => gen(kling, { n: 10 })).message).toBe('n must be an integer from 1 to 9 for the model `next-kling-image` (got 10).')
+    expect(thrownBy(() => gen(kling, { n: 10 })).message).toBe('n must be an integer from 1 to 9 for the model `next-kling-image` (got 10).')
     expect(gen(kling, { size: '1920x1080' })).toMatchObject({ aspectRatio: '16:9', tier: '2K', resolution: '2k' })
-    expect(rejects(() => gen(kling, { aspect_ratio: '5:4' })).message)
+    expect(thrownBy(() => gen(kling, { aspect_ratio: '5:4' })).message)
       .toBe('aspect_ratio `5:4` is not supported by the model `next-kling-image`; allowed values: 16:9, 9:16, 1:1, 4:3, 3:4, 3:2, 2:3, 21:9.')
   })
   it('grok-image: n 1..10, 1k/2k, at most 4 references', () => {
     const grok = effectiveModel(bare('grok-image'))
-    expect(rejects(() => gen(grok, { n: 11 })).message).toBe('n must be an integer from 1 to 10 for the model `next-grok-image` (got 11).')
-    expect(rejects(() => gen(grok, { resolution: '4k' })).message).toBe('resolution `4k` is not supported by the model `next-grok-image`; allowed values: 1k, 2k.')
-    expect(rejects(() => gen(grok, { images: Array(5).fill('https://example.com/a.png') })).message)
+    expect(thrownBy(() => gen(grok, { n: 11 })).message).toBe('n must be an integer from 1 to 10 for the model `next-grok-image` (got 11).')
+    expect(thrownBy(() => gen(grok, { resolution: '4k' })).message).toBe('resolution `4k` is not supported by the model `next-grok-image`; allowed values: 1k, 2k.')
+    expect(thrownBy(() => gen(grok, { images: Array(5).fill('https://example.com/a.png') })).message)
       .toBe('Too many reference images for the model `next-grok-image`: 5 sent, at most 4.')
   })
 })

@@ -10,6 +10,7 @@ import {
 import { glmFlashRules, toolStreamBoolean } from '../../../../electron/gateway/families/glm-flash.js'
 import { contentKindRule, maxTokensRule, reasoningEffortRule } from '../../../../electron/gateway/families/kit/rule-helpers.js'
 import type { CatalogModel } from '../../../../shared/types.js'
+import { thrownBy } from '../../../helpers/thrown.js'
 
 type Obj = Record<string, any>
 
@@ -30,15 +31,6 @@ const synthetic = (over: Partial<CatalogModel>): CatalogModel =>
 const apply = (rules: ChatRule[], body: Obj, model: CatalogModel): Obj => rules.reduce<Obj>((b, rule) => rule(b, model), body)
 const chat = (extra: Obj = {}, messages: Obj[] = [{ role: 'user', content: 'hi' }]): Obj => ({ model: 'm', messages, ...extra })
 
-function rejects(fn: () => unknown): GatewayError {
-  try {
-    fn()
-  } catch (err) {
-    expect(err).toBeInstanceOf(GatewayError)
-    return err as GatewayError
-  }
-  throw new Error('expected a GatewayError')
-}
 
 function expect400(err: GatewayError, en: string, param: string) {
   expect(err.status).toBe(400)
@@ -72,7 +64,7 @@ describe('GLM text model: text only', () => {
   ]
   it.each(parts)('a %s part answers 400', (type, part) => {
     const body = chat({}, [{ role: 'system', content: 'be brief' }, { role: 'user', content: [{ type: 'text', text: 'look' }, part] }])
-    const err = rejects(() => apply(glmRules, body, glmText))
+    const err = thrownBy(() => apply(glmRules, body, glmText))
     expect400(err, `The model \`${glmText.id}\` does not accept \`${type}\` content parts; it reads only: text.`, 'messages[1].content[1].type')
   })
   it('string content and text parts pass unchanged', () => {
@@ -103,7 +95,7 @@ describe.each([
     const model = familyModels.find((m) => m.id === id)!
     const body = chat({ [field]: value })
     if (ok) return expect(apply(rules, body, model)[field]).toBe(value)
-    const err = rejects(() => apply(rules, body, model))
+    const err = thrownBy(() => apply(rules, body, model))
     expect400(err, `${field} invalid, allowed range [1,${model.limits!.maxOutputTokens}]`, field)
   })
   it('null or absent max_tokens is not checked', () => {
@@ -114,14 +106,14 @@ describe.each([
 
 describe('max_tokens message format (spec §4.1 exact text)', () => {
   it('matches "max_tokens invalid, allowed range [1,131072]" for the GLM text model', () => {
-    const err = rejects(() => apply(glmRules, chat({ max_tokens: 131073 }), glmText))
+    const err = thrownBy(() => apply(glmRules, chat({ max_tokens: 131073 }), glmText))
     expect(err.localized('en')).toBe('max_tokens invalid, allowed range [1,131072]')
     expect(err.localized('zh')).toBe('max_tokens 无效，允许范围 [1,131072]')
   })
   it('takes the bound from the model (synthetic limit 100)', () => {
     const rule = maxTokensRule('glm_max_tokens_range')
     expect(rule(chat({ max_tokens: 100 }), synthetic({}))).toEqual(chat({ max_tokens: 100 }))
-    expect(rejects(() => rule(chat({ max_tokens: 101 }), synthetic({}))).localized('en')).toBe('max_tokens invalid, allowed range [1,100]')
+    expect(thrownBy(() => rule(chat({ max_tokens: 101 }), synthetic({}))).localized('en')).toBe('max_tokens invalid, allowed range [1,100]')
     expect(rule(chat({ max_tokens: 10 ** 9 }), synthetic({ limits: {} }))).toEqual(chat({ max_tokens: 10 ** 9 }))
   })
 })
@@ -134,7 +126,7 @@ describe.each([
     expect(apply(rules, chat({ reasoning_effort: effort }), model).reasoning_effort).toBe(effort)
   })
   it.each(['none', 'minimal'])('%s would disable thinking: 400', (effort) => {
-    const err = rejects(() => apply(rules, chat({ reasoning_effort: effort }), model))
+    const err = thrownBy(() => apply(rules, chat({ reasoning_effort: effort }), model))
     expect400(
       err,
       `Thinking cannot be disabled for the model \`${model.id}\` (reasoning_effort \`${effort}\`): it always thinks. Allowed reasoning_effort values: low, high, max.`,
@@ -142,11 +134,11 @@ describe.each([
     )
   })
   it.each(['medium', 'HIGH', 'xhigh', ''])('%j is not an allowed value: 400 listing them', (effort) => {
-    const err = rejects(() => apply(rules, chat({ reasoning_effort: effort }), model))
+    const err = thrownBy(() => apply(rules, chat({ reasoning_effort: effort }), model))
     expect400(err, `reasoning_effort \`${effort}\` is not supported by the model \`${model.id}\`; allowed values: low, high, max.`, 'reasoning_effort')
   })
   it('thinking {type: "disabled"} is refused too; enabled passes', () => {
-    const err = rejects(() => apply(rules, chat({ thinking: { type: 'disabled' } }), model))
+    const err = thrownBy(() => apply(rules, chat({ thinking: { type: 'disabled' } }), model))
     expect400(
       err,
       `Thinking cannot be disabled for the model \`${model.id}\` (thinking.type \`disabled\`): it always thinks. Allowed reasoning_effort values: low, high, max.`,
@@ -163,7 +155,7 @@ describe.each([
 describe('reasoning_effort rule reads the catalog fields', () => {
   it('a model that may stop thinking gets the generic message for none', () => {
     const model = synthetic({ reasoningEffort: ['low', 'high'], thinkingAlwaysOn: false })
-    expect(rejects(() => reasoningEffortRule(chat({ reasoning_effort: 'none' }), model)).localized('en'))
+    expect(thrownBy(() => reasoningEffortRule(chat({ reasoning_effort: 'none' }), model)).localized('en'))
       .toBe('reasoning_effort `none` is not supported by the model `glm-synthetic`; allowed values: low, high.')
     expect(reasoningEffortRule(chat({ thinking: { type: 'disabled' } }), model)).toEqual(chat({ thinking: { type: 'disabled' } }))
   })
@@ -216,12 +208,12 @@ describe('glm: tool results must match a previous call', () => {
     const body = chat({}, messages)
     if (badId === null) return expect(apply(glmRules, body, glmText)).toEqual(body)
     const index = messages.findIndex((m) => m.role === 'tool' && m.tool_call_id === badId)
-    const err = rejects(() => apply(glmRules, body, glmText))
+    const err = thrownBy(() => apply(glmRules, body, glmText))
     expect400(err, "No tool call found for function call output", `messages[${index}].tool_call_id`)
     expect(err.localized('en').startsWith('No tool call found for function call output')).toBe(true)
   })
   it('a tool message without tool_call_id answers 400 (missing field)', () => {
-    const err = rejects(() => toolResultsMatchCalls(chat({}, [user, { role: 'tool', content: 'x' }]), glmText))
+    const err = thrownBy(() => toolResultsMatchCalls(chat({}, [user, { role: 'tool', content: 'x' }]), glmText))
     expect400(err, 'missing messages[1].tool_call_id field', 'messages[1].tool_call_id')
   })
 })
@@ -231,7 +223,7 @@ describe('glm-flash: tool_stream', () => {
     expect(apply(glmFlashRules, chat({ stream: true, tools, tool_stream: value }), glmFlash).tool_stream).toBe(value)
   })
   it.each<[string, unknown]>([['a string', 'true'], ['a number', 1], ['an object', {}], ['an array', [true]]])('%s answers 400', (_, value) => {
-    const err = rejects(() => apply(glmFlashRules, chat({ tool_stream: value }), glmFlash))
+    const err = thrownBy(() => apply(glmFlashRules, chat({ tool_stream: value }), glmFlash))
     expect400(err, 'tool_stream: must be a boolean (true or false)', 'tool_stream')
   })
   it('null is removed (upstream default), absent stays absent', () => {
@@ -250,7 +242,7 @@ describe('glm-flash: tool_stream', () => {
 describe('rule order: the first failing rule answers', () => {
   it('an image part is reported before a bad max_tokens', () => {
     const body = chat({ max_tokens: 0 }, [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'https://x' } }] }])
-    expect(rejects(() => apply(glmRules, body, glmText)).param).toBe('messages[0].content[0].type')
+    expect(thrownBy(() => apply(glmRules, body, glmText)).param).toBe('messages[0].content[0].type')
   })
   it('a valid full request passes with only tool_choice added', () => {
     const messages = [

@@ -1,10 +1,10 @@
 /** Shared fixtures of the image-rule tests: catalog models by id, the options and the 400 assertion. */
 import { expect } from 'vitest'
 import { loadBuiltinModels } from '../../../../electron/gateway/catalog/catalog.js'
-import { GatewayError } from '../../../../electron/gateway/errors.js'
 import { checkImageRequest } from '../../../../electron/gateway/images/image-rules.js'
 import type { ImageCheckOptions, NormalizedImageRequest } from '../../../../electron/gateway/contract/image-request.js'
 import type { CatalogModel } from '../../../../shared/types.js'
+import { thrownBy } from '../../../helpers/thrown.js'
 
 export type Obj = Record<string, any>
 
@@ -22,19 +22,10 @@ export const EDITS: ImageCheckOptions = { endpoint: 'edits', async: false }
 export const check = (id: string, body: Obj, opts: Partial<ImageCheckOptions> = {}): NormalizedImageRequest =>
   checkImageRequest({ model: id, ...body }, model(id), { ...GEN, ...opts })
 
-export function rejects(fn: () => unknown): GatewayError {
-  try {
-    fn()
-  } catch (err) {
-    expect(err).toBeInstanceOf(GatewayError)
-    return err as GatewayError
-  }
-  throw new Error('expected a GatewayError')
-}
 
 /** Asserts a 400 invalid_request with the exact English message and param (and a distinct Chinese one). */
 export function expect400(fn: () => unknown, en: string, param: string): void {
-  const err = rejects(fn)
+  const err = thrownBy(fn)
   expect(err.status).toBe(400)
   expect(err.code).toBe('invalid_request')
   expect(err.type).toBe('invalid_request_error')

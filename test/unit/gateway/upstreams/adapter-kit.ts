@@ -3,9 +3,10 @@
 import { expect } from 'vitest'
 import type { UpstreamAccount } from '../../../../electron/gateway/contract/accounts.js'
 import type { ChatStreamTranslator, SseEvent, UpstreamCtx } from '../../../../electron/gateway/contract/upstream.js'
-import { GatewayError } from '../../../../electron/gateway/errors.js'
 import type { CatalogModel, Family, Vendor } from '../../../../shared/types.js'
 import { recordedChunks } from '../../../fakes/replay.js'
+
+export { thrownBy } from '../../../helpers/thrown.js'
 
 export const account = (vendor: Vendor, baseUrl: string, apiKey = `${vendor}-account-key`): UpstreamAccount => ({ id: `${vendor}-1`, vendor, baseUrl, apiKey, priority: 0 })
 
@@ -26,15 +27,4 @@ export const translate = (translator: ChatStreamTranslator, events: SseEvent[]):
 export const payloadOf = (frame: string): unknown => {
   expect(frame.startsWith('data: ') && frame.endsWith('\n\n')).toBe(true)
   return JSON.parse(frame.slice('data: '.length, -2))
-}
-
-/** The GatewayError `fn` throws (the test fails if it throws nothing or something else). */
-export function thrownBy(fn: () => unknown): GatewayError {
-  try {
-    fn()
-  } catch (err) {
-    expect(err).toBeInstanceOf(GatewayError)
-    return err as GatewayError
-  }
-  throw new Error('expected a GatewayError')
 }

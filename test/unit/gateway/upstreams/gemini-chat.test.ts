@@ -8,6 +8,7 @@ import { SKIP_SIGNATURE } from '../../../../electron/gateway/upstreams/gemini-re
 import type { UpstreamCtx } from '../../../../electron/gateway/contract/upstream.js'
 import type { CatalogModel } from '../../../../shared/types.js'
 import { startFakeGemini, type FakeGemini } from '../../../fakes/gemini.js'
+import { thrownBy } from '../../../helpers/thrown.js'
 
 type Obj = Record<string, any>
 
@@ -22,15 +23,6 @@ const requestOf = (body: Obj, c: UpstreamCtx = ctx): Obj => JSON.parse(geminiCha
 const user = (content: unknown) => ({ role: 'user', content })
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=='
 
-function rejects(fn: () => unknown): GatewayError {
-  try {
-    fn()
-  } catch (err) {
-    expect(err).toBeInstanceOf(GatewayError)
-    return err as GatewayError
-  }
-  throw new Error('expected a GatewayError')
-}
 
 /** Frames into their JSON payloads ([DONE] kept as the string). */
 const payloads = (frames: string[]) => frames.map((f) => {
@@ -94,7 +86,7 @@ describe('gemini toRequest', () => {
   })
 
   it('refuses an http(s) image_url with 400 invalid_request naming the part', () => {
-    const err = rejects(() => requestOf({
+    const err = thrownBy(() => requestOf({
       messages: [
         { role: 'system', content: 'x' },
         user('first'),
@@ -110,7 +102,7 @@ describe('gemini toRequest', () => {
   })
 
   it('refuses a malformed data URL', () => {
-    const err = rejects(() => requestOf({ messages: [user([{ type: 'image_url', image_url: { url: 'data:image/png;base64,@@@' } }])] }))
+    const err = thrownBy(() => requestOf({ messages: [user([{ type: 'image_url', image_url: { url: 'data:image/png;base64,@@@' } }])] }))
     expect(err.status).toBe(400)
     expect(err.param).toBe('messages[0].content[0].image_url')
     expect(err.message).toMatch(/^messages\[0\]\.content\[0\]\.image_url\.url: /)
@@ -122,7 +114,7 @@ describe('gemini toRequest', () => {
       [{ role: 'system', content: 'only a system prompt' }],
       [user('')],
     ]) {
-      const err = rejects(() => requestOf({ messages }))
+      const err = thrownBy(() => requestOf({ messages }))
       expect(err.status).toBe(400)
       expect(err.code).toBe('invalid_request')
       expect(err.message).toMatch(/no usable content/)
@@ -210,7 +202,7 @@ describe('gemini toRequest', () => {
   })
 
   it('refuses tool call arguments that are not a JSON object', () => {
-    const err = rejects(() => requestOf({
+    const err = thrownBy(() => requestOf({
       messages: [user('go'), { role: 'assistant', tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: '[1,2]' } }] }],
     }))
     expect(err.status).toBe(400)
@@ -303,7 +295,7 @@ describe('gemini fromResponse', () => {
   })
 
   it('answers a blocked prompt with a 400, not an empty 200', () => {
-    const err = rejects(() => completion({ promptFeedback: { blockReason: 'PROHIBITED_CONTENT' }, usageMetadata: { promptTokenCount: 5, totalTokenCount: 5 } }))
+    const err = thrownBy(() => completion({ promptFeedback: { blockReason: 'PROHIBITED_CONTENT' }, usageMetadata: { promptTokenCount: 5, totalTokenCount: 5 } }))
     expect(err.status).toBe(400)
     expect(err.type).toBe('invalid_request_error')
     expect(err.code).toBe('prompt_blocked')
@@ -311,8 +303,8 @@ describe('gemini fromResponse', () => {
   })
 
   it('treats unparseable or candidate-less answers as malformed upstream answers', () => {
-    expect(rejects(() => geminiChat.fromResponse('not json', ctx)).kind).toBe('upstream_error')
-    expect(rejects(() => completion({ usageMetadata: { promptTokenCount: 1 } })).kind).toBe('upstream_error')
+    expect(thrownBy(() => geminiChat.fromResponse('not json', ctx)).kind).toBe('upstream_error')
+    expect(thrownBy(() => completion({ usageMetadata: { promptTokenCount: 1 } })).kind).toBe('upstream_error')
   })
 
   it('maps n candidates to n choices', () => {
@@ -418,10 +410,10 @@ describe('gemini streamTranslator', () => {
 
   it('throws a 400 for a prompt blocked in a stream, and the upstream error for an error event', () => {
     const blocked = geminiChat.streamTranslator({ includeUsage: true }, ctx)
-    expect(rejects(() => blocked.push(sse({ promptFeedback: { blockReason: 'SAFETY' } })))).toMatchObject({ status: 400, code: 'prompt_blocked' })
+    expect(thrownBy(() => blocked.push(sse({ promptFeedback: { blockReason: 'SAFETY' } })))).toMatchObject({ status: 400, code: 'prompt_blocked' })
     const broken = geminiChat.streamTranslator({ includeUsage: true }, ctx)
     broken.push(textChunk('Hi'))
-    expect(rejects(() => broken.push(sse({ error: { code: 503, message: 'The model is overloaded.', status: 'UNAVAILABLE' } })))).toMatchObject({ status: 503, code: 'unavailable' })
+    expect(thrownBy(() => broken.push(sse({ error: { code: 503, message: 'The model is overloaded.', status: 'UNAVAILABLE' } })))).toMatchObject({ status: 503, code: 'unavailable' })
     expect(broken.finished()).toBe(false)
   })
 
@@ -585,7 +577,7 @@ describe('gemini adapter against the fake Gemini server', () => {
     const blocked = await send(geminiChat.toRequest({ messages: [user('bad')] }, live()))
     expect(blocked.status).toBe(200)
     const blockedText = await blocked.text()
-    expect(rejects(() => geminiChat.fromResponse(blockedText, live()))).toMatchObject({ status: 400, code: 'prompt_blocked' })
+    expect(thrownBy(() => geminiChat.fromResponse(blockedText, live()))).toMatchObject({ status: 400, code: 'prompt_blocked' })
     const { payloads: p } = await streamed(geminiChat.toRequest({ messages: [user('bad')], stream: true }, live()), false)
     expect(p.map((c) => (c === '[DONE]' ? c : c.choices[0].finish_reason))).toEqual([null, null, 'content_filter', '[DONE]'])
   })

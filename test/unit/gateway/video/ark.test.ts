@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { ark as seedance } from '../../../../electron/gateway/upstreams/video/ark.js'
 import { startFakeArk } from '../../../fakes/video/ark.js'
 import { FAKE_MP4, type FakeVideoServer } from '../../../fakes/video/task-script.js'
-import { bodyOf, ctxFor, rejects, runTask, statesOf, submission } from './drive.js'
+import { bodyOf, ctxFor, thrownBy, runTask, statesOf, submission } from './drive.js'
 
 const MODEL = 'doubao-seedance-2-0-260128'
 const ctx = ctxFor('ark', MODEL, 'https://ark.cn-beijing.volces.com/api/v3', 'ark-key')
@@ -47,7 +47,7 @@ describe('seedance toStart', () => {
 describe('seedance fromStart / fromPoll / fromError', () => {
   it('reads the task id, and refuses an answer without one', () => {
     expect(seedance.fromStart({ id: 'cgt-1' }, submission({ model: MODEL }))).toBe('cgt-1')
-    expect(rejects(() => seedance.fromStart({}, submission({ model: MODEL }))).status).toBe(502)
+    expect(thrownBy(() => seedance.fromStart({}, submission({ model: MODEL }))).status).toBe(502)
   })
 
   it.each([

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { dashscope as wan } from '../../../../electron/gateway/upstreams/video/dashscope.js'
 import { startFakeDashScope } from '../../../fakes/video/dashscope.js'
 import { answer, FAKE_MP4, type FakeVideoServer } from '../../../fakes/video/task-script.js'
-import { bodyOf, ctxFor, rejects, runTask, send, statesOf, submission } from './drive.js'
+import { bodyOf, ctxFor, thrownBy, runTask, send, statesOf, submission } from './drive.js'
 
 const T2V = 'wan2.7-t2v'
 const I2V = 'wan2.7-i2v'
@@ -39,7 +39,7 @@ describe('wan toStart', () => {
     }), ctx(HH), 0))
     expect(body.input.media).toEqual([{ type: 'first_frame', url: 'https://i/f.png' }, { type: 'reference_image', url: 'https://i/r.png' }])
     expect(body.parameters).toEqual({ resolution: '720P' })
-    expect(rejects(() => wan.toStart(submission({ model: I2V, images: [{ url: 'https://i/r.png', role: 'reference' }] }), ctx(I2V), 0)).status).toBe(400)
+    expect(thrownBy(() => wan.toStart(submission({ model: I2V, images: [{ url: 'https://i/r.png', role: 'reference' }] }), ctx(I2V), 0)).status).toBe(400)
   })
 
   it('polls without the async header, also from an SDK-style base URL', () => {
@@ -69,7 +69,7 @@ describe('wan statuses and errors', () => {
   it.each([
     ['InvalidApiKey', 401], ['AccessDenied.Unpurchased', 403], ['Throttling.RateQuota', 429], ['InternalError.Algo', 500], ['InvalidParameter', 400],
   ])('an error envelope %s inside HTTP 200 becomes HTTP %i', (code, status) => {
-    const err = rejects(() => wan.fromStart({ request_id: 'r', code, message: 'm' }, submission({ model: T2V })))
+    const err = thrownBy(() => wan.fromStart({ request_id: 'r', code, message: 'm' }, submission({ model: T2V })))
     expect(err).toMatchObject({ status, code, message: 'm' })
   })
 

@@ -1,13 +1,13 @@
 // Test helpers for the video adapters: catalog contexts, and a driver that sends an adapter's HttpSpecs with
 // undici (start → polls → file step → download), as the task runner will.
 import { Agent, request } from 'undici'
-import { expect } from 'vitest'
 import { loadBuiltinModels } from '../../../../electron/gateway/catalog/catalog.js'
-import { GatewayError } from '../../../../electron/gateway/errors.js'
 import type { HttpSpec } from '../../../../electron/gateway/contract/http-spec.js'
 import type { UpstreamCtx } from '../../../../electron/gateway/contract/upstream.js'
 import type { VideoAdapter, VideoPoll, VideoSubmission } from '../../../../electron/gateway/contract/video-upstream.js'
 import type { Vendor } from '../../../../shared/types.js'
+
+export { thrownBy } from '../../../helpers/thrown.js'
 
 const MODELS = new Map(loadBuiltinModels().map((m) => [m.id, m]))
 
@@ -22,15 +22,6 @@ export const submission = (sub: Partial<VideoSubmission> & { model: string }): V
 
 export const bodyOf = (spec: HttpSpec): Record<string, any> => JSON.parse(String(spec.body))
 
-export function rejects(fn: () => unknown): GatewayError {
-  try {
-    fn()
-  } catch (err) {
-    expect(err).toBeInstanceOf(GatewayError)
-    return err as GatewayError
-  }
-  throw new Error('expected a GatewayError')
-}
 
 // Short keep-alive so that the fakes close promptly after each file.
 const agent = new Agent({ keepAliveTimeout: 10, keepAliveMaxTimeout: 10 })

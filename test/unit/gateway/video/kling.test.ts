@@ -4,7 +4,7 @@ import { kling } from '../../../../electron/gateway/upstreams/video/kling.js'
 import { signKlingJwt, splitKlingKey } from '../../../../electron/gateway/upstreams/kling-jwt.js'
 import { startFakeKling } from '../../../fakes/video/kling.js'
 import { answer, FAKE_MP4, type FakeVideoServer } from '../../../fakes/video/task-script.js'
-import { bodyOf, ctxFor, rejects, runTask, send, statesOf, submission } from './drive.js'
+import { bodyOf, ctxFor, thrownBy, runTask, send, statesOf, submission } from './drive.js'
 
 const MODEL = 'kling-v2-6'
 const NOW = 1_760_000_000
@@ -27,7 +27,7 @@ describe('kling JWT', () => {
   it('reads ACCESS_KEY:SECRET_KEY (and AK|SK), refusing a key without both parts', () => {
     expect(splitKlingKey('AK:SK')).toEqual({ accessKey: 'AK', secretKey: 'SK' })
     expect(splitKlingKey('AK|SK')).toEqual({ accessKey: 'AK', secretKey: 'SK' })
-    expect(rejects(() => splitKlingKey('just-one-key')).status).toBe(502)
+    expect(thrownBy(() => splitKlingKey('just-one-key')).status).toBe(502)
   })
 
   it('mints a fresh token into every request', () => {
@@ -55,8 +55,8 @@ describe('kling toStart / fromStart / toPoll', () => {
   })
 
   it('refuses reference images and a last frame without a first frame', () => {
-    expect(rejects(() => kling.toStart(submission({ model: MODEL, images: [{ url: 'https://x/r.png', role: 'reference' }] }), ctx, NOW)).status).toBe(400)
-    expect(rejects(() => kling.toStart(submission({ model: MODEL, images: [{ url: 'https://x/l.png', role: 'last_frame' }] }), ctx, NOW)).status).toBe(400)
+    expect(thrownBy(() => kling.toStart(submission({ model: MODEL, images: [{ url: 'https://x/r.png', role: 'reference' }] }), ctx, NOW)).status).toBe(400)
+    expect(thrownBy(() => kling.toStart(submission({ model: MODEL, images: [{ url: 'https://x/l.png', role: 'last_frame' }] }), ctx, NOW)).status).toBe(400)
   })
 
   it('keeps the create family in the task id, so the poll uses the same path', () => {
@@ -90,7 +90,7 @@ describe('kling statuses and errors', () => {
   it.each([
     [1004, 401], [1102, 429], [1103, 403], [1201, 400], [1203, 404], [1301, 400], [1303, 429], [5000, 500], [5001, 503], [5002, 504], [9999, 502],
   ])('a code %i inside HTTP 200 becomes HTTP %i', (code, status) => {
-    const err = rejects(() => kling.fromPoll({ code, message: 'm', request_id: 'r' }))
+    const err = thrownBy(() => kling.fromPoll({ code, message: 'm', request_id: 'r' }))
     expect(err).toMatchObject({ status, code: String(code), message: 'm' })
   })
 

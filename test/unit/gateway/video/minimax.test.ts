@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { minimax } from '../../../../electron/gateway/upstreams/video/minimax.js'
 import { minimaxError, startFakeMiniMax } from '../../../fakes/video/minimax.js'
 import { FAKE_MP4, type FakeVideoServer } from '../../../fakes/video/task-script.js'
-import { bodyOf, ctxFor, rejects, runTask, statesOf, submission } from './drive.js'
+import { bodyOf, ctxFor, thrownBy, runTask, statesOf, submission } from './drive.js'
 
 const V1 = 'MiniMax-Hailuo-02'
 const V2 = 'MiniMax-H3'
@@ -81,7 +81,7 @@ describe('minimax base_resp errors', () => {
   ])('status_code %i inside HTTP 200 becomes HTTP %i', (code, status, retryable) => {
     const body = { base_resp: { status_code: code, status_msg: `msg ${code}` } }
     for (const read of [() => minimax.fromStart(body, submission({ model: V1 })), () => minimax.fromPoll(body), () => minimax.fromFile!(body)]) {
-      expect(rejects(read)).toMatchObject({ status, code: String(code), retryable, message: `msg ${code}` })
+      expect(thrownBy(read)).toMatchObject({ status, code: String(code), retryable, message: `msg ${code}` })
     }
   })
 

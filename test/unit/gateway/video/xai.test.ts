@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { xai as grok } from '../../../../electron/gateway/upstreams/video/xai.js'
 import { FAKE_MP4, type FakeVideoServer } from '../../../fakes/video/task-script.js'
 import { startFakeXai } from '../../../fakes/video/xai.js'
-import { bodyOf, ctxFor, rejects, runTask, statesOf, submission } from './drive.js'
+import { bodyOf, ctxFor, thrownBy, runTask, statesOf, submission } from './drive.js'
 
 const MODEL = 'grok-imagine-video'
 const ctx = ctxFor('xai', MODEL, 'https://api.x.ai/v1', 'xai-key')
@@ -22,12 +22,12 @@ describe('grok requests', () => {
   })
 
   it('refuses last-frame and reference images', () => {
-    expect(rejects(() => grok.toStart(submission({ model: MODEL, images: [{ url: 'https://i/l.png', role: 'last_frame' }] }), ctx, 0)).status).toBe(400)
+    expect(thrownBy(() => grok.toStart(submission({ model: MODEL, images: [{ url: 'https://i/l.png', role: 'last_frame' }] }), ctx, 0)).status).toBe(400)
   })
 
   it('reads request_id', () => {
     expect(grok.fromStart({ request_id: '4b2c' }, submission({ model: MODEL }))).toBe('4b2c')
-    expect(rejects(() => grok.fromStart({ id: 'x' }, submission({ model: MODEL }))).status).toBe(502)
+    expect(thrownBy(() => grok.fromStart({ id: 'x' }, submission({ model: MODEL }))).status).toBe(502)
   })
 })
 
