@@ -1,21 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js'
-import { chatConfig } from '../helpers/gateway.js'
-import { browserMissing, openApp, type AppUnderTest } from './harness.js'
+import { describe, expect, it } from 'vitest'
+import { browserMissing, fakeOpenAIChatApp, withApp, type AppUnderTest } from './harness.js'
 
 const LONG = Array.from({ length: 60 }, (_, i) => `word${i}`).join(' ')
 
 describe.skipIf(browserMissing)('chat panel', () => {
-  let fake: FakeOpenAI
-  let app: AppUnderTest
-  beforeAll(async () => {
-    fake = await startFakeOpenAI()
-    app = await openApp(chatConfig([{ id: 'fake', baseUrl: fake.url }]), { group: 'main' })
-  })
-  afterAll(async () => {
-    await app?.close()
-    await fake?.close()
-  })
+  const { app, fakes: { openai: fake } } = withApp(fakeOpenAIChatApp())
 
   it('streams an answer into the page, with its usage and cost', async () => {
     const { page } = app

@@ -1,40 +1,37 @@
 // Errors that name the fix (issue 25 item 4): each class shown from the one table, in English and in Chinese (no
 // English word of four letters or more in the Chinese title and fix other than names and codes), the vendor's own
 // words quoted, the account linked to Keys & groups, where Test connection checks a saved account by id.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { ADMIN_SESSION_HEADER } from '../../shared/admin.js'
-import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js'
+import { startFakeOpenAI } from '../fakes/openai.js'
 import { chatConfig } from '../helpers/gateway.js'
 import { englishWordsIn } from '../unit/shared/zh-words.js'
-import { browserMissing, openApp, type AppUnderTest } from './harness.js'
+import { browserMissing, withApp } from './harness.js'
 import type { Locator } from 'playwright-core'
 
 interface Shown { kind: string; en: [string, string]; zh: [string, string] }
 
 describe.skipIf(browserMissing)('errors name the fix, in both languages', () => {
-  let fake: FakeOpenAI
-  let refusing: FakeOpenAI
-  let app: AppUnderTest
-  beforeAll(async () => {
-    fake = await startFakeOpenAI()
-    // This vendor wants another key than the one the account holds: it refuses every call, the model list too.
-    refusing = await startFakeOpenAI({ apiKey: 'the-right-key' })
-    const config = chatConfig([{ id: 'fake', baseUrl: fake.url }])
-    config.upstreams!.push(
-      { id: 'bad-key', vendor: 'openai', baseUrl: refusing.url, apiKey: 'a-wrong-key-0123' },
-      // nothing listens on port 9 of this machine: the connection is refused
-      { id: 'gone', vendor: 'openai', baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'gone-key-0123456' },
-    )
-    config.groups!.push(
-      { id: 'refused', protocol: 'chat', models: ['test-gpt'], upstreams: ['bad-key'] },
-      { id: 'dead', protocol: 'chat', models: ['test-gpt'], upstreams: ['gone'] },
-    )
-    app = await openApp(config, { group: 'main' })
-  })
-  afterAll(async () => {
-    await app?.close()
-    await fake?.close()
-    await refusing?.close()
+  const { app, fakes: { fake, refusing } } = withApp({
+    fakes: {
+      fake: startFakeOpenAI,
+      // This vendor wants another key than the one the account holds: it refuses every call, the model list too.
+      refusing: () => startFakeOpenAI({ apiKey: 'the-right-key' }),
+    },
+    config({ fake, refusing }) {
+      const config = chatConfig([{ id: 'fake', baseUrl: fake.url }])
+      config.upstreams!.push(
+        { id: 'bad-key', vendor: 'openai', baseUrl: refusing.url, apiKey: 'a-wrong-key-0123' },
+        // nothing listens on port 9 of this machine: the connection is refused
+        { id: 'gone', vendor: 'openai', baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'gone-key-0123456' },
+      )
+      config.groups!.push(
+        { id: 'refused', protocol: 'chat', models: ['test-gpt'], upstreams: ['bad-key'] },
+        { id: 'dead', protocol: 'chat', models: ['test-gpt'], upstreams: ['gone'] },
+      )
+      return config
+    },
+    options: { group: 'main' },
   })
 
   async function language(lang: 'en' | 'zh') {

@@ -2,9 +2,11 @@ import { existsSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import { afterAll, beforeAll } from 'vitest'
 import type { GatewayConfig } from '../../electron/gateway/config/load-config.js'
 import { startGateway, type GatewayOptions, type RunningGateway } from '../../electron/gateway/gateway.js'
-import { tempDataDir, withLocalLinks } from '../helpers/gateway.js'
+import { startFakeOpenAI } from '../fakes/openai.js'
+import { chatConfig, late, tempDataDir, withLocalLinks, type FakeStarters, type StartedFakes, type TestServer } from '../helpers/gateway.js'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 export const CHROMIUM = '/usr/bin/chromium'
@@ -37,7 +39,14 @@ export interface AppUnderTest {
  * Chromium page signed in through the one-time login address, as a user opening `npm start`'s link is: the
  * gateway sets the cookie and redirects to `/#session=<token>`, and the page moves the token into sessionStorage.
  */
-export async function openApp(config: GatewayConfig, opts: { group?: string; videoPollMs?: number; adminSessions?: GatewayOptions['adminSessions'] } = {}): Promise<AppUnderTest> {
+export interface OpenAppOptions {
+  /** the group picked in the app once it is open */
+  group?: string
+  videoPollMs?: number
+  adminSessions?: GatewayOptions['adminSessions']
+}
+
+export async function openApp(config: GatewayConfig, opts: OpenAppOptions = {}): Promise<AppUnderTest> {
   const data = tempDataDir()
   const gateway = await startGateway({
     dataDir: data.dir, config: withLocalLinks(config), port: 0, rendererDir: join(root, 'dist', 'renderer'), log: () => {}, adminSessions: opts.adminSessions,
@@ -68,3 +77,45 @@ export async function openApp(config: GatewayConfig, opts: { group?: string; vid
     },
   }
 }
+
+export interface AppFixture<F extends FakeStarters> {
+  /** the fakes to start first, by name: each a function that starts one (`startFakeOpenAI`, `() => startFakeKling({ script })`) */
+  fakes?: F
+  /** the gateway's config, built from the started fakes (their URLs) */
+  config(fakes: StartedFakes<F>): GatewayConfig
+  options?: OpenAppOptions
+}
+
+/**
+ * The browser files' setup, as withGateway is the integration files': in the describe's beforeAll, starts the named
+ * fakes and opens the app on the config built from them; afterAll closes the app, then the fakes. The handles it
+ * answers can be kept at once (`const { app, fakes } = withApp(...)`) and used from the hooks and tests that follow.
+ */
+export function withApp<F extends FakeStarters = Record<never, never>>(fixture: AppFixture<F>): { app: AppUnderTest; fakes: StartedFakes<F> } {
+  const starters = (fixture.fakes ?? {}) as F
+  const names = Object.keys(starters) as Array<keyof F & string>
+  const started: Record<string, TestServer> = {}
+  let app: AppUnderTest | undefined
+  beforeAll(async () => {
+    const starts = await Promise.allSettled(names.map(async (name) => (started[name] = await starters[name]())))
+    const failed = starts.find((s) => s.status === 'rejected')
+    if (failed) throw failed.reason
+    app = await openApp(fixture.config(started as StartedFakes<F>), fixture.options)
+  })
+  afterAll(async () => {
+    try {
+      await app?.close()
+    } finally {
+      await Promise.all(Object.values(started).map((fake) => fake.close()))
+    }
+  })
+  const fakes = Object.fromEntries(names.map((name) => [name, late(`withApp: fake "${name}"`, () => started[name])]))
+  return { app: late('withApp: the app', () => app), fakes: fakes as StartedFakes<F> }
+}
+
+/** The most common browser setup: one fake OpenAI as upstream `fake` of chatConfig, the app on its group `main`. */
+export const fakeOpenAIChatApp = (): AppFixture<{ openai: typeof startFakeOpenAI }> => ({
+  fakes: { openai: startFakeOpenAI },
+  config: ({ openai }) => chatConfig([{ id: 'fake', baseUrl: openai.url }]),
+  options: { group: 'main' },
+})

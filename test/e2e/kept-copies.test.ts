@@ -2,32 +2,24 @@
 // with the reason and the link's expiry, retrying, kept), the vendor link while it works, Download only once kept;
 // the same for a video whose copy fails (no more "saving" forever).
 import { readFileSync } from 'node:fs'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startFakeArkSeedream, type FakeArkSeedream } from '../fakes/images/ark-seedream.js'
+import { describe, expect, it } from 'vitest'
+import { startFakeArkSeedream } from '../fakes/images/ark-seedream.js'
 import { startFakeKling } from '../fakes/video/kling.js'
-import { FAKE_MP4, type FakeVideoServer } from '../fakes/video/task-script.js'
-import { browserMissing, openApp, type AppUnderTest } from './harness.js'
+import { FAKE_MP4 } from '../fakes/video/task-script.js'
+import { browserMissing, withApp } from './harness.js'
 
 const KLING = 'kling-v2-5-turbo'
 
 describe.skipIf(browserMissing)('kept copies in the app', () => {
-  let ark: FakeArkSeedream
-  let kling: FakeVideoServer
-  let app: AppUnderTest
-  beforeAll(async () => {
-    ark = await startFakeArkSeedream({ apiKey: 'ark' })
-    kling = await startFakeKling({ script: ['queued', 'succeeded'] })
-    app = await openApp({
+  const { app, fakes: { ark, kling } } = withApp({
+    fakes: { ark: () => startFakeArkSeedream({ apiKey: 'ark' }), kling: () => startFakeKling({ script: ['queued', 'succeeded'] }) },
+    config: ({ ark, kling }) => ({
       account: { balance: 100, concurrency: 5 },
       models: [{ id: 'img-seedream', family: 'seedream', vendor: 'ark', pricing: { unit: 'image', price: 0.03 }, sizeTiers: ['2K', '4K'], minPixels: 3686400, maxPixels: 16777216, minRatio: '1:16', maxRatio: '16:1', outputFormats: ['jpeg'], maxReferenceImages: 14 }] as never,
       upstreams: [{ id: 'ark', vendor: 'ark', baseUrl: ark.url, apiKey: 'ark' }, { id: 'kling', vendor: 'kling', baseUrl: kling.url, apiKey: 'kling-ak:kling-sk' }],
       groups: [{ id: 'media', protocol: 'chat', models: ['img-seedream', KLING], upstreams: ['ark', 'kling'] }],
-    }, { group: 'media', videoPollMs: 200 })
-  })
-  afterAll(async () => {
-    await app?.close()
-    await ark?.close()
-    await kling?.close()
+    }),
+    options: { group: 'media', videoPollMs: 200 },
   })
 
   it('an image whose copy fails: the reason, the working link and Retry, no Download; Retry keeps it', async () => {

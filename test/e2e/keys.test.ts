@@ -1,20 +1,9 @@
 import OpenAI from 'openai'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js'
-import { chatConfig } from '../helpers/gateway.js'
-import { browserMissing, openApp, type AppUnderTest } from './harness.js'
+import { describe, expect, it } from 'vitest'
+import { browserMissing, fakeOpenAIChatApp, withApp } from './harness.js'
 
 describe.skipIf(browserMissing)('keys panel', () => {
-  let fake: FakeOpenAI
-  let app: AppUnderTest
-  beforeAll(async () => {
-    fake = await startFakeOpenAI()
-    app = await openApp(chatConfig([{ id: 'fake', baseUrl: fake.url }]), { group: 'main' })
-  })
-  afterAll(async () => {
-    await app?.close()
-    await fake?.close()
-  })
+  const { app, fakes: { openai: fake } } = withApp(fakeOpenAIChatApp())
 
   it('a key created in the UI is shown once and works from the openai client; revoked, it stops working', async () => {
     const { page } = app

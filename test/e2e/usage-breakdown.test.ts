@@ -1,21 +1,11 @@
 // The Usage request log's row detail shows how a request was billed: where its usage came from and each priced part
 // (docs/vendor-usage.md), in English and Chinese.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js'
-import { chatConfig, TEST_KEY } from '../helpers/gateway.js'
-import { browserMissing, openApp, type AppUnderTest } from './harness.js'
+import { describe, expect, it } from 'vitest'
+import { TEST_KEY } from '../helpers/gateway.js'
+import { browserMissing, fakeOpenAIChatApp, withApp } from './harness.js'
 
 describe.skipIf(browserMissing)('usage breakdown in the request detail', () => {
-  let fake: FakeOpenAI
-  let app: AppUnderTest
-  beforeAll(async () => {
-    fake = await startFakeOpenAI()
-    app = await openApp(chatConfig([{ id: 'fake', baseUrl: fake.url }]), { group: 'main' })
-  })
-  afterAll(async () => {
-    await app?.close()
-    await fake?.close()
-  })
+  const { app, fakes: { openai: fake } } = withApp(fakeOpenAIChatApp())
 
   it("opens a row's detail: the usage's source and its parts at test-gpt's prices ($2 in, $8 out per 1M)", async () => {
     const { page } = app

@@ -148,8 +148,8 @@ export function withGateway<F extends FakeStarters = Record<never, never>>(fixtu
     Object.values(started).forEach((fake) => fake.reset?.())
     gateway?.services.routing.breakers.reset()
   })
-  const fakes = Object.fromEntries(names.map((name) => [name, late(`fake "${name}"`, () => started[name])]))
-  return { gw: late('the gateway', () => gateway), fakes: fakes as StartedFakes<F> }
+  const fakes = Object.fromEntries(names.map((name) => [name, late(`withGateway: fake "${name}"`, () => started[name])]))
+  return { gw: late('withGateway: the gateway', () => gateway), fakes: fakes as StartedFakes<F> }
 }
 
 /**
@@ -167,11 +167,11 @@ export function fakeOpenAIChat(extra: Partial<GatewayConfig> = {}, moreKeys: Non
   }
 }
 
-/** Stands for the object `get` answers once withGateway's beforeAll made it: every property read goes to it. */
-function late<T extends object>(what: string, get: () => T | undefined): T {
+/** Stands for the object `get` answers once a fixture's beforeAll made it (withGateway, e2e's withApp): every property read goes to it. */
+export function late<T extends object>(what: string, get: () => T | undefined): T {
   const target = () => {
     const value = get()
-    if (value === undefined) throw new Error(`withGateway: ${what} is used before the beforeAll that starts it`)
+    if (value === undefined) throw new Error(`${what} is used before the beforeAll that starts it`)
     return value
   }
   return new Proxy({} as T, {
