@@ -71,10 +71,10 @@ afterEach(async () => {
   dir.remove()
 })
 
-/** `CALLS` calls at once, alternating between the replicas. */
-async function burst(key = TEST_KEY) {
-  const answers = await Promise.all(Array.from({ length: CALLS }, async (_, i) => {
-    const res = await fetch(`${replicas[i % 2].url}/v1/chat/completions`, {
+/** `calls` calls at once, alternating between the replicas unless `to` picks one. */
+async function burst(key = TEST_KEY, to?: () => RunningGateway, calls = CALLS) {
+  const answers = await Promise.all(Array.from({ length: calls }, async (_, i) => {
+    const res = await fetch(`${(to?.() ?? replicas[i % 2]).url}/v1/chat/completions`, {
       method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body,
     })
     return { status: res.status, json: (await res.json()) as unknown }
@@ -133,16 +133,7 @@ describe(`${CALLS} calls at once over two replicas against room for 5`, () => {
 })
 
 describe('a limit set through one replica binds the other at once, before its reload', () => {
-  /** `CALLS` calls at once, all to one replica. */
-  async function burstTo(gw: RunningGateway, key = TEST_KEY) {
-    const answers = await Promise.all(Array.from({ length: CALLS }, async () => {
-      const res = await fetch(`${gw.url}/v1/chat/completions`, {
-        method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body,
-      })
-      return { status: res.status, json: (await res.json()) as unknown }
-    }))
-    return { ok: answers.filter((a) => a.status === 200), refused: answers.filter((a) => a.status !== 200) }
-  }
+  const toB = () => replicas[1]
 
   it('with no limit anywhere, a call reads nothing more: its lease\'s round trip said so', async () => {
     const holds = replicas[1].services.store.holds
@@ -153,18 +144,14 @@ describe('a limit set through one replica binds the other at once, before its re
       return read(...args)
     }
     try {
-      const { ok } = await burstTo(replicas[1])
+      const { ok } = await burst(TEST_KEY, toB)
       expect(ok).toHaveLength(CALLS)
       expect(reads).toBe(0)
       // A limit anywhere (here an upstream account's, seen by the lease's round trip): B's memory says none, so it reads.
       expect((await adminClient(replicas[0] as TestGateway).patch('/admin/v1/upstreams/a', { budget: 1 })).status).toBe(200)
       await seenByBoth('the upstream budget on both replicas', (gw) => gw.services.registry.upstreams.get('a')?.budgetNano === 1e9)
       ;(replicas[1].services.registry.upstreams.get('a') as { budgetNano: number | null }).budgetNano = null
-      const res = await fetch(`${replicas[1].url}/v1/chat/completions`, {
-        method: 'POST', headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' }, body,
-      })
-      expect(res.status).toBe(200)
-      await res.text()
+      expect((await burst(TEST_KEY, toB, 1)).ok).toHaveLength(1)
       expect(reads).toBe(1)
     } finally {
       holds.limitsApply = read
@@ -174,7 +161,7 @@ describe('a limit set through one replica binds the other at once, before its re
 
   it('the account budget set through A; calls sent to B at once: exactly 5 answered, spend within the budget', async () => {
     expect((await adminClient(replicas[0] as TestGateway).patch('/admin/v1/account', { budget: ROOM_FOR_FIVE / 1e9 })).status).toBe(200)
-    const { ok, refused } = await burstTo(replicas[1])
+    const { ok, refused } = await burst(TEST_KEY, toB)
     expect([ok.length, refused.length]).toEqual([5, 45])
     expect(await settled()).toEqual({ balance_nano: ROOM_FOR_FIVE - 5 * WORST, reserved_nano: 0, holds: 0 })
   }, 60_000)
@@ -184,7 +171,7 @@ describe('a limit set through one replica binds the other at once, before its re
     expect((await adminClient(replicas[0] as TestGateway).patch('/admin/v1/account', { budget: ROOM_FOR_FIVE / 1e9 })).status).toBe(200)
     await seenByBoth('the budget on both replicas', (gw) => gw.services.registry.account.budgetNano === ROOM_FOR_FIVE)
     ;(replicas[1].services.registry.account as { budgetNano: number | null }).budgetNano = null
-    const { ok, refused } = await burstTo(replicas[1])
+    const { ok, refused } = await burst(TEST_KEY, toB)
     expect([ok.length, refused.length]).toEqual([5, 45])
     for (const r of refused) {
       expect(r).toEqual(refusal(`This request could cost up to ${usd(WORST)} USD, and ${usd(WORST - 1)} USD is left of the account's budget (less what requests under way hold). A lower max_tokens fits: at most ${FIT}.`))
@@ -198,7 +185,7 @@ describe('a limit set through one replica binds the other at once, before its re
     expect((await admin.patch(`/admin/v1/keys/${key.id}`, { quota: ROOM_FOR_FIVE / 1e9 })).status).toBe(200)
     await seenByBoth('the quota on both replicas', (gw) => gw.services.registry.keysById.get(key.id)?.quotaNano === ROOM_FOR_FIVE)
     ;(replicas[1].services.registry.keysById.get(key.id) as { quotaNano: number | null }).quotaNano = null
-    const { ok, refused } = await burstTo(replicas[1], QUOTA_KEY)
+    const { ok, refused } = await burst(QUOTA_KEY, toB)
     expect([ok.length, refused.length]).toEqual([5, 45])
     await settled()
     expect(await db.get('SELECT used_nano FROM api_keys WHERE id = ?', [key.id])).toEqual({ used_nano: 5 * WORST })
@@ -208,7 +195,7 @@ describe('a limit set through one replica binds the other at once, before its re
     expect((await adminClient(replicas[0] as TestGateway).patch('/admin/v1/upstreams/a', { budget: ROOM_FOR_FIVE / 1e9 })).status).toBe(200)
     await seenByBoth('the upstream budget on both replicas', (gw) => gw.services.registry.upstreams.get('a')?.budgetNano === ROOM_FOR_FIVE)
     ;(replicas[1].services.registry.upstreams.get('a') as { budgetNano: number | null }).budgetNano = null
-    const { ok, refused } = await burstTo(replicas[1])
+    const { ok, refused } = await burst(TEST_KEY, toB)
     expect([ok.length, refused.length]).toEqual([5, 45])
     for (const r of refused) {
       expect(r).toEqual(refusal(`This request could cost up to ${usd(WORST)} USD, more than is left of the budget of any upstream account that serves test-gpt (a; at most ${usd(WORST - 1)} USD left). A lower max_tokens fits: at most ${FIT}.`))
