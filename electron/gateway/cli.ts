@@ -6,7 +6,8 @@ import { redactPatterns } from './secrets/redact.js'
 import { forgetRunning, recordRunning } from './data-dir/running-record.js'
 import { databaseUrlSecrets, redactDatabaseUrl, withoutSecrets } from './store/database-url.js'
 import { DATABASE_URL_ENV, teamDatabase } from './team/database-source.js'
-import { SECRET_KEY_ENV, TeamStartError } from './team/secret-key.js'
+import { SECRET_KEY_ENV, TeamStartError, teamSecretBox } from './team/secret-key.js'
+import { ImportError, importSqlite } from './team/import-sqlite.js'
 import { defaultDataDir } from './data-dir/paths.js'
 import { readSettings } from './data-dir/settings.js'
 import { CONNECT_COMMANDS, ConnectCommandError, describeResult, runConnectCommand, type ConnectCommand } from './admin/connect-command.js'
@@ -15,11 +16,16 @@ const USAGE = `usage: npm run gateway -- [--config FILE] [--port N] [--data-dir 
        npm run gateway -- --login [--data-dir DIR] [--database-url URL] [--database-password-file FILE]
        npm run gateway -- connect claude-code|codex [--group G] [--model M] [--dry-run] [--data-dir DIR] [--database-url URL]
        npm run gateway -- disconnect|undo claude-code|codex [--dry-run] [--data-dir DIR] [--database-url URL]
+       npm run gateway -- import-sqlite FILE --database-url URL [--database-password-file FILE] [--secret-key-file FILE] [--force]
 
 connect points the tool at the gateway running on the data dir: a key of the right group, and only Gatehouse's keys
 merged into the tool's own settings (a backup of each file first); disconnect takes out only what it added; undo
 restores each file from its backup byte for byte. --dry-run prints the diffs and writes nothing. The diffs and the
 outcome go to stdout.
+
+import-sqlite moves the embedded store FILE (a data dir's gatehouse.sqlite, with its media/) into the PostgreSQL
+database, idempotently, and prints each figure in both; the secret key must be the data dir's secret.key. It refuses
+a database holding another store's data unless --force.
 
 --login prints a new one-time sign-in address of the gateway running on the data dir (on stdout) and exits; it
 starts no server. A team replica needs its database named as the replica has it.
@@ -49,6 +55,7 @@ async function main(): Promise<void> {
       'database-password-file': { type: 'string' },
       'secret-key-file': { type: 'string' },
       login: { type: 'boolean' },
+      force: { type: 'boolean' },
       'dry-run': { type: 'boolean' },
       group: { type: 'string' },
       model: { type: 'string' },
@@ -66,6 +73,15 @@ async function main(): Promise<void> {
   if (database?.warning) process.stderr.write(`${database.warning}\n`)
   const databaseUrl = database?.url
   const log = (line: string) => process.stderr.write(`${withoutSecrets(redactPatterns(line), databaseSecrets)}\n`)
+  if (positionals[0] === IMPORT_COMMAND) {
+    if (positionals.length !== 2) throw new ImportError(`usage: npm run gateway -- ${IMPORT_COMMAND} FILE --database-url URL`)
+    if (databaseUrl === undefined) throw new ImportError(`${IMPORT_COMMAND}: give the database (--database-url or ${DATABASE_URL_ENV})`)
+    const secrets = teamSecretBox({ file: values['secret-key-file'], env: process.env[SECRET_KEY_ENV] })
+    const lines = await importSqlite({ file: positionals[1], databaseUrl, secrets, force: values.force === true })
+    process.stdout.write(`${lines.join('\n')}\n`)
+    return
+  }
+  if (values.force) throw new ImportError(`--force goes with ${IMPORT_COMMAND}`)
   const command = positionals[0] as ConnectCommand | undefined
   if (command !== undefined && (!(CONNECT_COMMANDS as readonly string[]).includes(command) || positionals.length !== 2)) {
     throw new ConnectCommandError(`"${positionals.join(' ')}" is not a command: ${CONNECT_COMMANDS.join(', ')} take one tool (claude-code, codex)`)
@@ -131,6 +147,8 @@ async function signInHelp(gateway: RunningGateway, dataDir: string, team: boolea
   return `Open the app in a browser (this sign-in address works once, within ${gateway.loginCodeMinutes} minutes): ${await gateway.loginUrl()}\nFor a new one: ${next}`
 }
 
+const IMPORT_COMMAND = 'import-sqlite'
+
 /** What a failure message starts with (an error of the gateway's own says what failed itself). */
 let failure = 'gateway failed to start'
 
@@ -159,7 +177,7 @@ process.on('uncaughtException', keepServing('uncaught exception'))
 process.on('unhandledRejection', keepServing('unhandled rejection'))
 
 main().catch((err: unknown) => {
-  const own = err instanceof ConfigError || err instanceof TeamStartError || err instanceof LoginCommandError || err instanceof ConnectCommandError
+  const own = err instanceof ConfigError || err instanceof TeamStartError || err instanceof LoginCommandError || err instanceof ConnectCommandError || err instanceof ImportError
   const message = own ? err.message : `${failure}: ${(err as Error).message}`
   // Node's JSON errors quote the text around the fault, which may be a key of the config file; the database's
   // passwords are removed wherever a driver's message quotes them.
