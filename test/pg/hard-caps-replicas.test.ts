@@ -205,6 +205,26 @@ describe('a limit set through one replica binds the other at once, before its re
   }, 60_000)
 })
 
+describe('a request under way when a budget is first set', () => {
+  it('holds nothing and is charged as it ends: the budget counts its cost among what was spent', async () => {
+    fake.setScenario({ kind: 'slow', delayMs: 1_000 })
+    const answer = fetch(`${replicas[1].url}/v1/chat/completions`, {
+      method: 'POST', headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' }, body,
+    })
+    await until('the call at the vendor', 5_000, async () => fake.calls.length === 1 || undefined)
+    expect((await adminClient(replicas[0] as TestGateway).patch('/admin/v1/account', { budget: ROOM_FOR_FIVE / 1e9 })).status).toBe(200)
+    const res = await answer
+    expect(res.status).toBe(200)
+    const id = res.headers.get('x-request-id')!
+    await res.text()
+    expect(await settled()).toMatchObject({ reserved_nano: 0, holds: 0 })
+    const row = (await db.get<{ cost_nano: number; reserved_nano: number | null }>('SELECT cost_nano, reserved_nano FROM requests WHERE id = ?', [id]))!
+    expect(Number(row.cost_nano)).toBeGreaterThan(0)
+    expect(row.reserved_nano).toBeNull()
+    expect((await settled()).balance_nano).toBe(ROOM_FOR_FIVE - Number(row.cost_nano))
+  }, 60_000)
+})
+
 describe('a replica that stops with holds', () => {
   it('its holds are released by the other once its lease lapses, and the budget is whole again', async () => {
     const admin = adminClient(replicas[0] as TestGateway)
