@@ -177,6 +177,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       loginCodeMinutes: codeMinutes,
       async close(graceMs = 10_000) {
         await gateway.close(graceMs)
+        // Bodies still waiting for their batch are stored before the store closes.
+        await services.capture.flush()
         await routing.prober?.stop()
         await videoPoller.stop()
         await teamMode?.stop()

@@ -12,8 +12,9 @@ import { createParser } from 'eventsource-parser'
 import { BODY_LIMITS, HOUSEKEEPING_ENDPOINTS, type BodySettings, type CapturedEvent, type CapturedExchange, type OmittedBody } from '../../../shared/admin.js'
 import type { RequestContext } from '../context.js'
 import { mapStrings, stripMedia } from '../formats/strip-media.js'
-import { REDACT_SCAN_LIMIT, REDACTED, spellings } from '../secrets/redact.js'
+import { MIN_SECRET_LENGTH, REDACT_SCAN_LIMIT, REDACTED, spellings } from '../secrets/redact.js'
 import type { Store } from '../store/index.js'
+import { createBodyWriter } from './capture-writer.js'
 
 /** The answer's bytes held while it is delivered, before media is described and the bound applied: beyond, not kept. */
 export const HELD_BYTES = 8 * 1024 * 1024
@@ -26,18 +27,18 @@ export interface BodyCapture {
   configure(settings: BodySettings): void
   /** Starts keeping a request's answer (its writes are read as they go out); undefined when bodies are not kept. */
   start(ctx: RequestContext): Recording | undefined
-  /** Resolves once the bodies being stored are stored. */
+  /** Resolves once the bodies of the requests done so far are stored, and the bounds hold (capture-writer.ts). */
   flush(): Promise<void>
 }
 
 export interface Recording {
-  /** The request is done: its bodies are stored (in the background; `flush` waits for them). */
+  /** The request is done: its bodies are queued, and stored in the next batch (`flush` waits for them). */
   save(ctx: RequestContext): void
 }
 
 export function createBodyCapture(store: Pick<Store, 'requestBodies'>, initial: BodySettings, log: (line: string) => void): BodyCapture {
   let settings = initial
-  const saving = new Set<Promise<void>>()
+  const writer = createBodyWriter(store, () => ({ count: settings.count, totalBytes: BODY_LIMITS.totalBytes }), log)
   return {
     settings: () => settings,
     configure: (next) => void (settings = next),
@@ -47,18 +48,9 @@ export function createBodyCapture(store: Pick<Store, 'requestBodies'>, initial: 
       if (!settings.keep || (HOUSEKEEPING_ENDPOINTS as readonly string[]).includes(ctx.endpoint ?? '')) return undefined
       const keepMedia = settings.keepMedia
       const answer = new AnswerTap(ctx)
-      return {
-        save(done) {
-          const row = exchangeRow(done, answer, keepMedia)
-          const task = store.requestBodies
-            .put(row, settings.count, BODY_LIMITS.totalBytes)
-            .catch((err: Error) => log(`[gatehouse] ${done.id} keeping its bodies failed: ${err.message}`))
-            .finally(() => saving.delete(task))
-          saving.add(task)
-        },
-      }
+      return { save: (done) => writer.queue(exchangeRow(done, answer, keepMedia)) }
     },
-    flush: async () => void (await Promise.all([...saving])),
+    flush: () => writer.flush(),
   }
 }
 
@@ -94,7 +86,8 @@ class AnswerTap {
 
   private take(chunk: unknown): void {
     if (chunk === undefined || chunk === null) return
-    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk as Uint8Array)
+    // A view of the bytes written, not a copy: the response holds them until they are sent anyway.
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.isBuffer(chunk) ? chunk : Buffer.from((chunk as Uint8Array).buffer, (chunk as Uint8Array).byteOffset, (chunk as Uint8Array).byteLength)
     if (buffer.length === 0) return
     this.firstByteAt ??= performance.now()
     this.bytes += buffer.length
@@ -138,6 +131,8 @@ function textRedactor(ctx: RequestContext): (s: string) => string {
     .flatMap((v) => spellings(v.trim()))
     .sort((a, b) => b.length - a.length)
   return (s) => {
+    // Too short to hold any secret or match any pattern: most of a body's strings (roles, names, finish reasons).
+    if (s.length < MIN_SECRET_LENGTH) return s
     let out = s
     for (const secret of presented) out = out.replaceAll(secret, REDACTED)
     return redactLong(out, ctx.redact)
@@ -175,24 +170,25 @@ function headersOf(ctx: RequestContext): Record<string, string> {
   return out
 }
 
-/** A body within `limit` bytes once serialized, or what it was instead. */
-function bounded(value: unknown, limit: number, raw: Buffer, type: string): unknown {
+/** A body's JSON text if it is within `limit` bytes, or that of what it was instead. */
+function bounded(value: unknown, limit: number, raw: Buffer, type: string): string {
   const text = JSON.stringify(value) ?? 'null'
-  if (Buffer.byteLength(text) <= limit) return value
+  if (Buffer.byteLength(text) <= limit) return text
   const omitted: OmittedBody = { omitted: 'too_large', type, bytes: raw.length, sha256: sha256(raw) }
-  return omitted
+  return JSON.stringify(omitted)
 }
 
-function requestBody(ctx: RequestContext, clean: (v: unknown) => unknown): unknown {
+/** The request's body as JSON text (serialized once: the bound is measured on the text that is stored). */
+function requestBody(ctx: RequestContext, clean: (v: unknown) => unknown): string {
   const type = String(ctx.req.headers['content-type'] ?? '')
-  if (ctx.body.length === 0 && ctx.json === undefined) return null
+  if (ctx.body.length === 0 && ctx.json === undefined) return 'null'
   let parsed: unknown = ctx.json
   if (parsed === undefined) {
     try {
       parsed = JSON.parse(ctx.body.toString('utf8'))
     } catch {
       const omitted: OmittedBody = { omitted: 'not_json', type, bytes: ctx.body.length, sha256: sha256(ctx.body) }
-      return omitted
+      return JSON.stringify(omitted)
     }
   }
   return bounded(clean(parsed), BODY_LIMITS.requestBytes, ctx.body, type)
@@ -243,12 +239,13 @@ function exchangeRow(ctx: RequestContext, tap: AnswerTap, keepMedia: boolean) {
   const clean = (v: unknown) => (keepMedia ? mapStrings(v, text) : stripMedia(v, text))
   const doneAt = performance.now()
   const since = (at: number | undefined) => (at === undefined ? null : round(at - ctx.startedAt))
-  const request: CapturedExchange['request'] = { method: ctx.req.method ?? 'GET', path: text(ctx.req.url ?? ctx.path), headers: headersOf(ctx), body: requestBody(ctx, clean) }
+  const request: Omit<CapturedExchange['request'], 'body'> = { method: ctx.req.method ?? 'GET', path: text(ctx.req.url ?? ctx.path), headers: headersOf(ctx) }
   const answer = {
     ...answerOf(ctx, tap, clean),
     timings: { queueMs: since(tap.handlerAt), firstByteMs: since(tap.firstByteAt), firstTokenMs: since(tap.firstEventAt), totalMs: round(doneAt - ctx.startedAt) },
   }
-  const requestText = JSON.stringify(request)
+  // CapturedExchange['request'] as text, its body put in as it was serialized: the same text as JSON.stringify of the whole.
+  const requestText = `${JSON.stringify(request).slice(0, -1)},"body":${requestBody(ctx, clean)}}`
   const answerText = JSON.stringify(answer)
   return { request_id: ctx.id, created_at: Date.now(), bytes: Buffer.byteLength(requestText) + Buffer.byteLength(answerText), request: requestText, answer: answerText }
 }

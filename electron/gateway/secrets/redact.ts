@@ -12,8 +12,8 @@ export const REDACTED = '[redacted]'
 /** Error texts are short; past this, the rest is dropped rather than scanned. */
 export const REDACT_SCAN_LIMIT = 64 * 1024
 
-/** Known secrets shorter than this are not searched for: they would match ordinary words. */
-const MIN_SECRET_LENGTH = 8
+/** Known secrets shorter than this are not searched for: they would match ordinary words; no pattern matches fewer either. */
+export const MIN_SECRET_LENGTH = 8
 
 export interface Redactor {
   redact(text: string): string
@@ -58,12 +58,20 @@ const SEPARATOR = /[\s\-_.\u00ad\u180e\u200b-\u200d\u2010-\u2015\u2060\ufeff]/
 /** ASCII letters lower-cased: one UTF-16 unit stays one, so positions in the folded copy map back one to one. */
 const foldCase = (c: string): string => (c >= 'A' && c <= 'Z' ? String.fromCharCode(c.charCodeAt(0) + 32) : c)
 
+/** SEPARATOR for the ASCII characters, by code: most text is read from this table rather than by the pattern. */
+const ASCII_SEPARATOR = Uint8Array.from({ length: 128 }, (_, code) => (SEPARATOR.test(String.fromCharCode(code)) ? 1 : 0))
+
+const isSeparator = (text: string, i: number): boolean => {
+  const code = text.charCodeAt(i)
+  return code < 128 ? ASCII_SEPARATOR[code] === 1 : SEPARATOR.test(text[i])
+}
+
 /** The text without separators and lower-cased, and for each of its characters where it stands in `text`. */
 function fold(text: string): { text: string; from: Int32Array } {
   const chars: string[] = []
   const from = new Int32Array(text.length)
   for (let i = 0; i < text.length; i++) {
-    if (SEPARATOR.test(text[i])) continue
+    if (isSeparator(text, i)) continue
     from[chars.length] = i
     chars.push(foldCase(text[i]))
   }
