@@ -409,6 +409,10 @@ export const MESSAGES = {
     en: 'The gateway could not reach its shared database to take a concurrency slot; retry in a moment.',
     zh: '网关无法连接共享数据库以获取并发名额，请稍后重试。',
   },
+  shared_store_down: {
+    en: 'The gateway could not reach its shared database; retry in a moment.',
+    zh: '网关无法连接共享数据库，请稍后重试。',
+  },
   // Connect tools (POST /admin/v1/connect/{tool}…, `npm run gateway -- connect`)
   connect_unsupported: {
     en: '{tool} calls Gemini\'s own generateContent API, which Gatehouse does not serve: it cannot be connected.',

@@ -67,8 +67,29 @@ export function errorBody(err: GatewayError, protocol: Protocol, lang: Lang, red
   return { error: { ...error, upstream: { reason, status, message: said === null ? null : redact(said) } } }
 }
 
-/** Any thrown value as a GatewayError; unknown errors become an opaque 500 (no stack ever reaches a client). */
+/** Connection codes of a database that cannot be reached: PostgreSQL's class 08 and shutdown states, a socket's. */
+const UNREACHABLE_CODES = new Set(['57P01', '57P02', '57P03', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE'])
+const UNREACHABLE_MESSAGES = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/
+
+/**
+ * A team-mode store that cannot be reached (node-postgres's connection errors): the shared database is down or cut
+ * off, which is a 503 the client may retry, not a fault of the gateway's. SQLite never throws these.
+ */
+function storeUnreachable(err: unknown): boolean {
+  if (!(err instanceof Error)) return false
+  const code = (err as { code?: unknown }).code
+  if (typeof code === 'string' && (code.startsWith('08') || UNREACHABLE_CODES.has(code))) return true
+  return UNREACHABLE_MESSAGES.test(err.message)
+}
+
+/**
+ * Any thrown value as a GatewayError: an unreachable shared database a 503 `shared_store_unavailable` (with a retry
+ * delay); other unknown errors an opaque 500 (no stack ever reaches a client).
+ */
 export function asGatewayError(err: unknown, requestId: string): GatewayError {
   if (err instanceof GatewayError) return err
+  if (storeUnreachable(err)) {
+    return gatewayError('shared_store_unavailable', 'shared_store_down', {}, { cause: err, headers: { 'retry-after': '1', 'retry-after-ms': '1000' } })
+  }
   return gatewayError('internal_error', 'internal_error', { requestId }, { cause: err })
 }
