@@ -7,6 +7,7 @@ import { startFakeArkSeedream } from '../fakes/images/ark-seedream.js'
 import { startFakeKling } from '../fakes/video/kling.js'
 import { FAKE_MP4 } from '../fakes/video/task-script.js'
 import { browserMissing, withApp } from './harness.js'
+import { IMG_SEEDREAM } from '../helpers/image-models.js'
 
 const KLING = 'kling-v2-5-turbo'
 
@@ -15,7 +16,7 @@ describe.skipIf(browserMissing)('kept copies in the app', () => {
     fakes: { ark: () => startFakeArkSeedream({ apiKey: 'ark' }), kling: () => startFakeKling({ script: ['queued', 'succeeded'] }) },
     config: ({ ark, kling }) => ({
       account: { balance: 100, concurrency: 5 },
-      models: [{ id: 'img-seedream', family: 'seedream', vendor: 'ark', pricing: { unit: 'image', price: 0.03 }, sizeTiers: ['2K', '4K'], minPixels: 3686400, maxPixels: 16777216, minRatio: '1:16', maxRatio: '16:1', outputFormats: ['jpeg'], maxReferenceImages: 14 }] as never,
+      models: [IMG_SEEDREAM] as never,
       upstreams: [{ id: 'ark', vendor: 'ark', baseUrl: ark.url, apiKey: 'ark' }, { id: 'kling', vendor: 'kling', baseUrl: kling.url, apiKey: 'kling-ak:kling-sk' }],
       groups: [{ id: 'media', protocol: 'chat', models: ['img-seedream', KLING], upstreams: ['ark', 'kling'] }],
     }),

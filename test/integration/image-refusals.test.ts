@@ -8,6 +8,7 @@ import { startFakeKlingImages } from '../fakes/images/kling-images.js'
 import { startFakeOpenAIImages } from '../fakes/images/openai-images.js'
 import { startFakeXaiImages } from '../fakes/images/xai-images.js'
 import { TEST_KEY, withGateway } from '../helpers/gateway.js'
+import { IMG_GEMINI_1K, IMG_GPT, IMG_GROK, IMG_KLING, IMG_SEEDREAM } from '../helpers/image-models.js'
 
 const { gw, fakes: { gemini, geminiB, ark, openai, kling, xai } } = withGateway({
   fakes: {
@@ -21,11 +22,11 @@ const { gw, fakes: { gemini, geminiB, ark, openai, kling, xai } } = withGateway(
   config: ({ gemini, geminiB, ark, openai, kling, xai }) => ({
     account: { balance: 100, concurrency: 5 },
     models: [
-      { id: 'img-gemini', family: 'gemini-image', vendor: 'gemini', pricing: { unit: 'image', price: 0.05 }, imageSizes: ['1K'], maxReferenceImages: 14, aspectRatios: ['1:1'] },
-      { id: 'img-seedream', family: 'seedream', vendor: 'ark', pricing: { unit: 'image', price: 0.03 }, sizeTiers: ['2K', '4K'], minPixels: 3686400, maxPixels: 16777216, minRatio: '1:16', maxRatio: '16:1', outputFormats: ['jpeg'], maxReferenceImages: 14 },
-      { id: 'img-gpt', family: 'gpt-image', vendor: 'openai', pricing: { unit: 'image', price: 0.04 }, variant: '2.5', sizeTiers: [], maxN: 10 },
-      { id: 'img-kling', family: 'kling-image', vendor: 'kling', pricing: { unit: 'image', price: 0.02 } },
-      { id: 'img-grok', family: 'grok-image', vendor: 'xai', pricing: { unit: 'image', price: 0.02 } },
+      IMG_GEMINI_1K,
+      IMG_SEEDREAM,
+      IMG_GPT,
+      IMG_KLING,
+      IMG_GROK,
     ] as never,
     // Two accounts per Gemini model: a refusal must not be tried on the second.
     upstreams: [

@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import { startFakeOpenAIImages } from '../fakes/images/openai-images.js'
 import { TEST_KEY, withGateway } from '../helpers/gateway.js'
 import { readSse } from '../helpers/sse.js'
+import { IMG_GPT } from '../helpers/image-models.js'
 
 // The account's key, which a misbehaving upstream quotes back: it must never reach a client or a log line.
 const ACCOUNT_KEY = 'oa-account-secret-0123456789'
@@ -12,7 +13,7 @@ const { gw, fakes: { openaiFake } } = withGateway({
   fakes: { openaiFake: () => startFakeOpenAIImages({ apiKey: ACCOUNT_KEY }) },
   config: ({ openaiFake }) => ({
     account: { balance: 100, concurrency: 5 },
-    models: [{ id: 'img-gpt', family: 'gpt-image', vendor: 'openai', pricing: { unit: 'image', price: 0.04 }, variant: '2.5', sizeTiers: [], maxN: 10, maxReferenceImages: 16 }] as never,
+    models: [IMG_GPT] as never,
     upstreams: [{ id: 'oa', vendor: 'openai', baseUrl: openaiFake.url, apiKey: ACCOUNT_KEY }],
     groups: [{ id: 'main', protocol: 'chat', models: ['img-gpt'], upstreams: ['oa'] }],
     keys: [{ key: TEST_KEY, group: 'main' }],

@@ -7,6 +7,7 @@ import { startFakeGeminiImage } from '../fakes/images/gemini-image.js'
 import { startFakeOpenAIImages } from '../fakes/images/openai-images.js'
 import { startTestGateway, TEST_KEY, withGateway, type TestGateway } from '../helpers/gateway.js'
 import { readSse } from '../helpers/sse.js'
+import { IMG_GPT, IMG_SEEDREAM } from '../helpers/image-models.js'
 
 const { gw, fakes: { openaiFake, geminiFake, arkFake } } = withGateway({
   fakes: {
@@ -17,9 +18,9 @@ const { gw, fakes: { openaiFake, geminiFake, arkFake } } = withGateway({
   config: ({ openaiFake, geminiFake, arkFake }) => ({
     account: { balance: 100, concurrency: 5 },
     models: [
-      { id: 'img-gpt', family: 'gpt-image', vendor: 'openai', pricing: { unit: 'image', price: 0.04 }, variant: '2.5', sizeTiers: [], maxN: 10, maxReferenceImages: 16 },
+      IMG_GPT,
       { id: 'img-gemini', family: 'gemini-image', vendor: 'gemini', pricing: { unit: 'image', price: 0.05, byTier: { '1K': 0.05, '2K': 0.1, '4K': 0.2 } }, imageSizes: ['1K', '2K', '4K'], maxNByTier: { '1K': 10, '2K': 5, '4K': 2 }, maxReferenceImages: 14, aspectRatios: ['1:1', '2:3', '3:2', '3:4', '4:3', '4:5', '5:4', '9:16', '16:9', '21:9'] },
-      { id: 'img-seedream', family: 'seedream', vendor: 'ark', pricing: { unit: 'image', price: 0.03 }, sizeTiers: ['2K', '4K'], minPixels: 3686400, maxPixels: 16777216, minRatio: '1:16', maxRatio: '16:1', outputFormats: ['jpeg'], maxReferenceImages: 14 },
+      IMG_SEEDREAM,
     ] as never,
     upstreams: [
       { id: 'oa', vendor: 'openai', baseUrl: openaiFake.url, apiKey: 'oa' },
@@ -199,7 +200,7 @@ describe('async image tasks: failure and restart', () => {
     openaiFake.setScenario({ kind: 'stall' } as never)
     const config = {
       account: { balance: 10 },
-      models: [{ id: 'img-gpt', family: 'gpt-image', vendor: 'openai', pricing: { unit: 'image', price: 0.04 }, variant: '2.5', sizeTiers: [], maxN: 10, maxReferenceImages: 16 }],
+      models: [IMG_GPT],
       upstreams: [{ id: 'oa', vendor: 'openai', baseUrl: openaiFake.url, apiKey: 'oa' }],
       groups: [{ id: 'main', protocol: 'chat', models: ['img-gpt'], upstreams: ['oa'] }],
       keys: [{ key: TEST_KEY, group: 'main' }],
@@ -237,7 +238,7 @@ describe('group image limits (spec §4.2)', () => {
     const g = await startTestGateway({
       account: { balance: 10 },
       models: [
-        { id: 'img-gpt', family: 'gpt-image', vendor: 'openai', pricing: { unit: 'image', price: 0.04 }, variant: '2.5', sizeTiers: [], maxN: 10, maxReferenceImages: 16 },
+        IMG_GPT,
         { id: 'img-gemini', family: 'gemini-image', vendor: 'gemini', pricing: { unit: 'image', price: 0.05 }, imageSizes: ['1K', '2K'], maxNByTier: { '1K': 10, '2K': 5 }, maxReferenceImages: 14, aspectRatios: ['1:1', '16:9'] },
       ] as never,
       upstreams: [{ id: 'oa', vendor: 'openai', baseUrl: openaiFake.url, apiKey: 'oa' }, { id: 'gm', vendor: 'gemini', baseUrl: geminiFake.url, apiKey: 'gm' }],

@@ -10,6 +10,7 @@ import { startFakeKling } from '../fakes/video/kling.js'
 import type { FakeVideoServer } from '../fakes/video/task-script.js'
 import { startTestGateway, TEST_KEY, type TestGateway } from '../helpers/gateway.js'
 import { adminClient } from './admin/admin-helpers.js'
+import { IMG_SEEDREAM } from '../helpers/image-models.js'
 
 const KLING = 'kling-v2-5-turbo'
 
@@ -22,7 +23,7 @@ beforeAll(async () => {
   kling = await startFakeKling({ script: ['succeeded'] })
   gw = await startTestGateway({
     account: { balance: 100, concurrency: 5 },
-    models: [{ id: 'img-seedream', family: 'seedream', vendor: 'ark', pricing: { unit: 'image', price: 0.03 }, sizeTiers: ['2K', '4K'], minPixels: 3686400, maxPixels: 16777216, minRatio: '1:16', maxRatio: '16:1', outputFormats: ['jpeg'], maxReferenceImages: 14 }] as never,
+    models: [IMG_SEEDREAM] as never,
     upstreams: [{ id: 'ark', vendor: 'ark', baseUrl: ark.url, apiKey: 'ark' }, { id: 'kling', vendor: 'kling', baseUrl: kling.url, apiKey: 'kling-ak:kling-sk' }],
     groups: [{ id: 'main', protocol: 'chat', models: ['img-seedream', KLING], upstreams: ['ark', 'kling'] }],
     keys: [{ key: TEST_KEY, group: 'main' }],
