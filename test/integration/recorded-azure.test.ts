@@ -2,11 +2,11 @@
 // OpenAI chat completions and responses adapters (an `openai` account at the Azure resource's /openai/v1 base URL),
 // read by the official `openai` SDK.
 import OpenAI from 'openai'
-import type { ChatCompletionChunk } from 'openai/resources/chat/completions'
 import { describe, expect, it } from 'vitest'
 import { recordedBytes, recordedChunks } from '../fakes/replay.js'
 import { TEST_KEY } from '../helpers/gateway.js'
 import { nextLedgerRow, tokenCostNano, withRecordedGateway } from '../helpers/recorded.js'
+import { collect } from '../helpers/sse.js'
 
 // List prices, USD per 1M tokens
 const GPT5_NANO = { input: 0.05, output: 0.4, cachedInput: 0.005 }
@@ -23,8 +23,7 @@ describe('recorded Azure OpenAI chat completions (gpt-5-nano via the model route
     fakes.replay.serve({ file, framing: 'chat' })
     const row = await nextLedgerRow(gw)
     const stream = client().chat.completions.stream({ model: 'gpt-5-nano', messages: [{ role: 'user', content: 'What is the capital of Denmark?' }], stream_options: { include_usage: true } })
-    const chunks: ChatCompletionChunk[] = []
-    for await (const chunk of stream) chunks.push(chunk)
+    const chunks = await collect(stream)
     const final = await stream.finalChatCompletion()
     expect(fakes.replay.calls[0]).toMatchObject({ method: 'POST', path: '/openai/v1/chat/completions' })
     expect(final.choices[0]!.message.content).toBe('Capital of Denmark.')

@@ -3,11 +3,12 @@
 // reasoning inside completion_tokens (total = prompt + completion) and streams usage in a final chunk with empty
 // choices.
 import OpenAI from 'openai'
-import type { ChatCompletionChunk, ChatCompletionTool } from 'openai/resources/chat/completions'
+import type { ChatCompletionTool } from 'openai/resources/chat/completions'
 import { describe, expect, it } from 'vitest'
 import { recordedBytes, recordedChunks } from '../fakes/replay.js'
 import { TEST_KEY } from '../helpers/gateway.js'
 import { nextLedgerRow, tokenCostNano, withRecordedGateway } from '../helpers/recorded.js'
+import { collect } from '../helpers/sse.js'
 
 // qwen3-max's list prices (international, first tier), USD per 1M tokens
 const PRICES = { input: 1.2, output: 6 }
@@ -27,8 +28,7 @@ describe('recorded DashScope chat completions (qwen3-max)', () => {
     fakes.replay.serve({ file, framing: 'chat' })
     const row = await nextLedgerRow(gw)
     const stream = client().chat.completions.stream({ model: MODEL, messages: [{ role: 'user', content: 'What is the weather in San Francisco?' }], tools: [weatherTool], stream_options: { include_usage: true } })
-    const chunks: ChatCompletionChunk[] = []
-    for await (const chunk of stream) chunks.push(chunk)
+    const chunks = await collect(stream)
     const final = await stream.finalChatCompletion()
     expect(fakes.replay.calls[0]).toMatchObject({ method: 'POST', path: '/compatible-mode/v1/chat/completions' })
     expect(fakes.replay.calls[0]!.headers.authorization).toBe('Bearer recorded-dashscope-secret')

@@ -3,11 +3,12 @@
 // DeepSeek counts reasoning inside completion_tokens (total = prompt + completion) and its cache hits inside
 // prompt_tokens (prompt_tokens_details.cached_tokens = prompt_cache_hit_tokens).
 import OpenAI from 'openai'
-import type { ChatCompletionChunk, ChatCompletionTool } from 'openai/resources/chat/completions'
+import type { ChatCompletionTool } from 'openai/resources/chat/completions'
 import { describe, expect, it } from 'vitest'
 import { recordedBytes, recordedChunks } from '../fakes/replay.js'
 import { TEST_KEY } from '../helpers/gateway.js'
 import { nextLedgerRow, tokenCostNano, withRecordedGateway } from '../helpers/recorded.js'
+import { collect } from '../helpers/sse.js'
 
 // DeepSeek's list prices, USD per 1M tokens (cache miss, cache hit, output)
 const PRICES = { input: 0.28, output: 0.42, cachedInput: 0.028 }
@@ -53,8 +54,7 @@ describe('recorded DeepSeek chat completions (deepseek-v4-flash)', () => {
     fakes.replay.serve({ file, framing: 'chat' })
     const row = await nextLedgerRow(gw)
     const stream = client().chat.completions.stream({ model: MODEL, messages: [{ role: 'user', content: 'What is the weather in San Francisco?' }], tools: [weather], stream_options: { include_usage: true } })
-    const chunks: ChatCompletionChunk[] = []
-    for await (const chunk of stream) chunks.push(chunk)
+    const chunks = await collect(stream)
     const final = await stream.finalChatCompletion()
     expect(final.choices[0]!.finish_reason).toBe('tool_calls')
     expect(final.choices[0]!.message.tool_calls).toEqual([{ id: 'call_00_IhCAliIHtM9gKpgfqbBV9873', type: 'function', function: { name: 'weather', arguments: '{"location": "San Francisco"}' } }])

@@ -2,12 +2,13 @@
 // chat adapter (OpenAI chat completions translated to generateContent) and read by the official `openai` SDK. Gemini
 // bills thinking tokens (thoughtsTokenCount, outside candidatesTokenCount) as output.
 import OpenAI from 'openai'
-import type { ChatCompletionChunk, ChatCompletionTool } from 'openai/resources/chat/completions'
+import type { ChatCompletionTool } from 'openai/resources/chat/completions'
 import { describe, expect, it } from 'vitest'
 import { decodeToolCallId } from '../../electron/gateway/upstreams/gemini-tool-ids.js'
 import { recordedBytes, recordedChunks } from '../fakes/replay.js'
 import { TEST_KEY } from '../helpers/gateway.js'
 import { nextLedgerRow, tokenCostNano, withRecordedGateway } from '../helpers/recorded.js'
+import { collect } from '../helpers/sse.js'
 
 // gemini-3-pro-preview's list prices (prompts up to 200k tokens), USD per 1M tokens
 const PRICES = { input: 2, output: 12, cachedInput: 0.2 }
@@ -33,12 +34,6 @@ function expectBill(row: { cost_nano: number; input_tokens: number | null; outpu
   const output = u.candidatesTokenCount + u.thoughtsTokenCount
   expect(u.totalTokenCount).toBe(u.promptTokenCount + output)
   expect(row).toMatchObject({ input_tokens: u.promptTokenCount, output_tokens: output, cost_nano: tokenCostNano(PRICES, { input: u.promptTokenCount, output }) })
-}
-
-async function collect(stream: AsyncIterable<ChatCompletionChunk>): Promise<ChatCompletionChunk[]> {
-  const chunks: ChatCompletionChunk[] = []
-  for await (const chunk of stream) chunks.push(chunk)
-  return chunks
 }
 
 describe('recorded Gemini answers through chat completions (gemini-3-pro-preview)', () => {

@@ -3,11 +3,12 @@
 // Groq counts reasoning inside completion_tokens (total = prompt + completion) and, streaming, puts usage on the
 // finish chunk (and again under x_groq).
 import OpenAI from 'openai'
-import type { ChatCompletionChunk, ChatCompletionTool } from 'openai/resources/chat/completions'
+import type { ChatCompletionTool } from 'openai/resources/chat/completions'
 import { describe, expect, it } from 'vitest'
 import { recordedBytes, recordedChunks } from '../fakes/replay.js'
 import { TEST_KEY } from '../helpers/gateway.js'
 import { nextLedgerRow, tokenCostNano, withRecordedGateway } from '../helpers/recorded.js'
+import { collect } from '../helpers/sse.js'
 
 // Groq's list prices, USD per 1M tokens
 const LLAMA = { input: 0.59, output: 0.79 }
@@ -45,8 +46,7 @@ describe('recorded Groq chat completions', () => {
     fakes.replay.serve({ file, framing: 'chat' })
     const row = await nextLedgerRow(gw)
     const stream = client().chat.completions.stream({ model: 'llama-3.3-70b-versatile', messages: ask, tools: [weatherTool], stream_options: { include_usage: true } })
-    const chunks: ChatCompletionChunk[] = []
-    for await (const chunk of stream) chunks.push(chunk)
+    const chunks = await collect(stream)
     const final = await stream.finalChatCompletion()
     expect(final.choices[0]!.finish_reason).toBe('tool_calls')
     expect(final.choices[0]!.message.tool_calls).toEqual([{ id: 'tk85n1k4m', type: 'function', function: { name: 'weather', arguments: '{}' } }])

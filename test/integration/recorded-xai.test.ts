@@ -2,11 +2,12 @@
 // adapter and read by the official `openai` SDK. xAI counts reasoning apart from completion_tokens (total = prompt +
 // completion + reasoning) and bills it as output: each recording's own `cost_in_usd_ticks` (1e-10 USD) is the bill.
 import OpenAI from 'openai'
-import type { ChatCompletionChunk, ChatCompletionTool } from 'openai/resources/chat/completions'
+import type { ChatCompletionTool } from 'openai/resources/chat/completions'
 import { describe, expect, it } from 'vitest'
 import { recordedBytes, recordedChunks } from '../fakes/replay.js'
 import { TEST_KEY } from '../helpers/gateway.js'
 import { nextLedgerRow, tokenCostNano, withRecordedGateway } from '../helpers/recorded.js'
+import { collect } from '../helpers/sse.js'
 
 // grok-3-mini's list prices, USD per 1M tokens
 const PRICES = { input: 0.3, output: 0.5, cachedInput: 0.075 }
@@ -33,12 +34,6 @@ function expectVendorBill(row: { cost_nano: number; input_tokens: number | null;
   // 10 ticks are one nano-USD
   expect(row.cost_nano).toBe(usage.cost_in_usd_ticks / 10)
   expect(row.cost_nano).toBe(tokenCostNano(PRICES, { input: usage.prompt_tokens, cached: usage.prompt_tokens_details.cached_tokens, output }))
-}
-
-async function collect(stream: AsyncIterable<ChatCompletionChunk>): Promise<ChatCompletionChunk[]> {
-  const chunks: ChatCompletionChunk[] = []
-  for await (const chunk of stream) chunks.push(chunk)
-  return chunks
 }
 
 describe('recorded xAI chat completions (grok-3-mini)', () => {

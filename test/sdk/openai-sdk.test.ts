@@ -10,6 +10,7 @@ import type {
 } from 'openai/resources/chat/completions'
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js'
 import { chatConfig, startTestGateway, TEST_KEY, type TestGateway } from '../helpers/gateway.js'
+import { collect } from '../helpers/sse.js'
 
 const MODEL = 'test-gpt'
 const CONCURRENCY_KEY = 'sk-conc-0123456789abcdef'
@@ -33,12 +34,6 @@ const TOOL_ARGS = '{"city":"Paris","unit":"celsius","note":"a \\"quoted\\" value
 function functionCall(call: ChatCompletionMessageToolCall | undefined) {
   if (!call || call.type !== 'function') throw new Error(`expected a function tool call, got ${JSON.stringify(call)}`)
   return call
-}
-
-async function collect(stream: AsyncIterable<ChatCompletionChunk>): Promise<ChatCompletionChunk[]> {
-  const chunks: ChatCompletionChunk[] = []
-  for await (const c of stream) chunks.push(c)
-  return chunks
 }
 
 const contentOf = (chunks: ChatCompletionChunk[]) => chunks.map((c) => c.choices[0]?.delta.content ?? '').join('')
