@@ -1,7 +1,8 @@
 // Hard caps for video (issue 24): a video submission's reservation (its largest possible cost) counts against the
 // budget of the upstream account it is sent to, as a request's hold does. Failover skips an account whose budget,
 // less what was spent through it and what other requests and video tasks hold on it, cannot take the video
-// (`skipped: budget`); when none can, the answer is 402 before any task is created; the task's end settles it.
+// (`skipped: budget`); when none can, the answer is 402 before any task is created; the reservation is the task's
+// hold (store/holds.ts), which the task's end settles.
 // Runs on SQLite (node) and PostgreSQL (node-pg).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { RunningGateway } from '../../electron/gateway/gateway.js'
@@ -126,6 +127,8 @@ describe('a video reservation counts against the budget of the upstream account 
     const video = await submit()
     expect(video.status).toBe(202)
     expect([creates(x1), creates(x2)]).toEqual([1, 0])
+    // The reservation is the task's hold, on the account that took it.
+    expect(await sql().get('SELECT amount_nano, upstream_id FROM holds WHERE id = ?', [video.body.task_id])).toEqual({ amount_nano: RESERVED, upstream_id: 'x1' })
     // A second video has no room on x1 (its budget is the first video's reservation); x2, whose budget is 0, is
     // no longer an account of the model at all.
     const second = await submit({ ...VIDEO, seed: 7 })
@@ -141,5 +144,6 @@ describe('a video reservation counts against the budget of the upstream account 
     expect(row!.upstream_id).toBe('x1')
     expect(await spent('x1')).toBe(Number(row!.cost_nano))
     expect(await sql().get("SELECT COUNT(*) AS n FROM tasks WHERE upstream_id = 'x1' AND settled = 0")).toEqual({ n: 0 })
+    expect(await sql().get('SELECT COUNT(*) AS n FROM holds WHERE id = ?', [video.body.task_id])).toEqual({ n: 0 })
   })
 })

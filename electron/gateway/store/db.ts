@@ -196,6 +196,11 @@ export const MIGRATIONS: readonly string[] = [
    CREATE TABLE replays (request_id TEXT PRIMARY KEY, original_id TEXT NOT NULL, upstream_id TEXT, model TEXT);
    CREATE TRIGGER requests_erase_bodies AFTER DELETE ON requests
      BEGIN DELETE FROM request_bodies WHERE request_id = OLD.id; END;`,
+  // A video task's reservation is a hold under the task's id (store/holds.ts): the tasks under way get theirs (the
+  // account's reserved_nano already counts them).
+  `INSERT INTO holds (id, replica, key_id, upstream_id, amount_nano, created_at)
+     SELECT id, replica, key_id, upstream_id, reserved_nano, created_at FROM tasks
+     WHERE kind = 'video' AND settled = 0 AND reserved_nano <> 0;`,
 ]
 
 /** Opens (creating if needed) the gateway's SQLite store in the data dir and brings its schema up to date. */

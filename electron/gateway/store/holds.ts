@@ -5,8 +5,10 @@ import type { Sql } from './sql.js'
 /**
  * Holds: the money a request under way may still cost (its worst case), kept out of the account's budget, its key's
  * quota and the budget of the upstream account it is on until its ledger row settles it (store/ledger.ts deletes the
- * hold in the transaction that charges the row). A hold is a row owned by its process (`replica`): one that dies
- * leaves rows that the next start (one process) or the sweep of stopped replicas (team mode) releases.
+ * hold in the transaction that charges the row). A video task's reservation is a hold too, under the task's id,
+ * settled by the task's end (store/tasks.ts). A hold is a row owned by its process (`replica`): one that dies leaves
+ * rows that the next start (one process) or the sweep of stopped replicas (team mode) releases, except a video task's,
+ * which lives as long as its task (another process resumes the task).
  */
 export interface HoldRow {
   id: string
@@ -23,10 +25,12 @@ export interface HoldRow {
  */
 export type HoldTaken = { kind: 'held' } | { kind: 'insufficient'; limit: 'balance' | 'key' | 'upstream'; availableNano: number }
 
-/** What a key has reserved: its video tasks under way and its requests' holds (`column` names the key's id). */
+/** What a key has reserved: its holds, its requests' and its video tasks' (`column` names the key's id). */
 export const keyReservedSql = (column: string): string =>
-  `COALESCE((SELECT SUM(t.reserved_nano) FROM tasks t WHERE t.key_id = ${column} AND t.settled = 0), 0)
-    + COALESCE((SELECT SUM(h.amount_nano) FROM holds h WHERE h.key_id = ${column}), 0)`
+  `COALESCE((SELECT SUM(h.amount_nano) FROM holds h WHERE h.key_id = ${column}), 0)`
+
+/** The holds of video tasks under way: they outlive the process that took them (the task is resumed). */
+const NOT_A_VIDEO_UNDER_WAY = "id NOT IN (SELECT id FROM tasks WHERE kind = 'video' AND settled = 0)"
 
 /** Deletes holds inside `tx` and gives their amounts back to the account; answers how many were deleted. */
 export async function releaseHoldsIn(tx: Sql, where: string, params: Readonly<Record<string, unknown>>): Promise<number> {
@@ -39,16 +43,15 @@ export async function releaseHoldsIn(tx: Sql, where: string, params: Readonly<Re
 /**
  * What is left of an upstream account's budget as the database has it, inside `tx` (the account's row read locked
  * when `lock`, for a hold placed on it):
- * the budget less what was spent through it, the holds on it and the reservations of the video tasks under way on
- * it, leaving out `exceptId`'s own; null when it has no budget.
+ * the budget less what was spent through it and the holds on it (requests' and video tasks'), leaving out
+ * `exceptId`'s own; null when it has no budget.
  */
 export async function upstreamLeftIn(tx: Sql, upstreamId: string, exceptId: string, lock = true): Promise<number | null> {
   const u = await tx.get<{ budget_nano: number | null; spent_nano: number }>(`SELECT budget_nano, spent_nano FROM upstreams WHERE id = ?${lock ? tx.forUpdate : ''}`, [upstreamId])
   if (u === undefined || u.budget_nano === null) return null
   const held = await tx.get<{ n: number }>(
-    `SELECT COALESCE((SELECT SUM(amount_nano) FROM holds WHERE upstream_id = @u AND id <> @id), 0)
-      + COALESCE((SELECT SUM(reserved_nano) FROM tasks WHERE kind = 'video' AND settled = 0 AND upstream_id = @u AND id <> @id), 0) AS n`,
-    { u: upstreamId, id: exceptId },
+    'SELECT COALESCE(SUM(amount_nano), 0) AS n FROM holds WHERE upstream_id = ? AND id <> ?',
+    [upstreamId, exceptId],
   )
   return Number(u.budget_nano) - Number(u.spent_nano) - Number(held?.n ?? 0)
 }
@@ -94,16 +97,24 @@ export async function refusalIn(tx: Sql, hold: { id: string; keyId: string; amou
 }
 
 /**
- * Moves what row `id` of `table` holds (a request's hold, or a video task's reservation) onto an upstream account
+ * Moves hold `id` (a request's, or a video task's reservation) onto an upstream account
  * (null: onto none), inside `tx`. An account with a budget takes it only when its budget less what was spent through
  * it and what the others hold on it covers the amount; answers what is left of that budget when it does not (the row
  * stays where it was), undefined when moved.
  */
-export async function moveOnto(tx: Sql, table: 'holds' | 'tasks', id: string, upstreamId: string | null, amountNano: number): Promise<number | undefined> {
+async function moveOnto(tx: Sql, id: string, upstreamId: string | null, amountNano: number): Promise<number | undefined> {
   const left = upstreamId === null ? null : await upstreamLeftIn(tx, upstreamId, id)
   if (left !== null && left < amountNano) return left
-  await tx.run(`UPDATE ${table} SET upstream_id = ? WHERE id = ?`, [upstreamId, id])
+  await tx.run('UPDATE holds SET upstream_id = ? WHERE id = ?', [upstreamId, id])
   return undefined
+}
+
+/** Writes a hold inside `tx` (after `refusalIn` said it fits) and raises the account's reservations by it. */
+export async function insertHoldIn(tx: Sql, replica: string, hold: { id: string; keyId: string; amountNano: number }): Promise<void> {
+  await tx.run('INSERT INTO holds (id, replica, key_id, upstream_id, amount_nano, created_at) VALUES (?, ?, ?, NULL, ?, ?)', [
+    hold.id, replica, hold.keyId, hold.amountNano, Date.now(),
+  ])
+  await tx.run('UPDATE account SET reserved_nano = reserved_nano + ? WHERE id = 1', [hold.amountNano])
 }
 
 const placeholders = (n: number): string => Array.from({ length: n }, () => '?').join(', ')
@@ -115,15 +126,12 @@ export function holdsRepo(sql: Sql, replica: string) {
       sql.transaction(async (tx): Promise<HoldTaken> => {
         const refused = await refusalIn(tx, hold)
         if (refused !== undefined) return refused
-        await tx.run('INSERT INTO holds (id, replica, key_id, upstream_id, amount_nano, created_at) VALUES (?, ?, ?, NULL, ?, ?)', [
-          hold.id, replica, hold.keyId, hold.amountNano, Date.now(),
-        ])
-        await tx.run('UPDATE account SET reserved_nano = reserved_nano + ? WHERE id = 1', [hold.amountNano])
+        await insertHoldIn(tx, replica, hold)
         return { kind: 'held' }
       }),
     /** Moves a hold onto an upstream account (null: onto none), if its budget has room (`moveOnto`). */
     moveTo: (id: string, upstreamId: string | null, amountNano: number): Promise<number | undefined> =>
-      sql.transaction((tx) => moveOnto(tx, 'holds', id, upstreamId, amountNano)),
+      sql.transaction((tx) => moveOnto(tx, id, upstreamId, amountNano)),
     /**
      * Whether the database has a limit for a request of `keyId` served by one of `upstreamIds`: the account's budget,
      * the key's quota or an account's budget. One read, for a replica whose memory says none (team mode: a limit
@@ -143,9 +151,10 @@ export function holdsRepo(sql: Sql, replica: string) {
     /** Gives a hold back without a ledger row (a fallback model holds again at its own price). */
     release: (id: string): Promise<number> => sql.transaction((tx) => releaseHoldsIn(tx, 'id = @id', { id })),
     /** One process, at start: every hold a previous run left (its requests are over) is released. */
-    releaseAll: (): Promise<number> => sql.transaction((tx) => releaseHoldsIn(tx, '1 = 1', {})),
+    releaseAll: (): Promise<number> => sql.transaction((tx) => releaseHoldsIn(tx, NOT_A_VIDEO_UNDER_WAY, {})),
     /** Team mode's sweep: the holds of replicas not seen for `ttlMs` are released. */
-    releaseOrphaned: (ttlMs: number): Promise<number> => sql.transaction((tx) => releaseHoldsIn(tx, ownerGone('holds.replica'), { ttlMs })),
+    releaseOrphaned: (ttlMs: number): Promise<number> =>
+      sql.transaction((tx) => releaseHoldsIn(tx, `${ownerGone('holds.replica')} AND ${NOT_A_VIDEO_UNDER_WAY}`, { ttlMs })),
     /** What each key has reserved (its requests' holds and its video tasks'), by key id: what /v1/usage and the admin API show. */
     reservedByKey: async (keyId?: string): Promise<Map<string, number>> => new Map((await sql.all<{ id: string; n: number }>(
       `SELECT k.id, ${keyReservedSql('k.id')} AS n FROM api_keys k WHERE (CAST(@id AS TEXT) IS NULL OR k.id = @id)`, { id: keyId ?? null },

@@ -221,6 +221,10 @@ export const PG_MIGRATIONS: readonly string[] = [
   `CREATE TABLE admin_sessions (id_hash TEXT PRIMARY KEY, token_hash TEXT NOT NULL, media_sealed TEXT NOT NULL,
      created_at BIGINT NOT NULL, last_used_at BIGINT NOT NULL);
    CREATE INDEX admin_sessions_created ON admin_sessions (created_at);`,
+  // SQLite migration 19: a video task's reservation is a hold under the task's id; the tasks under way get theirs.
+  `INSERT INTO holds (id, replica, key_id, upstream_id, amount_nano, created_at)
+     SELECT id, replica, key_id, upstream_id, reserved_nano, created_at FROM tasks
+     WHERE kind = 'video' AND settled = 0 AND reserved_nano <> 0;`,
 ]
 
 /**

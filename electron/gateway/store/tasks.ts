@@ -1,4 +1,4 @@
-import { moveOnto, refusalIn, releaseHoldsIn } from './holds.js'
+import { insertHoldIn, refusalIn, releaseHoldsIn } from './holds.js'
 import { ownerGone } from './pg-leases.js'
 import { INSERT_LEDGER_ROW, ledgerRowValues, type LedgerEntry } from './ledger.js'
 import type { Sql } from './sql.js'
@@ -60,7 +60,7 @@ const INSERT_TASK = `
   VALUES (@id, @kind, @key_id, @group_id, @model, @endpoint, @upstream_id, @vendor_task_id, @status, @progress, @request,
     @result, @error, @reserved_nano, @cost_nano, @settled, @idempotency_key, @created_at, @updated_at, @replica)`
 
-type EndTask = (task: Pick<TaskRow, 'id' | 'status' | 'result' | 'error' | 'cost_nano' | 'progress'> & { reserved_nano: number }, ledger: LedgerEntry) => Promise<boolean>
+type EndTask = (task: Pick<TaskRow, 'id' | 'status' | 'result' | 'error' | 'cost_nano' | 'progress'>, ledger: LedgerEntry) => Promise<boolean>
 
 /**
  * Ends a task once, inside the caller's transaction `tx`: its final state, its ledger row (id = task id) and its
@@ -74,9 +74,9 @@ const endIn = (tx: Sql): EndTask => async (task, ledger) => {
   )
   if (finished.changes === 0) return false
   await tx.run(INSERT_LEDGER_ROW, ledgerRowValues(ledger, ledger.cost_nano))
-  // The hold of the request the task took over (an async image task's), settled with the charge.
+  // The task's hold (a video's reservation, or the hold of the request an async image task took over), settled with the charge.
   await releaseHoldsIn(tx, 'id = @id', { id: task.id })
-  await tx.run('UPDATE account SET balance_nano = balance_nano - @cost, reserved_nano = reserved_nano - @released WHERE id = 1', { cost: task.cost_nano, released: task.reserved_nano })
+  await tx.run('UPDATE account SET balance_nano = balance_nano - @cost WHERE id = 1', { cost: task.cost_nano })
   if (task.cost_nano !== 0 && ledger.key_id !== null) await tx.run('UPDATE api_keys SET used_nano = used_nano + ? WHERE id = ?', [task.cost_nano, ledger.key_id])
   return true
 }
@@ -156,18 +156,11 @@ function videoTasks(sql: Sql, replica: string) {
         if (earlier) return { kind: earlier.request_hash === row.request_hash ? 'existing' : 'conflict', task: earlier }
         const refused = await refusalIn(tx, { id: row.id, keyId: row.key_id, amountNano: row.reserved_nano, upstreamIds })
         if (refused !== undefined) return refused
+        // The reservation is the task's hold (store/holds.ts), under the task's id; `reserved_nano` records its amount.
+        await insertHoldIn(tx, replica, { id: row.id, keyId: row.key_id, amountNano: row.reserved_nano })
         await tx.run(INSERT_VIDEO_TASK, { ...row, replica })
-        await tx.run('UPDATE account SET reserved_nano = reserved_nano + ? WHERE id = 1', [row.reserved_nano])
         return { kind: 'created', task: row }
       }),
-    /**
-     * Moves a task's reservation onto the upstream account its submission is about to be sent to, as
-     * `holds.moveTo` moves a request's hold: the account takes it only when its budget less what was spent through it,
-     * the holds and the other video reservations on it covers the amount; answers what is left of that budget when
-     * it does not (the task stays where it was), undefined when moved. Counted there until the task is settled.
-     */
-    moveTo: (id: string, upstreamId: string, amountNano: number): Promise<number | undefined> =>
-      sql.transaction((tx) => moveOnto(tx, 'tasks', id, upstreamId, amountNano)),
     /** The vendor took the submission. */
     accept: async (id: string, upstreamId: string, vendorTaskId: string, nextPollAt: number) =>
       void (await sql.run(
@@ -185,7 +178,7 @@ function videoTasks(sql: Sql, replica: string) {
           [error, Date.now(), id],
         )
         if (failed.changes === 0) return false
-        await tx.run('UPDATE account SET reserved_nano = reserved_nano - ? WHERE id = 1', [row.reserved_nano])
+        await releaseHoldsIn(tx, 'id = @id', { id })
         return true
       }),
     /** An in-flight poll answer: state, progress (kept when the vendor gives none), the vendor's word, the next poll. */

@@ -53,7 +53,7 @@ export async function startImageTask(ctx: RequestContext, services: Services, mo
       const usage = await imageUsage(model, outcome, req)
       const cost = costNano(model, usage)
       const ended = await services.store.tasks.end(
-        { id: task.id, status: 'succeeded', result: JSON.stringify(imagesBody(outcome)), error: null, cost_nano: cost, progress: 100, reserved_nano: 0 },
+        { id: task.id, status: 'succeeded', result: JSON.stringify(imagesBody(outcome)), error: null, cost_nano: cost, progress: 100 },
         { ...ledgerEntry(task, 200, null, upstreamId, usage.inputTokens, usage.outputTokens, JSON.stringify(usage.raw ?? null), cost), ...usageRecord(model, usage) },
       )
       if (ended && cost !== 0) chargeMirror(services.registry, key, upstreamId, cost)
@@ -78,7 +78,7 @@ export async function failTask(services: Services, task: TaskRow, error: { code:
   if (!services.store.isOpen()) return
   const { redact } = services.registry.redactor
   await repos.tasks.end(
-    { id: task.id, status: 'failed', result: null, error: storedTaskError(error, redact), cost_nano: 0, progress: null, reserved_nano: 0 },
+    { id: task.id, status: 'failed', result: null, error: storedTaskError(error, redact), cost_nano: 0, progress: null },
     ledgerEntry(task, error.status, redact(error.code), upstreamId, null, null, null, 0),
   )
 }

@@ -52,7 +52,7 @@ export async function settleSucceeded(services: Services, task: VideoTaskRow, vi
   const result: StoredVideoResult = { videos, billed_seconds: billed, ...(seconds !== undefined ? { seconds } : {}) }
   const usage = { seconds: billed, reported_seconds: seconds ?? null, resolution: resolution ?? null, videos: videos.length }
   const won = await services.store.tasks.video.end(
-    { id: task.id, status: 'succeeded', result: JSON.stringify(result), error: null, cost_nano: cost, progress: 100, reserved_nano: task.reserved_nano },
+    { id: task.id, status: 'succeeded', result: JSON.stringify(result), error: null, cost_nano: cost, progress: 100 },
     ledgerEntry(task, 200, null, usage, cost, { usage_source: seconds !== undefined && seconds > 0 ? 'upstream' : 'reserved', breakdown: settlementBreakdown(price, billed) }),
     videos.length > 0 ? Date.now() : null,
     vendorStatus,
@@ -66,7 +66,7 @@ export async function settleSucceeded(services: Services, task: VideoTaskRow, vi
 export async function endUnbilled(services: Services, task: VideoTaskRow, status: 'failed' | 'canceled', error: TaskError, vendorStatus: string | null = null): Promise<boolean> {
   const { redact } = services.registry.redactor
   const won = await services.store.tasks.video.end(
-    { id: task.id, status, result: null, error: storedTaskError(error, redact), cost_nano: 0, progress: task.progress, reserved_nano: task.reserved_nano },
+    { id: task.id, status, result: null, error: storedTaskError(error, redact), cost_nano: 0, progress: task.progress },
     ledgerEntry(task, status === 'canceled' ? 499 : 502, redact(error.code), null, 0),
     null,
     vendorStatus,

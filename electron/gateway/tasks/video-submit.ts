@@ -75,7 +75,7 @@ export async function holdVideo(ctx: RequestContext, services: Services, order: 
   }
   // The reservation moves with the submission's failover onto each account it is sent to, as a request's hold does
   // (an account whose budget cannot take it is skipped); the task's end settles it.
-  ctx.hold = placedHold(row.id, row.reserved_nano, video.moveTo, (upstream, left) => upstreamBudgetRefusal(model, row.reserved_nano, [upstream], left))
+  ctx.hold = placedHold(row.id, row.reserved_nano, services.store.holds.moveTo, (upstream, left) => upstreamBudgetRefusal(model, row.reserved_nano, [upstream], left))
   return { kind: 'reserved', row }
 }
 
