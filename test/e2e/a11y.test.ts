@@ -7,11 +7,10 @@ import { AxeBuilder } from '@axe-core/playwright'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { GatewayConfig } from '../../electron/gateway/config/load-config.js'
 import { makePng } from '../fakes/images/image-bytes.js'
-import { startFakeOpenAIImages, type FakeOpenAIImages } from '../fakes/images/openai-images.js'
-import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js'
+import { startFakeOpenAIImages } from '../fakes/images/openai-images.js'
+import { startFakeOpenAI } from '../fakes/openai.js'
 import { startFakeKling } from '../fakes/video/kling.js'
-import type { FakeVideoServer } from '../fakes/video/task-script.js'
-import { browserMissing, openApp, type AppUnderTest } from './harness.js'
+import { browserMissing, withApp } from './harness.js'
 import type { Page } from 'playwright-core'
 
 const PANELS = ['chat', 'image', 'video', 'keys', 'usage', 'settings'] as const
@@ -25,16 +24,13 @@ async function seriousViolations(page: Page): Promise<string[]> {
 }
 
 describe.skipIf(browserMissing)('accessibility', () => {
-  let chat: FakeOpenAI
-  let images: FakeOpenAIImages
-  let kling: FakeVideoServer
-  let app: AppUnderTest
-  let files: string
-  beforeAll(async () => {
-    chat = await startFakeOpenAI()
-    images = await startFakeOpenAIImages({ apiKey: 'sk-upstream-images' })
-    kling = await startFakeKling({ script: ['queued', 'succeeded'] })
-    const config: GatewayConfig = {
+  const { app } = withApp({
+    fakes: {
+      chat: startFakeOpenAI,
+      images: () => startFakeOpenAIImages({ apiKey: 'sk-upstream-images' }),
+      kling: () => startFakeKling({ script: ['queued', 'succeeded'] }),
+    },
+    config: ({ chat, images, kling }) => ({
       account: { balance: 100, concurrency: 5 },
       models: [
         { id: 'test-gpt', family: 'gpt', vendor: 'openai', pricing: { unit: 'token', input: 2, output: 8 } },
@@ -50,13 +46,14 @@ describe.skipIf(browserMissing)('accessibility', () => {
         { id: 'images', protocol: 'chat', models: ['img-gpt'], upstreams: ['oa-images'] },
         { id: 'video', protocol: 'chat', models: ['kling-v2-5-turbo'], upstreams: ['kling'] },
       ],
-    } as GatewayConfig
-    app = await openApp(config, { group: 'main' })
+    }) as GatewayConfig,
+    options: { group: 'main' },
+  })
+  let files: string
+  beforeAll(() => {
     files = mkdtempSync(join(tmpdir(), 'gatehouse-a11y-'))
   })
-  afterAll(async () => {
-    await app?.close()
-    await Promise.all([chat?.close(), images?.close(), kling?.close()])
+  afterAll(() => {
     if (files) rmSync(files, { recursive: true, force: true })
   })
 

@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { chatConfig, tempDataDir } from '../helpers/gateway.js'
-import { browserMissing, openApp, type AppUnderTest } from './harness.js'
+import { browserMissing, withApp } from './harness.js'
 
 const FIXTURES = join(import.meta.dirname, '../fixtures/connect')
 
@@ -15,14 +15,8 @@ const claudeFile = join(homes.dir, 'claude', 'settings.json')
 const codexFile = join(homes.dir, 'codex', 'config.toml')
 
 describe.skipIf(browserMissing)('Connect tools panel (Settings)', () => {
-  let app: AppUnderTest
-  beforeAll(async () => {
-    app = await openApp(chatConfig([{ id: 'fake', baseUrl: 'http://127.0.0.1:9' }]), { group: 'main' })
-  })
-  afterAll(async () => {
-    await app?.close()
-    homes.remove()
-  })
+  const { app } = withApp({ config: () => chatConfig([{ id: 'fake', baseUrl: 'http://127.0.0.1:9' }]), options: { group: 'main' } })
+  afterAll(() => homes.remove())
 
   it('previews the diff, writes only the owned keys, shows the connection, and undoes it byte for byte', async () => {
     const original = readFileSync(join(FIXTURES, 'claude-settings.json'))

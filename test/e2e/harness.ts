@@ -113,9 +113,12 @@ export function withApp<F extends FakeStarters = Record<never, never>>(fixture: 
   return { app: late('withApp: the app', () => app), fakes: fakes as StartedFakes<F> }
 }
 
-/** The most common browser setup: one fake OpenAI as upstream `fake` of chatConfig, the app on its group `main`. */
-export const fakeOpenAIChatApp = (): AppFixture<{ openai: typeof startFakeOpenAI }> => ({
+/**
+ * The most common browser setup: one fake OpenAI as upstream `fake` of chatConfig, the app on its group `main`;
+ * `extra` adds to the config (or replaces its parts).
+ */
+export const fakeOpenAIChatApp = (extra: Partial<GatewayConfig> = {}): AppFixture<{ openai: typeof startFakeOpenAI }> => ({
   fakes: { openai: startFakeOpenAI },
-  config: ({ openai }) => chatConfig([{ id: 'fake', baseUrl: openai.url }]),
+  config: ({ openai }) => chatConfig([{ id: 'fake', baseUrl: openai.url }], extra),
   options: { group: 'main' },
 })

@@ -6,26 +6,16 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build, createLogger } from 'vite'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { ADMIN_SESSION_HEADER } from '../../shared/admin.js'
-import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js'
-import { chatConfig, TEST_KEY } from '../helpers/gateway.js'
-import { browserMissing, openApp, type AppUnderTest } from './harness.js'
+import { TEST_KEY } from '../helpers/gateway.js'
+import { browserMissing, fakeOpenAIChatApp, withApp } from './harness.js'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 
 describe.skipIf(browserMissing)('small things', () => {
-  let fake: FakeOpenAI
-  let app: AppUnderTest
-  beforeAll(async () => {
-    fake = await startFakeOpenAI()
-    // one key in the group: "1 key"
-    app = await openApp(chatConfig([{ id: 'fake', baseUrl: fake.url }], { keys: [{ key: TEST_KEY, group: 'main', name: 'test' }] }), { group: 'main' })
-  })
-  afterAll(async () => {
-    await app?.close()
-    await fake?.close()
-  })
+  // one key in the group: "1 key"
+  const { app, fakes: { openai: fake } } = withApp(fakeOpenAIChatApp({ keys: [{ key: TEST_KEY, group: 'main', name: 'test' }] }))
 
   it('the sign-in page shows commands as code, without backticks', async () => {
     const page = await app.context.newPage()

@@ -2,30 +2,26 @@
 // column choice and the housekeeping switch survive a reload, every row opens its detail, and the latency chart is
 // on a log axis whose labels are whole.
 import type { Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js'
-import { chatConfig, TEST_KEY } from '../helpers/gateway.js'
-import { browserMissing, openApp, type AppUnderTest } from './harness.js'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { TEST_KEY } from '../helpers/gateway.js'
+import { browserMissing, fakeOpenAIChatApp, withApp } from './harness.js'
 
 const LONG_MODEL = 'test-gpt-with-a-rather-long-model-name-preview-2026-11-24'
 /** Every column the chooser offers (renderer/panels/usage/log-query.ts LOG_COLUMNS), in table order. */
 const LOG_COLUMNS = ['time', 'group', 'key', 'model', 'endpoint', 'status', 'tokens', 'cost', 'latency']
 
 describe.skipIf(browserMissing)('usage panel at 1280 and 1024 px', () => {
-  let fake: FakeOpenAI
-  let app: AppUnderTest
+  const { app, fakes: { openai: fake } } = withApp(fakeOpenAIChatApp({
+    account: { balance: 10_000, concurrency: 5 },
+    models: [
+      { id: 'test-gpt', family: 'gpt', vendor: 'openai', pricing: { unit: 'token', input: 2, output: 8 } },
+      { id: LONG_MODEL, family: 'gpt', vendor: 'openai', pricing: { unit: 'token', input: 1, output: 4 } },
+    ],
+    groups: [{ id: 'main', protocol: 'chat', models: ['test-gpt', LONG_MODEL], upstreams: ['fake'] }],
+    keys: [{ key: TEST_KEY, group: 'main', name: 'laptop' }],
+  }))
   const ids: Record<string, string> = {}
   beforeAll(async () => {
-    fake = await startFakeOpenAI()
-    app = await openApp(chatConfig([{ id: 'fake', baseUrl: fake.url }], {
-      account: { balance: 10_000, concurrency: 5 },
-      models: [
-        { id: 'test-gpt', family: 'gpt', vendor: 'openai', pricing: { unit: 'token', input: 2, output: 8 } },
-        { id: LONG_MODEL, family: 'gpt', vendor: 'openai', pricing: { unit: 'token', input: 1, output: 4 } },
-      ],
-      groups: [{ id: 'main', protocol: 'chat', models: ['test-gpt', LONG_MODEL], upstreams: ['fake'] }],
-      keys: [{ key: TEST_KEY, group: 'main', name: 'laptop' }],
-    }), { group: 'main' })
     const chat = async (model: string) => {
       const res = await fetch(`${app.gateway.url}/v1/chat/completions`, {
         method: 'POST', headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
@@ -44,10 +40,6 @@ describe.skipIf(browserMissing)('usage panel at 1280 and 1024 px', () => {
     // Latencies far apart: 7 ms and 95 s on one day, as the issue saw them.
     await store.sql.run('UPDATE requests SET latency_ms = ? WHERE id = ?', [7, ids.long])
     await store.sql.run('UPDATE requests SET latency_ms = ? WHERE id = ?', [95_000, ids.retried])
-  })
-  afterAll(async () => {
-    await app?.close()
-    await fake?.close()
   })
 
   async function showAllColumns(page: Page): Promise<void> {

@@ -1,29 +1,25 @@
 // Video choices the vendor accepts (issue 25 item 5): Seedance 2.x offers 4–15 s, as Ark takes; finished cards, done
 // or failed, have Delete; a content check's refusal of a video reads as one, not as an account failure.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { startFakeArk } from '../fakes/video/ark.js'
-import type { FakeVideoServer } from '../fakes/video/task-script.js'
 import { englishWordsIn } from '../unit/shared/zh-words.js'
-import { browserMissing, openApp, type AppUnderTest } from './harness.js'
+import { browserMissing, withApp } from './harness.js'
 
 const SEEDANCE = 'doubao-seedance-2-5-260628'
 
 describe.skipIf(browserMissing)('video choices', () => {
-  let ark: FakeVideoServer
-  let app: AppUnderTest
-  beforeAll(async () => {
-    ark = await startFakeArk({ script: ['queued', 'succeeded'] })
-    app = await openApp({
+  const { app, fakes: { ark } } = withApp({
+    fakes: { ark: () => startFakeArk({ script: ['queued', 'succeeded'] }) },
+    config: ({ ark }) => ({
       account: { balance: 100, concurrency: 5 },
       upstreams: [{ id: 'ark', vendor: 'ark', baseUrl: `${ark.url}/api/v3`, apiKey: 'ark-test-key' }],
       groups: [{ id: 'video', protocol: 'chat', models: [SEEDANCE], upstreams: ['ark'] }],
-    }, { group: 'video', videoPollMs: 200 })
+    }),
+    options: { group: 'video', videoPollMs: 200 },
+  })
+  beforeAll(async () => {
     await app.page.getByTestId('nav-video').click()
     await app.page.getByTestId('panel-video').waitFor()
-  })
-  afterAll(async () => {
-    await app?.close()
-    await ark?.close()
   })
 
   it('Seedance 2.5 offers 4 to 15 seconds, nothing longer', async () => {
