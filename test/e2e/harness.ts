@@ -6,7 +6,7 @@ import { afterAll, beforeAll } from 'vitest'
 import type { GatewayConfig } from '../../electron/gateway/config/load-config.js'
 import { startGateway, type GatewayOptions, type RunningGateway } from '../../electron/gateway/gateway.js'
 import { startFakeOpenAI } from '../fakes/openai.js'
-import { chatConfig, late, tempDataDir, withLocalLinks, type FakeStarters, type StartedFakes, type TestServer } from '../helpers/gateway.js'
+import { chatConfig, fileFakes, late, tempDataDir, withLocalLinks, type FakeStarters, type StartedFakes } from '../helpers/gateway.js'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 export const CHROMIUM = '/usr/bin/chromium'
@@ -92,25 +92,19 @@ export interface AppFixture<F extends FakeStarters> {
  * answers can be kept at once (`const { app, fakes } = withApp(...)`) and used from the hooks and tests that follow.
  */
 export function withApp<F extends FakeStarters = Record<never, never>>(fixture: AppFixture<F>): { app: AppUnderTest; fakes: StartedFakes<F> } {
-  const starters = (fixture.fakes ?? {}) as F
-  const names = Object.keys(starters) as Array<keyof F & string>
-  const started: Record<string, TestServer> = {}
+  const fakes = fileFakes('withApp', fixture.fakes)
   let app: AppUnderTest | undefined
   beforeAll(async () => {
-    const starts = await Promise.allSettled(names.map(async (name) => (started[name] = await starters[name]())))
-    const failed = starts.find((s) => s.status === 'rejected')
-    if (failed) throw failed.reason
-    app = await openApp(fixture.config(started as StartedFakes<F>), fixture.options)
+    app = await openApp(fixture.config(await fakes.start()), fixture.options)
   })
   afterAll(async () => {
     try {
       await app?.close()
     } finally {
-      await Promise.all(Object.values(started).map((fake) => fake.close()))
+      await fakes.close()
     }
   })
-  const fakes = Object.fromEntries(names.map((name) => [name, late(`withApp: fake "${name}"`, () => started[name])]))
-  return { app: late('withApp: the app', () => app), fakes: fakes as StartedFakes<F> }
+  return { app: late('withApp: the app', () => app), fakes: fakes.handles }
 }
 
 /**

@@ -126,30 +126,45 @@ export interface GatewayFixture<F extends FakeStarters> {
  * and used from the hooks and tests that follow it.
  */
 export function withGateway<F extends FakeStarters = Record<never, never>>(fixture: GatewayFixture<F>): { gw: TestGateway; fakes: StartedFakes<F> } {
-  const starters = (fixture.fakes ?? {}) as F
-  const names = Object.keys(starters) as Array<keyof F & string>
-  const started: Record<string, TestServer> = {}
+  const fakes = fileFakes('withGateway', fixture.fakes)
   let gateway: TestGateway | undefined
   beforeAll(async () => {
-    const starts = await Promise.allSettled(names.map(async (name) => (started[name] = await starters[name]())))
-    const failed = starts.find((s) => s.status === 'rejected')
-    if (failed) throw failed.reason
-    gateway = await startTestGateway(await fixture.config(started as StartedFakes<F>), tempDataDir(), fixture.options)
+    gateway = await startTestGateway(await fixture.config(await fakes.start()), tempDataDir(), fixture.options)
   })
   afterAll(async () => {
     try {
       await gateway?.stop()
     } finally {
-      await Promise.all(Object.values(started).map((fake) => fake.close()))
+      await fakes.close()
     }
   })
   // The gateway's circuit breakers forget the fakes' failures with them: each test starts on closed breakers.
   if (fixture.resetFakes) beforeEach(() => {
-    Object.values(started).forEach((fake) => fake.reset?.())
+    fakes.reset()
     gateway?.services.routing.breakers.reset()
   })
-  const fakes = Object.fromEntries(names.map((name) => [name, late(`withGateway: fake "${name}"`, () => started[name])]))
-  return { gw: late('withGateway: the gateway', () => gateway), fakes: fakes as StartedFakes<F> }
+  return { gw: late('withGateway: the gateway', () => gateway), fakes: fakes.handles }
+}
+
+/**
+ * A fixture's fakes (withGateway, e2e's withApp): `start` starts them all at once in its beforeAll (each kept as soon
+ * as it is up, so that `close` in its afterAll closes those that started when another failed); `handles` stand for
+ * them from the start.
+ */
+export function fileFakes<F extends FakeStarters>(owner: string, starters: F = {} as F) {
+  const names = Object.keys(starters) as Array<keyof F & string>
+  const started: Record<string, TestServer> = {}
+  return {
+    async start(): Promise<StartedFakes<F>> {
+      const starts = await Promise.allSettled(names.map(async (name) => (started[name] = await starters[name]())))
+      const failed = starts.find((s) => s.status === 'rejected')
+      if (failed) throw failed.reason
+      return started as StartedFakes<F>
+    },
+    close: () => Promise.all(Object.values(started).map((fake) => fake.close())),
+    reset: () => Object.values(started).forEach((fake) => fake.reset?.()),
+    handles: Object.fromEntries(names.map((name) => [name, late(`${owner}: fake "${name}"`, () => started[name])])) as StartedFakes<F>,
+  }
 }
 
 /**
