@@ -41,7 +41,11 @@ describe('errors of the images SSE', () => {
     const res = await gw.post('/v1/images/generations', { model: 'img-gpt', prompt: 'a fox', stream: true })
     const { events, row } = await streamed(res)
     expect(events.map((e) => e.event)).toEqual(['error'])
-    expect(JSON.parse(events[0].data)).toEqual({ error: { message: 'Your key [redacted] may not draw foxes.', type: 'invalid_request_error', param: 'prompt', code: 'content_policy' } })
+    // error.upstream names why the vendor failed, in its own words, its secrets removed there too (issue 25)
+    expect(JSON.parse(events[0].data)).toEqual({ error: {
+      message: 'Your key [redacted] may not draw foxes.', type: 'invalid_request_error', param: 'prompt', code: 'content_policy',
+      upstream: { reason: 'vendor_refused', status: 400, message: 'Your key [redacted] may not draw foxes.' },
+    } })
     expect(row).toMatchObject({ status: 400, error_code: 'content_policy', cost_nano: 0 })
     expect(logs.join('\n')).not.toContain(ACCOUNT_KEY)
   })
