@@ -31,6 +31,9 @@ function leak(presented: string, accountKey: string): string {
 const redactedLeak = (scheme: string) =>
   `you sent Authorization: ${scheme}[redacted]; as JSON {"key":"[redacted]"}; see https://leak.test/keys?k=[redacted]&x=1; access [redacted] secret [redacted]`
 
+/** error.upstream: why the vendor failed and its own words, redacted like the message (issue 25: errors name the fix). */
+const upstreamNote = (reason: string, status: number) => ({ reason, status, message: redactedLeak('Bearer ') })
+
 /** The account key the upstream got: `Authorization: Bearer …` (OpenAI, DashScope) or `x-api-key` (Anthropic). */
 const accountKeyOf = (req: http.IncomingMessage) => String(req.headers['x-api-key'] ?? req.headers.authorization).replace(/^Bearer /, '')
 
@@ -128,16 +131,16 @@ describe('an upstream that quotes its secrets', () => {
   it('chat: a 400 that quotes the key reaches the client redacted, with its code redacted too', async () => {
     const res = await chat('status-400')
     expect(res.status).toBe(400)
-    expect(await res.json()).toEqual({ error: { message: redactedLeak('Bearer '), type: 'invalid_request_error', param: null, code: '[redacted]' } })
+    expect(await res.json()).toEqual({ error: { message: redactedLeak('Bearer '), type: 'invalid_request_error', param: null, code: '[redacted]', upstream: upstreamNote('vendor_refused', 400) } })
   })
 
   it.each([
-    [401, 'account credentials refused, HTTP 401'],
-    [500, 'HTTP 500'],
-  ])('chat: a %i is failed over and answered 502 without the upstream words', async (status, detail) => {
+    [401, 'account credentials refused, HTTP 401', 'key_refused'],
+    [500, 'HTTP 500', 'vendor_error'],
+  ])('chat: a %i is failed over and answered 502, the upstream words only in error.upstream and redacted', async (status, detail, reason) => {
     const res = await chat(`status-${status}`)
     expect(res.status).toBe(502)
-    expect(await res.json()).toEqual({ error: { message: formatMessage('upstream_error', 'en', { detail }), type: 'upstream_error', param: null, code: 'upstream_error' } })
+    expect(await res.json()).toEqual({ error: { message: formatMessage('upstream_error', 'en', { detail }), type: 'upstream_error', param: null, code: 'upstream_error', upstream: upstreamNote(reason, status) } })
   })
 
   it('chat: an error event inside the stream is relayed redacted', async () => {
@@ -161,7 +164,7 @@ describe('an upstream that quotes its secrets', () => {
   it('video: a refused submission (unified and native paths) and its stored task are redacted', async () => {
     const res = await post('/v1/video/generate', { model: WAN, prompt: 'refuse' })
     expect(res.status).toBe(400)
-    expect(await res.json()).toEqual({ error: { message: redactedLeak('Bearer '), type: 'invalid_request_error', param: null, code: 'InvalidParameter' } })
+    expect(await res.json()).toEqual({ error: { message: redactedLeak('Bearer '), type: 'invalid_request_error', param: null, code: 'InvalidParameter', upstream: upstreamNote('vendor_refused', 400) } })
     const native = await post('/api/v1/services/aigc/video-generation/video-synthesis', { model: WAN, input: { prompt: 'refuse' } }, TEST_KEY, { 'x-dashscope-async': 'enable' })
     expect(native.status).toBe(400)
     expect(await native.json()).toEqual({ request_id: native.headers.get('x-request-id'), code: 'InvalidParameter', message: redactedLeak('Bearer ') })
@@ -205,7 +208,7 @@ describe('an upstream that quotes its secrets', () => {
     expect((await admin('PATCH', '/admin/v1/upstreams/leaky', { apiKey: ROTATED_KEY })).status).toBe(200)
     const res = await chat('status-400')
     expect(res.status).toBe(400)
-    expect(await res.json()).toEqual({ error: { message: redactedLeak('Bearer '), type: 'invalid_request_error', param: null, code: '[redacted]' } })
+    expect(await res.json()).toEqual({ error: { message: redactedLeak('Bearer '), type: 'invalid_request_error', param: null, code: '[redacted]', upstream: upstreamNote('vendor_refused', 400) } })
     expectClean('the log', logs.join('\n'))
   })
 })
