@@ -80,7 +80,10 @@ describe('retries on the same account', () => {
     const res = await gw.post('/v1/chat/completions', body)
     expect(res.status).toBe(503)
     expect([res.headers.get('retry-after'), res.headers.get('retry-after-ms'), res.headers.get('x-gatehouse-attempts')]).toEqual(['45', '45000', '1'])
-    expect(await res.json()).toEqual({ error: { message: 'The model is overloaded or rate-limited on every account; retry later.', type: 'overloaded_error', param: null, code: 'upstream_unavailable' } })
+    expect(await res.json()).toEqual({ error: {
+      message: 'The model is overloaded or rate-limited on every account; retry later.', type: 'overloaded_error', param: null, code: 'upstream_unavailable',
+      upstream: { reason: 'rate_limited', status: 429, message: 'Rate limit reached for requests. Please try again in 1s.' },
+    } })
     expect(fakes.solo.calls).toHaveLength(1)
     expect((await attemptsOf(gw, res)).map(({ ms: _, ...a }) => a)).toEqual([
       { account: 'solo', model: 'test-gpt', outcome: 'status 429', next: 'retry budget spent (would wait 45000 ms)' },

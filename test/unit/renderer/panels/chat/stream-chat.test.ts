@@ -82,7 +82,7 @@ data: {"error":{"message":"upstream went away","type":"server_error","code":"ups
       reduceChatEvent,
     )
     expect(a.text).toBe('Partial')
-    expect(a.error).toEqual({ status: null, code: 'upstream_error', message: 'upstream went away' })
+    expect(a.error).toEqual({ status: null, code: 'upstream_error', message: 'upstream went away', upstream: null })
     expect(a.done).toBe(true)
   })
 
@@ -97,7 +97,7 @@ data: {"error":{"message":"timed out","type":"timeout_error","param":null,"code"
       reduceChatEvent,
     )
     expect(a.text).toBe('Par')
-    expect(a.error).toEqual({ status: null, code: 'timeout_error', message: 'timed out' })
+    expect(a.error).toEqual({ status: null, code: 'timeout_error', message: 'timed out', upstream: null })
   })
 
   it('ignores keep-alive noise and unparsable data', () => {

@@ -131,7 +131,7 @@ data: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}
       reduceMessagesEvent,
     )
     expect(a.text).toBe('Part')
-    expect(a.error).toEqual({ status: null, code: 'overloaded_error', message: 'Overloaded' })
+    expect(a.error).toEqual({ status: null, code: 'overloaded_error', message: 'Overloaded', upstream: null })
     expect(a.done).toBe(true)
   })
 
