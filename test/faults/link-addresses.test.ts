@@ -163,9 +163,9 @@ describe('a vendor\'s image result links', () => {
     const { requestId, lines, kept } = await generate(strict, links)
     expect(kept).toEqual([])
     expect(lines).toEqual([
-      `[gatehouse] ${requestId}: could not keep image 0: ${refusal('2002:7f00:1::')}`,
-      `[gatehouse] ${requestId}: could not keep image 1: ${refusal('64:ff9b::7f00:1')}`,
-      `[gatehouse] ${requestId}: could not keep image 2: ${refusal('fec0::1')}`,
+      `[gatehouse] ${requestId}: could not keep image 0 (attempt 1): ${refusal('2002:7f00:1::')}`,
+      `[gatehouse] ${requestId}: could not keep image 1 (attempt 1): ${refusal('64:ff9b::7f00:1')}`,
+      `[gatehouse] ${requestId}: could not keep image 2 (attempt 1): ${refusal('fec0::1')}`,
     ])
     expect(vendor.state.downloads).toBe(downloads)
   })
@@ -174,8 +174,8 @@ describe('a vendor\'s image result links', () => {
     const links = [`http://nat64-metadata.test:${vendor.port}/files/ok.png`, `http://[2001:0:a9fe:a9fe::f7f7:f7f7]:${vendor.port}/files/ok.png`, `http://loopback.test:${vendor.port}/files/ok.png`]
     const { requestId, lines, kept } = await generate(lan, links)
     expect(lines).toEqual([
-      `[gatehouse] ${requestId}: could not keep image 0: ${refusal('64:ff9b::a9fe:a9fe')}`,
-      `[gatehouse] ${requestId}: could not keep image 1: ${refusal('2001:0:a9fe:a9fe::f7f7:f7f7')}`,
+      `[gatehouse] ${requestId}: could not keep image 0 (attempt 1): ${refusal('64:ff9b::a9fe:a9fe')}`,
+      `[gatehouse] ${requestId}: could not keep image 1 (attempt 1): ${refusal('2001:0:a9fe:a9fe::f7f7:f7f7')}`,
     ])
     expect(kept.map((m) => [m.source_url, m.mime_type])).toEqual([[links[2], 'image/png']])
   })
