@@ -109,13 +109,16 @@ describe('retries on the same account', () => {
 })
 
 describe('failover and the circuit breaker', () => {
+  const BREAKER = { failures: 3, coolDownMs: 300 }
   const { gw, fakes } = withGateway({
     fakes: { primary: startFakeOpenAI, secondary: startFakeOpenAI },
     config: ({ primary, secondary }) => chatConfig([{ id: 'primary', baseUrl: primary.url }, { id: 'secondary', baseUrl: secondary.url }], {
-      routing: { breaker: { failures: 3, coolDownMs: 300 } },
+      routing: { breaker: BREAKER },
     }),
     resetFakes: true,
   })
+  /** the primary's chat calls (a background probe of its model list is a GET) */
+  const chats = () => fakes.primary.calls.filter((c) => c.method === 'POST')
 
   it('a healthy account is called once and the answer says so', async () => {
     const res = await gw.post('/v1/chat/completions', body)
@@ -123,14 +126,14 @@ describe('failover and the circuit breaker', () => {
     expect(await attemptsOf(gw, res)).toEqual([{ account: 'primary', model: 'test-gpt', outcome: 'ok', ms: expect.any(Number) }])
   })
 
-  it('a 503 fails over at once; a dead primary is skipped after 3 failures, tried again after the cool-down, and used when it answers', async () => {
+  it('a 503 fails over at once; a dead primary is skipped after 3 failures, probed in the background after the cool-down, and used once the probe answers', async () => {
     fakes.primary.setScenario({ kind: 'status', status: 503 })
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < BREAKER.failures; i++) {
       const res = await gw.post('/v1/chat/completions', body)
       expect([res.status, res.headers.get('x-gatehouse-attempts')]).toEqual([200, '2'])
       expect((await attemptsOf(gw, res)).map((a) => [a.account, a.outcome])).toEqual([['primary', 'status 503'], ['secondary', 'ok']])
     }
-    expect(fakes.primary.calls).toHaveLength(3)
+    expect(chats()).toHaveLength(3)
     expect(gw.services.routing.breakers.state('primary')).toBe('open')
 
     // Open: skipped at once, recorded as such.
@@ -140,22 +143,31 @@ describe('failover and the circuit breaker', () => {
       { account: 'primary', model: 'test-gpt', outcome: 'skipped: breaker open', ms: 0, next: 'failed over' },
       { account: 'secondary', model: 'test-gpt', outcome: 'ok', ms: expect.any(Number) },
     ])
-    expect(fakes.primary.calls).toHaveLength(3)
+    expect(chats()).toHaveLength(3)
 
-    // The primary recovers; after the cool-down the next request is its trial, and traffic returns to it.
+    // The primary recovers. At the end of the cool-down the gateway probes its model list in the background (README
+    // "Circuit breakers"): the answer closes the breaker with no client request as its trial, and traffic returns.
+    // The deadline: the cool-down, then a probe the fake answers at once, with seconds to spare on a loaded machine.
     fakes.primary.setScenario({ kind: 'ok' })
-    const halfOpen = await waitFor(() => gw.services.routing.breakers.state('primary') === 'half-open', 2000)
-    expect(halfOpen).toBe(true)
-    const trial = await gw.post('/v1/chat/completions', body)
-    expect((await attemptsOf(gw, trial)).map((a) => [a.account, a.outcome])).toEqual([['primary', 'ok']])
+    const closed = await waitFor(() => gw.services.routing.breakers.state('primary') === 'closed', BREAKER.coolDownMs + 5_000)
+    expect(closed).toBe(true)
+    expect(gw.services.routing.breakers.transitions('primary').map((t) => [t.from, t.to, t.why])).toEqual([
+      ['closed', 'open', '3 failures in a row: status 503'],
+      ['open', 'half-open', 'background probe'],
+      ['half-open', 'closed', 'probe answered (status 200)'],
+    ])
+    expect(fakes.primary.calls.filter((c) => c.method === 'GET').map((c) => c.path)).toEqual(['/v1/models'])
+    expect(chats()).toHaveLength(3)
+    const first = await gw.post('/v1/chat/completions', body)
+    expect((await attemptsOf(gw, first)).map((a) => [a.account, a.outcome])).toEqual([['primary', 'ok']])
     expect(gw.services.routing.breakers.state('primary')).toBe('closed')
     const back = await gw.post('/v1/chat/completions', body)
     expect(back.status).toBe(200)
-    expect(fakes.primary.calls).toHaveLength(5)
+    expect(chats()).toHaveLength(5)
   })
 })
 
-/** Waits, on a timer armed for `deadlineMs`, for the breaker's cool-down (a span of time: there is no event to await). */
+/** Waits, on a timer armed for `deadlineMs`, for the breaker's cool-down and its probe (a span of time: there is no event to await). */
 async function waitFor(check: () => boolean, deadlineMs: number): Promise<boolean> {
   const deadline = performance.now() + deadlineMs
   while (!check()) {
