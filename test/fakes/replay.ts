@@ -14,9 +14,11 @@ export const RECORDED_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 
  * line (the AI SDK's fixture format); each protocol frames them its own way (docs/vendors/):
  * - `chat`: OpenAI-compatible chat completions, `data: <payload>\n\n` each, then `data: [DONE]\n\n`;
  * - `events`: Anthropic messages and OpenAI responses, `event: <payload's type>\ndata: <payload>\n\n`, no terminator;
- * - `gemini`: `:streamGenerateContent?alt=sse`, `data: <payload>\r\n\r\n` each, no terminator.
+ * - `gemini`: `:streamGenerateContent?alt=sse`, `data: <payload>\r\n\r\n` each, no terminator;
+ * - `interactions`: Gemini's `/v1beta/interactions`, `data: <payload>\n\n` each (the payload names its own
+ *   `event_type`), no terminator: the recorded stream ends with `interaction.completed`.
  */
-export type Framing = 'chat' | 'events' | 'gemini'
+export type Framing = 'chat' | 'events' | 'gemini' | 'interactions'
 
 export interface Recording {
   /** the file under test/fixtures/recorded/, e.g. `xai/xai-tool-call.json` */
@@ -58,7 +60,7 @@ export const recordedChunks = (file: string): string[] => recordedBytes(file).to
 export function framedStream(file: string, framing: Framing): Buffer {
   const frames = recordedChunks(file).map((payload) => {
     if (framing === 'gemini') return `data: ${payload}\r\n\r\n`
-    if (framing === 'chat') return `data: ${payload}\n\n`
+    if (framing === 'chat' || framing === 'interactions') return `data: ${payload}\n\n`
     return `event: ${(JSON.parse(payload) as { type: string }).type}\ndata: ${payload}\n\n`
   })
   if (framing === 'chat') frames.push('data: [DONE]\n\n')
