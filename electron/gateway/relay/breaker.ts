@@ -155,7 +155,7 @@ export class Breakers {
   beginProbe(id: string): boolean {
     const entry = this.#accounts.get(id)
     if (entry === undefined || entry.state === 'closed' || entry.trial) return false
-    if (entry.state === 'open' && this.now() - entry.openedAt < this.options.coolDownMs) return false
+    if (entry.state === 'open' && this.coolDownLeft(id) > 0) return false
     if (entry.state === 'open') this.#move(id, entry, 'half-open', 'background probe')
     entry.trial = true
     entry.probing = true

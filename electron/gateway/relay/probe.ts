@@ -81,12 +81,13 @@ export class Prober {
 
   #start(id: string): void {
     if (this.#stopped || this.#inFlight.has(id)) return
-    if (!this.breakers.beginProbe(id)) {
-      // A timer may fire a fraction of a millisecond before the clock says the cool-down is over: armed again.
-      const left = this.breakers.coolDownLeft(id)
-      if (left > 0) this.#arm(id, Math.max(1, Math.ceil(left)))
-      return
-    }
+    // A timer may fire a fraction of a millisecond before the clock says the cool-down is over: armed again for the
+    // rest. The clock is read before the probe is begun, not after a refusal: by then the cool-down may be over, and
+    // the account would stay open with no probe armed, skipped for good.
+    const left = this.breakers.coolDownLeft(id)
+    if (left > 0) return this.#arm(id, Math.max(1, Math.ceil(left)))
+    // Closed meanwhile, or a request's trial under way (its verdict closes the breaker or opens it, arming a probe).
+    if (!this.breakers.beginProbe(id)) return
     const controller = new AbortController()
     const done = this.#probe(id, controller.signal)
       .then(({ verdict, why }) => {
