@@ -82,6 +82,16 @@ async function burst(key = TEST_KEY, to?: () => RunningGateway, calls = CALLS) {
   return { ok: answers.filter((a) => a.status === 200), refused: answers.filter((a) => a.status !== 200) }
 }
 
+/** 50 calls against upstream account a's room for five worst cases: 5 answered, 45 refused naming it, a spent 5. */
+async function expectUpstreamRoomForFive(ok: unknown[], refused: unknown[]): Promise<void> {
+  expect([ok.length, refused.length]).toEqual([5, 45])
+  for (const r of refused) {
+    expect(r).toEqual(refusal(`This request could cost up to ${usd(WORST)} USD, more than is left of the budget of any upstream account that serves test-gpt (a; at most ${usd(WORST - 1)} USD left). A lower max_tokens fits: at most ${FIT}.`))
+  }
+  expect(await settled()).toMatchObject({ reserved_nano: 0, holds: 0 })
+  expect(await db.get("SELECT spent_nano FROM upstreams WHERE id = 'a'")).toEqual({ spent_nano: 5 * WORST })
+}
+
 /** Waits until both replicas read a limit set through one of them (a change notice reloads the other). */
 const seenByBoth = (what: string, seen: (gw: RunningGateway) => boolean) => until(what, 5_000, async () => replicas.every(seen) || undefined)
 /** Every ledger row written on both replicas, then the shared figures. */
@@ -123,12 +133,7 @@ describe(`${CALLS} calls at once over two replicas against room for 5`, () => {
     expect((await adminClient(replicas[0] as TestGateway).patch('/admin/v1/upstreams/a', { budget: ROOM_FOR_FIVE / 1e9 })).status).toBe(200)
     await seenByBoth('the upstream budget on both replicas', (gw) => gw.services.registry.upstreams.get('a')?.budgetNano === ROOM_FOR_FIVE)
     const { ok, refused } = await burst()
-    expect([ok.length, refused.length]).toEqual([5, 45])
-    for (const r of refused) {
-      expect(r).toEqual(refusal(`This request could cost up to ${usd(WORST)} USD, more than is left of the budget of any upstream account that serves test-gpt (a; at most ${usd(WORST - 1)} USD left). A lower max_tokens fits: at most ${FIT}.`))
-    }
-    expect(await settled()).toMatchObject({ reserved_nano: 0, holds: 0 })
-    expect(await db.get("SELECT spent_nano FROM upstreams WHERE id = 'a'")).toEqual({ spent_nano: 5 * WORST })
+    await expectUpstreamRoomForFive(ok, refused)
   }, 60_000)
 })
 
@@ -196,12 +201,7 @@ describe('a limit set through one replica binds the other at once, before its re
     await seenByBoth('the upstream budget on both replicas', (gw) => gw.services.registry.upstreams.get('a')?.budgetNano === ROOM_FOR_FIVE)
     ;(replicas[1].services.registry.upstreams.get('a') as { budgetNano: number | null }).budgetNano = null
     const { ok, refused } = await burst(TEST_KEY, toB)
-    expect([ok.length, refused.length]).toEqual([5, 45])
-    for (const r of refused) {
-      expect(r).toEqual(refusal(`This request could cost up to ${usd(WORST)} USD, more than is left of the budget of any upstream account that serves test-gpt (a; at most ${usd(WORST - 1)} USD left). A lower max_tokens fits: at most ${FIT}.`))
-    }
-    expect(await settled()).toMatchObject({ reserved_nano: 0, holds: 0 })
-    expect(await db.get("SELECT spent_nano FROM upstreams WHERE id = 'a'")).toEqual({ spent_nano: 5 * WORST })
+    await expectUpstreamRoomForFive(ok, refused)
   }, 60_000)
 })
 
