@@ -450,6 +450,10 @@ export const MESSAGES = {
     en: '{path}: its other settings could not be kept exactly, so nothing was written.',
     zh: '{path}：无法完全保留其中的其他设置，因此没有写入任何内容。',
   },
+  connect_file_too_large: {
+    en: '{path} is larger than {max} bytes, more than a settings file holds, so it was left untouched.',
+    zh: '{path} 超过 {max} 字节，不像是设置文件，文件未作改动。',
+  },
   connect_backup_gone: {
     en: 'The backup {path} is gone, so Undo cannot restore the file: use Disconnect instead.',
     zh: '备份 {path} 已不存在，无法撤销：请改用“断开连接”。',

@@ -50,6 +50,7 @@ function explained(err: unknown): unknown {
     if (kind === 'syntax') return gatewayError('conflict', 'connect_file_syntax', { path, format: detail.format ?? '', line: detail.line ?? 1 })
     if (kind === 'not_table') return gatewayError('conflict', 'connect_file_not_table', { path, key: detail.key ?? '' })
     if (kind === 'backup_gone') return gatewayError('conflict', 'connect_backup_gone', { path })
+    if (kind === 'too_large') return gatewayError('conflict', 'connect_file_too_large', { path, max: detail.max ?? 0 })
     return gatewayError('conflict', 'connect_file_not_kept', { path })
   }
   return err

@@ -4,13 +4,14 @@ export type KeyPath = readonly string[]
 /**
  * Why a tool's file cannot be changed (it is left exactly as it is): `syntax`, it does not parse (at `line`);
  * `not_table`, a key's parent (`key`) is some other value; `not_kept`, the edit would change more than the keys
- * Gatehouse owns; `backup_gone`, Undo's backup was removed.
+ * Gatehouse owns; `backup_gone`, Undo's backup was removed; `too_large`, it is larger than a settings file can be
+ * (`max` bytes: a wrong path may name a large file or a device).
  */
 export class UnreadableFile extends Error {
   constructor(
     readonly path: string,
-    readonly kind: 'syntax' | 'not_table' | 'not_kept' | 'backup_gone',
-    readonly detail: { format?: string; line?: number; key?: string } = {},
+    readonly kind: 'syntax' | 'not_table' | 'not_kept' | 'backup_gone' | 'too_large',
+    readonly detail: { format?: string; line?: number; key?: string; max?: number } = {},
   ) {
     super(`${path}: ${kind}`)
   }

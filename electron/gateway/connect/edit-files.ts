@@ -1,7 +1,8 @@
 import { isDeepStrictEqual } from 'node:util'
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs'
+import { chmodSync, copyFileSync, existsSync, mkdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { createTwoFilesPatch } from 'diff'
+import { readFileStart } from '../data-dir/file-start.js'
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../data-dir/private-files.js'
 import { parentsAreTables, UnreadableFile, valueAt, without, withoutEmpty, type ConfigFormat, type KeyPath } from './config-doc.js'
 import { sha256, type FileRecord } from './record.js'
@@ -27,7 +28,17 @@ export interface FileChange {
 export const changeKind = (c: Pick<FileChange, 'before' | 'after'>) =>
   c.before === c.after ? 'none' : c.before === null ? 'create' : c.after === null ? 'delete' : 'update'
 
-const readText = (path: string): string | null => (existsSync(path) ? readFileSync(path, 'utf8') : null)
+/** The largest settings file (or backup) read: real ones are a few kilobytes. */
+export const MAX_SETTINGS_BYTES = 4 * 1024 * 1024
+
+/** A file's text, read no further than MAX_SETTINGS_BYTES (a larger one is refused, untouched). */
+function readSettings(path: string): string {
+  const bytes = readFileStart(path, MAX_SETTINGS_BYTES)
+  if (bytes.length > MAX_SETTINGS_BYTES) throw new UnreadableFile(path, 'too_large', { max: MAX_SETTINGS_BYTES })
+  return bytes.toString('utf8')
+}
+
+const readText = (path: string): string | null => (existsSync(path) ? readSettings(path) : null)
 
 /** A unified diff of the two texts with every secret value of either replaced by the mask. */
 function maskedDiff(path: string, before: string | null, after: string | null, secrets: readonly string[]): string {
@@ -82,7 +93,7 @@ export function planDisconnectFile(record: FileRecord, format: ConfigFormat, sec
   const before = readText(record.path)
   if (before === null) return { path: record.path, format, before, after: before, diff: '' }
   const doc = format.read(record.path, before)
-  const original = record.backup !== null && existsSync(record.backup) ? format.read(record.backup, readFileSync(record.backup, 'utf8')) : null
+  const original = record.backup !== null && existsSync(record.backup) ? format.read(record.backup, readSettings(record.backup)) : null
   let after = before
   for (const { key, sha256: hash } of record.owned) {
     const now = valueAt(format.read(record.path, after), key)
@@ -103,7 +114,7 @@ export function planDisconnectFile(record: FileRecord, format: ConfigFormat, sec
 export function planUndoFile(record: FileRecord, format: ConfigFormat, secretKeyPaths: readonly KeyPath[]): FileChange {
   const before = readText(record.path)
   if (record.backup !== null && !existsSync(record.backup)) throw new UnreadableFile(record.backup, 'backup_gone')
-  const after = record.backup === null ? null : readFileSync(record.backup, 'utf8')
+  const after = record.backup === null ? null : readSettings(record.backup)
   const docOf = (path: string, text: string | null) => {
     try {
       return text === null ? null : format.read(path, text)

@@ -6,7 +6,7 @@ import { parse as parseToml } from '@decimalturn/toml-patch'
 import { parse as parseJsonc } from 'jsonc-parser'
 import { UnreadableFile } from '../../../../electron/gateway/connect/config-doc.js'
 import { commitConnect, commitRelease, ConnectRefused, planConnect, planRelease, toolStates, type ConnectPlace } from '../../../../electron/gateway/connect/connector.js'
-import { SECRET_MASK } from '../../../../electron/gateway/connect/edit-files.js'
+import { MAX_SETTINGS_BYTES, SECRET_MASK } from '../../../../electron/gateway/connect/edit-files.js'
 import { readConnections } from '../../../../electron/gateway/connect/record.js'
 
 const FIXTURES = join(import.meta.dirname, '../../../fixtures/connect')
@@ -169,6 +169,16 @@ describe('Claude Code: only env.ANTHROPIC_BASE_URL and env.ANTHROPIC_AUTH_TOKEN'
       expect(readFileSync(claudeFile)).toEqual(original)
       expect(statSync(claudeFile).mtimeMs).toBe(before)
     }
+    expect(readConnections(place.dataDir)).toEqual({})
+  })
+
+  it('reads no further than a settings file can be: a larger one (or a device at that path) is refused untouched', () => {
+    // valid JSON, one byte over the bound
+    const huge = Buffer.from(`{"pad":"${'x'.repeat(MAX_SETTINGS_BYTES - 9)}"}`)
+    expect(huge.length).toBe(MAX_SETTINGS_BYTES + 1)
+    lay(claudeFile, huge)
+    expect(() => planConnect(place, 'claude-code', TARGET)).toThrow(expect.objectContaining({ path: claudeFile, kind: 'too_large', detail: { max: MAX_SETTINGS_BYTES } }))
+    expect(readFileSync(claudeFile)).toEqual(huge)
     expect(readConnections(place.dataDir)).toEqual({})
   })
 })
