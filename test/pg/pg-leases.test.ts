@@ -1,6 +1,6 @@
 import type pg from 'pg'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { acquireLease, releaseLease, renewLeases, type LeaseRequest } from '../../electron/gateway/store/pg-leases.js'
+import { acquireLease, releaseLease, releaseLeases, renewLeases, type LeaseRequest } from '../../electron/gateway/store/pg-leases.js'
 import { migratePg } from '../../electron/gateway/store/pg-schema.js'
 import { createPgPool, pgSql } from '../../electron/gateway/store/pg-sql.js'
 import type { Sql } from '../../electron/gateway/store/sql.js'
@@ -94,5 +94,78 @@ describe('cross-replica concurrency leases', () => {
     await releaseLease(a, 'never-taken')
     expect(await acquireLease(b, lease({ accountCap: 1, replica: 'replica-b' }))).toBe('ok')
     expect(await acquireLease(a, lease({ accountCap: 1 }))).toBe('account')
+  })
+
+  it('releases the leases of requests that ended together in one statement', async () => {
+    const held = [lease({ accountCap: 3 }), lease({ accountCap: 3 }), lease({ accountCap: 3 })]
+    for (const l of held) expect(await acquireLease(a, l)).toBe('ok')
+    await releaseLeases(b, [held[0].leaseId, held[2].leaseId, 'never-taken'])
+    expect(await a.all('SELECT id FROM leases')).toEqual([{ id: held[1].leaseId }])
+    expect(await acquireLease(b, lease({ accountCap: 3, replica: 'replica-b' }))).toBe('ok')
+    expect(await acquireLease(b, lease({ accountCap: 3, replica: 'replica-b' }))).toBe('ok')
+    expect(await acquireLease(a, lease({ accountCap: 3 }))).toBe('account')
+  })
+})
+
+describe('lease slots: no lock shared by every acquire, caps still exact', () => {
+  it('grants exactly both caps when 60 requests of three keys race over two replicas', async () => {
+    // key-1 and key-2 have caps of 4 that bind; key-3 has none; the account's cap is 10.
+    const keyOf = (i: number) => `key-${(i % 3) + 1}`
+    const outcomes = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => {
+        const keyId = keyOf(i)
+        const request = lease({ keyId, keyCap: keyId === 'key-3' ? null : 4, accountCap: 10, replica: i % 2 ? 'replica-b' : 'replica-a' })
+        return acquireLease(i % 2 ? b : a, request).then((outcome) => ({ keyId, outcome }))
+      }),
+    )
+    const granted = (keyId: string) => outcomes.filter((o) => o.keyId === keyId && o.outcome === 'ok').length
+    expect(granted('key-1')).toBeLessThanOrEqual(4)
+    expect(granted('key-2')).toBeLessThanOrEqual(4)
+    expect(outcomes.filter((o) => o.outcome === 'ok').length).toBe(10)
+    // Each slot is held once: the account's 0-9, and each key's 0-3.
+    expect(await a.all('SELECT slot FROM leases ORDER BY slot')).toEqual(Array.from({ length: 10 }, (_, slot) => ({ slot })))
+    const keySlots = await a.all<{ key_id: string; n: number; distinct_slots: number; top: number | null }>(
+      "SELECT key_id, count(*)::int AS n, count(DISTINCT key_slot)::int AS distinct_slots, max(key_slot) AS top FROM leases WHERE key_id <> 'key-3' GROUP BY key_id",
+    )
+    for (const k of keySlots) {
+      expect(k.distinct_slots).toBe(k.n)
+      expect(k.top).toBeLessThan(4)
+    }
+    expect(await a.get("SELECT count(*)::int AS n FROM leases WHERE key_id = 'key-3' AND key_slot IS NOT NULL")).toEqual({ n: 0 })
+  })
+
+  it('a cap lowered below the slots in use admits nothing more until the requests in flight fit it', async () => {
+    const held = Array.from({ length: 4 }, () => lease({ accountCap: 4 }))
+    for (const l of held) expect(await acquireLease(a, l)).toBe('ok')
+    // The cap falls to 2: four in flight, so nothing is admitted until two of them end.
+    expect(await acquireLease(b, lease({ accountCap: 2, replica: 'replica-b' }))).toBe('account')
+    const bySlot = await a.all<{ id: string }>('SELECT id FROM leases ORDER BY slot')
+    await releaseLeases(a, [bySlot[0].id, bySlot[1].id])
+    // Two left, in slots 2 and 3, beyond the new cap: still full.
+    expect(await acquireLease(b, lease({ accountCap: 2, replica: 'replica-b' }))).toBe('account')
+    await releaseLease(a, bySlot[2].id)
+    expect(await acquireLease(b, lease({ accountCap: 2, replica: 'replica-b' }))).toBe('ok')
+    expect(await acquireLease(b, lease({ accountCap: 2, replica: 'replica-b' }))).toBe('account')
+  })
+
+  it("a key's cap lowered below its slots in use is the cap named until its requests fit it", async () => {
+    for (let i = 0; i < 3; i++) expect(await acquireLease(a, lease({ keyCap: 3, accountCap: 10 }))).toBe('ok')
+    expect(await acquireLease(b, lease({ keyCap: 2, accountCap: 10, replica: 'replica-b' }))).toBe('key')
+    // The requests in the key's slots 0 and 1 end; the one in slot 2, beyond the new cap, still counts.
+    const byKeySlot = await a.all<{ id: string }>('SELECT id FROM leases ORDER BY key_slot')
+    await releaseLeases(a, [byKeySlot[0].id, byKeySlot[1].id])
+    expect(await acquireLease(b, lease({ keyCap: 2, accountCap: 10, replica: 'replica-b' }))).toBe('ok')
+    expect(await acquireLease(b, lease({ keyCap: 2, accountCap: 10, replica: 'replica-b' }))).toBe('key')
+    // Another key is not held back by it.
+    expect(await acquireLease(b, lease({ keyId: 'key-2', keyCap: 2, accountCap: 10, replica: 'replica-b' }))).toBe('ok')
+  })
+
+  it('counts a lease taken without a slot (before slots existed) against both caps', async () => {
+    await a.run("INSERT INTO leases (id, replica, key_id, expires_at) VALUES ('unslotted', 'replica-old', 'key-1', clock_timestamp() + interval '1 minute')")
+    expect(await acquireLease(a, lease({ keyCap: 2, accountCap: 2 }))).toBe('ok')
+    expect(await acquireLease(b, lease({ keyCap: 2, accountCap: 2, replica: 'replica-b' }))).toBe('key')
+    expect(await acquireLease(b, lease({ keyId: 'key-2', accountCap: 2, replica: 'replica-b' }))).toBe('account')
+    await releaseLease(a, 'unslotted')
+    expect(await acquireLease(b, lease({ keyId: 'key-2', accountCap: 2, replica: 'replica-b' }))).toBe('ok')
   })
 })

@@ -83,7 +83,7 @@ describe('team mode: concurrency caps across replicas', () => {
   })
 
   it('a database error while taking the slot answers 503 shared_store_unavailable, never a 500', async () => {
-    await sql().run('ALTER FUNCTION acquire_lease(TEXT, TEXT, TEXT, INTEGER, INTEGER, BIGINT) RENAME TO acquire_lease_gone')
+    await sql().run('ALTER FUNCTION take_lease(TEXT, TEXT, TEXT, INTEGER, INTEGER, BIGINT) RENAME TO take_lease_gone')
     try {
       const res = await a.post('/v1/chat/completions', body)
       expect(res.status).toBe(503)
@@ -96,7 +96,7 @@ describe('team mode: concurrency caps across replicas', () => {
       expect((await errorOf(zh)).message).toBe('网关无法连接共享数据库以获取并发名额，请稍后重试。')
       expect(fake.calls).toHaveLength(0)
     } finally {
-      await sql().run('ALTER FUNCTION acquire_lease_gone(TEXT, TEXT, TEXT, INTEGER, INTEGER, BIGINT) RENAME TO acquire_lease')
+      await sql().run('ALTER FUNCTION take_lease_gone(TEXT, TEXT, TEXT, INTEGER, INTEGER, BIGINT) RENAME TO take_lease')
     }
     expect((await a.post('/v1/chat/completions', body)).status).toBe(200)
   })

@@ -21,7 +21,10 @@ export interface LeaseRequest {
 /** 'ok': the slot is taken; 'key' / 'account': that cap is full, nothing was taken. */
 export type LeaseOutcome = 'ok' | 'key' | 'account'
 
-/** One round trip; atomic across replicas (pg-schema.ts acquire_lease). */
+/**
+ * One round trip; atomic across replicas (pg-schema.ts take_lease): the lease takes a free slot of the account's cap
+ * (and of the key's, when it binds), so acquires of different slots do not wait for each other.
+ */
 export async function acquireLease(sql: Sql, request: LeaseRequest): Promise<LeaseOutcome> {
   return (await acquireLeaseSeeingLimits(sql, request)).outcome
 }
@@ -33,7 +36,7 @@ export async function acquireLease(sql: Sql, request: LeaseRequest): Promise<Lea
  */
 export async function acquireLeaseSeeingLimits(sql: Sql, request: LeaseRequest): Promise<{ outcome: LeaseOutcome; limited: boolean }> {
   const row = await sql.get<{ outcome: LeaseOutcome; limited: boolean }>(
-    `SELECT acquire_lease(@leaseId, @replica, @keyId, @keyCap, @accountCap, @ttlMs) AS outcome,
+    `SELECT take_lease(@leaseId, @replica, @keyId, @keyCap, @accountCap, @ttlMs) AS outcome,
        (EXISTS (SELECT 1 FROM account WHERE id = 1 AND budget_nano IS NOT NULL)
          OR EXISTS (SELECT 1 FROM api_keys WHERE id = @keyId AND quota_nano IS NOT NULL)
          OR EXISTS (SELECT 1 FROM upstreams WHERE budget_nano IS NOT NULL)) AS limited`,
@@ -50,7 +53,12 @@ export async function liveLeases(sql: Sql): Promise<number> {
 
 /** Gives the slot back; releasing a lease already released (or lapsed) does nothing. */
 export async function releaseLease(sql: Sql, leaseId: string): Promise<void> {
-  await sql.run('DELETE FROM leases WHERE id = ?', [leaseId])
+  await releaseLeases(sql, [leaseId])
+}
+
+/** Gives several slots back in one round trip (the releases of requests that ended together). */
+export async function releaseLeases(sql: Sql, leaseIds: readonly string[]): Promise<void> {
+  await sql.run('DELETE FROM leases WHERE id = ANY(CAST(? AS TEXT[]))', [leaseIds])
 }
 
 /**

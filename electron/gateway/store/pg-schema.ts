@@ -8,7 +8,10 @@ import type pg from 'pg'
  * (`media_chunks`).
  */
 
-/** The advisory lock every lease acquire takes (pg_advisory_xact_lock): "lease" in ASCII. */
+/**
+ * The advisory lock a lease acquire takes only while a lease sits outside the slots (take_lease; acquire_lease, the
+ * acquire before slots, took it every time): "lease" in ASCII.
+ */
 export const LEASE_LOCK = 0x6c65617365
 /** The advisory lock migrations take, so replicas starting at once migrate once: "schema" in ASCII. */
 export const MIGRATION_LOCK = 0x736368656d61
@@ -225,6 +228,65 @@ export const PG_MIGRATIONS: readonly string[] = [
   `INSERT INTO holds (id, replica, key_id, upstream_id, amount_nano, created_at)
      SELECT id, replica, key_id, upstream_id, reserved_nano, created_at FROM tasks
      WHERE kind = 'video' AND settled = 0 AND reserved_nano <> 0;`,
+  // Team mode: concurrency slots without one lock for every acquire (take_lease; acquire_lease above is no longer
+  // called). A lease holds one of the account's slots, 0 to its cap less one, and, when the key's cap binds, one of
+  // the key's: unique indexes keep two requests out of one slot, so requests wait for each other only when they
+  // reach for the same slot, and the caps stay exact. A lease taken without a slot (before this migration) or in a
+  // slot beyond a cap since lowered sends acquires back to counting under the old lock until it ends.
+  `ALTER TABLE leases ADD COLUMN slot INTEGER;
+   ALTER TABLE leases ADD COLUMN key_slot INTEGER;
+   CREATE UNIQUE INDEX leases_slot ON leases (slot);
+   CREATE UNIQUE INDEX leases_key_slot ON leases (key_id, key_slot);
+   CREATE INDEX leases_expires ON leases (expires_at);
+   CREATE FUNCTION take_lease(p_id TEXT, p_replica TEXT, p_key_id TEXT, p_key_cap INTEGER, p_account_cap INTEGER, p_ttl_ms BIGINT)
+   RETURNS TEXT LANGUAGE plpgsql AS $$
+   DECLARE
+     now_at TIMESTAMPTZ := clock_timestamp();
+     key_binds BOOLEAN := p_key_cap IS NOT NULL AND p_key_cap <= p_account_cap;
+     key_from INTEGER := CASE WHEN key_binds AND p_key_cap > 0 THEN floor(random() * p_key_cap)::INTEGER ELSE 0 END;
+     account_from INTEGER := CASE WHEN p_account_cap > 0 THEN floor(random() * p_account_cap)::INTEGER ELSE 0 END;
+     key_slot_no INTEGER;
+     slot_no INTEGER;
+   BEGIN
+     -- Lapsed leases (a dead replica's) give their slots back; rows another acquire is deleting are left to it.
+     DELETE FROM leases WHERE id IN (SELECT id FROM leases WHERE expires_at <= now_at FOR UPDATE SKIP LOCKED);
+     IF EXISTS (SELECT 1 FROM leases WHERE slot IS NULL AND expires_at > now_at)
+        OR EXISTS (SELECT 1 FROM leases WHERE slot >= p_account_cap AND expires_at > now_at)
+        OR (key_binds AND EXISTS (SELECT 1 FROM leases WHERE key_id = p_key_id AND (key_slot IS NULL OR key_slot >= p_key_cap) AND expires_at > now_at)) THEN
+       PERFORM pg_advisory_xact_lock(${LEASE_LOCK});
+       IF key_binds AND (SELECT count(*) FROM leases WHERE key_id = p_key_id AND expires_at > now_at) >= p_key_cap THEN
+         RETURN 'key';
+       END IF;
+       IF (SELECT count(*) FROM leases WHERE expires_at > now_at) >= p_account_cap THEN
+         RETURN 'account';
+       END IF;
+     END IF;
+     -- Bounded: each try that loses its slot to another acquire sees that slot taken on the next.
+     FOR attempt IN 1..64 LOOP
+       key_slot_no := NULL;
+       IF key_binds THEN
+         SELECT (key_from + g) % p_key_cap INTO key_slot_no FROM generate_series(0, p_key_cap - 1) g
+           WHERE NOT EXISTS (SELECT 1 FROM leases l WHERE l.key_id = p_key_id AND l.key_slot = (key_from + g) % p_key_cap)
+           LIMIT 1;
+         IF NOT FOUND THEN
+           RETURN 'key';
+         END IF;
+       END IF;
+       SELECT (account_from + g) % p_account_cap INTO slot_no FROM generate_series(0, p_account_cap - 1) g
+         WHERE NOT EXISTS (SELECT 1 FROM leases l WHERE l.slot = (account_from + g) % p_account_cap)
+         LIMIT 1;
+       IF NOT FOUND THEN
+         RETURN 'account';
+       END IF;
+       INSERT INTO leases (id, replica, key_id, expires_at, slot, key_slot)
+         VALUES (p_id, p_replica, p_key_id, now_at + p_ttl_ms * interval '1 millisecond', slot_no, key_slot_no)
+         ON CONFLICT DO NOTHING;
+       IF FOUND THEN
+         RETURN 'ok';
+       END IF;
+     END LOOP;
+     RETURN 'account';
+   END $$;`,
 ]
 
 /**

@@ -1,7 +1,7 @@
 import { gatewayError } from '../errors.js'
 import { concurrencyLimitError, type ConcurrencyLimiter, type Release } from '../limits.js'
 import type { Registry } from '../registry.js'
-import { acquireLeaseSeeingLimits, liveLeases, releaseLease } from '../store/pg-leases.js'
+import { acquireLeaseSeeingLimits, liveLeases, releaseLeases } from '../store/pg-leases.js'
 import type { Sql } from '../store/sql.js'
 
 export interface LeaseLimiter extends ConcurrencyLimiter {
@@ -25,6 +25,24 @@ export function createLeaseLimiter(opts: { sql: Sql; replica: string; registry: 
   const releasing = new Set<Promise<void>>()
   const settled = async () => {
     await Promise.all(releasing)
+  }
+  // The releases of requests that end in the same turn of the event loop go in one round trip.
+  let queued: string[] = []
+  let batch: Promise<void> | undefined
+  const release = (leaseId: string): void => {
+    queued.push(leaseId)
+    if (batch !== undefined) return
+    const done: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => {
+        const ids = queued
+        queued = []
+        batch = undefined
+        // Not awaited by the requests: a release that fails leaves leases that lapse at their expiry (no heartbeat renews them).
+        return releaseLeases(sql, ids).catch((err: unknown) => log(`[gatehouse] ${ids.join(', ')} concurrency lease not released (it lapses): ${(err as Error).message}`))
+      })
+      .finally(() => releasing.delete(done))
+    batch = done
+    releasing.add(done)
   }
   return {
     async acquire(key, leaseId) {
@@ -51,11 +69,7 @@ export function createLeaseLimiter(opts: { sql: Sql; replica: string; registry: 
         const left = (heldByKey.get(key.id) ?? 1) - 1
         if (left === 0) heldByKey.delete(key.id)
         else heldByKey.set(key.id, left)
-        // Not awaited by the request: a release that fails leaves a lease that lapses at its expiry (no heartbeat renews it).
-        const done: Promise<void> = releaseLease(sql, leaseId)
-          .catch((err: unknown) => log(`[gatehouse] ${leaseId} concurrency lease not released (it lapses): ${(err as Error).message}`))
-          .finally(() => releasing.delete(done))
-        releasing.add(done)
+        release(leaseId)
       }
     },
     limitsSeen: (leaseId) => limitsByLease.get(leaseId),
