@@ -29,6 +29,8 @@ export interface Recording {
   status?: number
   /** headers to answer with, beside the content type */
   headers?: Record<string, string>
+  /** the content type of a whole body that is not JSON (e.g. `audio/mpeg` for recorded speech) */
+  contentType?: string
 }
 
 export interface ReplayCall {
@@ -44,8 +46,11 @@ export interface ReplayUpstream {
   url: string
   /** every request received since the last reset */
   calls: ReplayCall[]
-  /** the recording the next requests are answered with (until another is chosen) */
-  serve(recording: Recording): void
+  /**
+   * The recording the next requests are answered with (until another is chosen); a list answers them in turn, its
+   * last recording then answering every further request (a task created, then polled).
+   */
+  serve(recording: Recording | Recording[]): void
   reset(): void
   close(): Promise<void>
 }
@@ -71,7 +76,7 @@ export function framedStream(file: string, framing: Framing): Buffer {
 const MAX_BODY = 1 << 20
 
 export async function startReplayUpstream(): Promise<ReplayUpstream> {
-  let current: Recording | undefined
+  let queue: Recording[] = []
   const calls: ReplayCall[] = []
   const server = http.createServer((req, res) => {
     const parts: Buffer[] = []
@@ -82,6 +87,7 @@ export async function startReplayUpstream(): Promise<ReplayUpstream> {
     })
     req.on('end', () => {
       calls.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: Buffer.concat(parts).toString('utf8') })
+      const current = queue.length > 1 ? queue.shift() : queue[0]
       if (current === undefined) {
         res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":{"message":"replay upstream: no recording chosen"}}')
         return
@@ -89,7 +95,7 @@ export async function startReplayUpstream(): Promise<ReplayUpstream> {
       const stream = current.framing !== undefined
       const body = stream ? framedStream(current.file, current.framing!) : recordedBytes(current.file)
       res.writeHead(current.status ?? 200, {
-        'content-type': stream ? 'text/event-stream' : 'application/json',
+        'content-type': stream ? 'text/event-stream' : (current.contentType ?? 'application/json'),
         'content-length': String(body.length),
         ...current.headers,
       })
@@ -100,15 +106,19 @@ export async function startReplayUpstream(): Promise<ReplayUpstream> {
   return {
     url: origin,
     calls,
-    serve(recording) {
+    serve(recordings) {
+      const list = Array.isArray(recordings) ? recordings : [recordings]
+      if (list.length === 0) throw new Error('replay upstream: no recording to serve')
       // Checked now, so a missing file or framing fails the test that names it rather than the gateway's call.
-      recordedBytes(recording.file)
-      if (recording.file.endsWith('.chunks.txt') !== (recording.framing !== undefined)) throw new Error(`replay upstream: ${recording.file} needs a framing exactly when it is a .chunks.txt stream`)
-      current = recording
+      for (const recording of list) {
+        recordedBytes(recording.file)
+        if (recording.file.endsWith('.chunks.txt') !== (recording.framing !== undefined)) throw new Error(`replay upstream: ${recording.file} needs a framing exactly when it is a .chunks.txt stream`)
+      }
+      queue = [...list]
     },
     reset() {
       calls.length = 0
-      current = undefined
+      queue = []
     },
     close,
   }
