@@ -83,18 +83,35 @@ function parseRanksFile(file: Uint8Array): { bytes: Buffer; ends: Uint32Array } 
   return { bytes, ends }
 }
 
+/** A ranks table's arrays: what the counter thread hands the event loop so that it can count short texts itself. */
+export interface RankTables {
+  bytes: Uint8Array
+  ends: Uint32Array
+  slots: Int32Array
+}
+
 /** The ranks, keyed by token bytes. */
 export class O200kRanks {
   /** All tokens' bytes, token r at [ends[r-1] (0 for r = 0), ends[r]). */
-  private readonly bytes: Buffer
+  private readonly bytes: Uint8Array
   private readonly ends: Uint32Array
   /** Open addressing, linear probing: rank, or -1 for an empty slot. */
   private readonly slots: Int32Array
   private readonly mask: number
 
-  /** From the contents of a `.tiktoken` file, whose ranks must be 0, 1, 2… in line order (tiktoken's own are). */
-  constructor(file: Uint8Array) {
-    const { bytes, ends } = parseRanksFile(file)
+  /**
+   * From the contents of a `.tiktoken` file, whose ranks must be 0, 1, 2… in line order (tiktoken's own are), or
+   * from the arrays of a table built already (`tables()`, copied from another thread).
+   */
+  constructor(source: Uint8Array | RankTables) {
+    if (!(source instanceof Uint8Array)) {
+      this.bytes = source.bytes
+      this.ends = source.ends
+      this.slots = source.slots
+      this.mask = source.slots.length - 1
+      return
+    }
+    const { bytes, ends } = parseRanksFile(source)
     this.bytes = bytes
     this.ends = ends
     const count = ends.length
@@ -109,6 +126,11 @@ export class O200kRanks {
       while (this.slots[slot] !== -1) slot = (slot + 1) & this.mask
       this.slots[slot] = r
     }
+  }
+
+  /** The table's arrays (not copies). */
+  tables(): RankTables {
+    return { bytes: this.bytes, ends: this.ends, slots: this.slots }
   }
 
   /** How many tokens there are. */
@@ -145,7 +167,7 @@ export class O200kCounter {
   private pairRanks = new Int32Array(1025)
   private readonly cache = new Map<string, number>()
 
-  constructor(private readonly ranks: O200kRanks) {}
+  constructor(readonly ranks: O200kRanks) {}
 
   /** The number of o200k_base tokens of `text`. */
   count(text: string): number {

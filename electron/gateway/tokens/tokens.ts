@@ -10,10 +10,15 @@ import { dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import { gatewayError } from '../errors.js'
+import { O200kCounter, O200kRanks } from './o200k.js'
+import { textPieces } from './token-slices.js'
 import type { TokenAnswer, TokenJob } from './token-worker.js'
 
 /** A counter thread with nothing to count ends after this long (its ~25 MB, thread and o200k ranks, go with it). */
 export const TOKEN_WORKER_IDLE_MS = 30_000
+
+/** Texts up to this many characters are counted on the event loop (at most ~35 µs), once it has the tables. */
+export const INLINE_COUNT_CHARS = 1024
 
 // Bundled, the worker is token-worker.js beside the bundle (scripts/bundle.mjs); from the sources, tsx runs it.
 const FROM_SOURCE = import.meta.url.endsWith('.ts')
@@ -45,6 +50,7 @@ function counter(): Worker {
   if (worker) return worker
   const started = startWorker()
   started.on('message', (answer: TokenAnswer) => {
+    if ('tables' in answer) return void keepInline(new O200kCounter(new O200kRanks(answer.tables)))
     const job = jobs.get(answer.id)
     if (!job) return
     jobs.delete(answer.id)
@@ -56,6 +62,7 @@ function counter(): Worker {
   const fail = (why: string) => {
     if (worker !== started) return
     worker = undefined
+    tablesAsked = false
     for (const job of jobs.values()) job.reject(new Error(`token counting failed: ${why}`))
     jobs.clear()
   }
@@ -73,13 +80,52 @@ function settle(): void {
   idleTimer = setTimeout(() => {
     if (worker === idle && jobs.size === 0) {
       worker = undefined
+      tablesAsked = false
       void idle.terminate()
     }
   }, TOKEN_WORKER_IDLE_MS).unref()
 }
 
-/** Whether the counter thread is alive (and holding the tokenizer's tables). */
-export const tokenCounterRunning = (): boolean => worker !== undefined
+/** Whether the tokenizer's tables are held: by the counter thread, or as the event loop's copy. */
+export const tokenCounterRunning = (): boolean => worker !== undefined || inline !== undefined
+
+// The event loop's copy of the tables, asked of the thread on the first short count (counted by the thread meanwhile),
+// and let go after an idle period with no short count: counts since the last look at the idle timer.
+let inline: O200kCounter | undefined
+let tablesAsked = false
+let inlineCounts = 0
+
+function keepInline(counter: O200kCounter): void {
+  tablesAsked = false
+  inline = counter
+  inlineCounts = 0
+  const look = () => {
+    if (inline !== counter) return
+    if (inlineCounts === 0) return void (inline = undefined)
+    inlineCounts = 0
+    setTimeout(look, TOKEN_WORKER_IDLE_MS).unref()
+  }
+  setTimeout(look, TOKEN_WORKER_IDLE_MS).unref()
+}
+
+/** Whether short texts are counted on the event loop now (its copy of the tables has arrived). */
+export const countingInline = (): boolean => inline !== undefined
+
+/** A short text counted on the event loop, in the thread's pieces (the same count); undefined while there are no tables yet. */
+function countInline(text: string): number | undefined {
+  if (inline === undefined) {
+    if (!tablesAsked) {
+      tablesAsked = true
+      counter().postMessage({ tables: ++nextId } satisfies TokenJob)
+      settle()
+    }
+    return undefined
+  }
+  inlineCounts++
+  let total = 0
+  for (const piece of textPieces(text)) total += inline.count(piece)
+  return total
+}
 
 /**
  * Tokens of a text, counted off the event loop; with `signal`, rejects with 499 `client_closed_request` as soon as
@@ -90,6 +136,10 @@ export function countTextTokens(text: string, options: { signal?: AbortSignal; s
   if (text === '') return Promise.resolve(0)
   const { signal, stopAbove } = options
   if (signal?.aborted) return Promise.reject(gatewayError('client_closed_request', 'client_closed_request'))
+  if (text.length <= INLINE_COUNT_CHARS) {
+    const counted = countInline(text)
+    if (counted !== undefined) return Promise.resolve(counted)
+  }
   const thread = counter()
   thread.ref()
   const id = ++nextId

@@ -4,8 +4,9 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { GatewayError } from '../../../electron/gateway/errors.js'
 import { countQwenTokens, loadQwenTokenizer } from '../../../electron/gateway/families/qwen-tokens.js'
 import { PIECE_CHARS, textPieces } from '../../../electron/gateway/tokens/token-slices.js'
-import { countTextTokens, TOKEN_WORKER_IDLE_MS, tokenCounterRunning } from '../../../electron/gateway/tokens/tokens.js'
+import { countingInline, countTextTokens, INLINE_COUNT_CHARS, TOKEN_WORKER_IDLE_MS, tokenCounterRunning } from '../../../electron/gateway/tokens/tokens.js'
 import { longestBlock } from '../../helpers/event-loop-probe.js'
+import { until } from '../../helpers/until.js'
 
 /** A deterministic string of `n` lowercase letters with no space or punctuation (built in one buffer: no garbage to collect). */
 function spaceless(n: number, seed = 7): string {
@@ -40,6 +41,26 @@ describe('the counter thread', () => {
     expect(await countTextTokens('again')).toBe(countTokens('again'))
     expect(tokenCounterRunning()).toBe(true)
   }, 60_000)
+})
+
+describe('short texts on the event loop', () => {
+  it('once the thread has handed over its tables, a short text is counted on the event loop, exactly as the thread counts it', async () => {
+    await countTextTokens('Asks for the tables.')
+    await until('the tables to arrive', 10_000, () => countingInline())
+    // Counted before this function returns: no trip to the thread.
+    let counted: number | undefined
+    void countTextTokens('Hello, world!').then((n) => (counted = n))
+    await Promise.resolve()
+    expect(counted).toBe(countTokens('Hello, world!'))
+    // The same pieces as the thread's (token-slices.ts), so the same count.
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(fc.string({ unit: 'grapheme', maxLength: INLINE_COUNT_CHARS }), fc.constantFrom(spaceless(INLINE_COUNT_CHARS), spaceless(300, 3))), async (text) => {
+        expect(await countTextTokens(text)).toBe([...textPieces(text)].reduce((sum, piece) => sum + countTokens(piece), 0))
+      }),
+      { numRuns: 200 },
+    )
+    expect(countingInline()).toBe(true)
+  })
 })
 
 describe('textPieces', () => {
