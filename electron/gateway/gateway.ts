@@ -29,6 +29,8 @@ import { ROUTES } from './routes/index.js'
 import { fileSecretBox, type SecretBox } from './secrets/secrets.js'
 import { createGatewayMetrics, METRICS_TOKEN_ENV } from './metrics/gateway-metrics.js'
 import { createGatewayServer } from './server.js'
+import { otlpSettings } from './telemetry/otlp-settings.js'
+import { startTracing, type Tracing } from './telemetry/tracing.js'
 import type { Services } from './services.js'
 import { failInterruptedImageTasks } from './tasks/image-tasks.js'
 import { newReplicaId, reposOver, type Store } from './store/index.js'
@@ -104,6 +106,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const teamSecrets = team ? (options.secrets ?? teamSecretBox({ file: options.secretKeyFile, env: process.env[SECRET_KEY_ENV] })) : undefined
   const { store, pool } = await openStore({ dataDir: options.dataDir, databaseUrl: options.databaseUrl, poolSize: options.config?.team?.poolSize, replica: newReplicaId(), log })
   let teamMode: TeamMode | undefined
+  let tracing: Tracing | undefined
   try {
     let secrets: SecretBox
     if (teamSecrets) {
@@ -139,11 +142,18 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     const routing = createRouting(options.config?.routing)
     routing.prober = new Prober(routing.breakers, http, (id) => registry.upstreams.get(id), log)
     const limiter = leases ?? createConcurrencyLimiter(registry)
+    // Off unless a collector is named: then OpenTelemetry is never loaded, and the request path checks one hook.
+    const traces = otlpSettings(options.config?.telemetry, process.env)
+    if (traces !== undefined) {
+      tracing = await startTracing(traces, { vendorOf: (id) => registry.upstreams.get(id)?.vendor })
+      routing.observe = tracing.attemptRecorded
+      log(`[gatehouse] tracing: spans go to ${traces.shown} over OTLP/HTTP (service ${traces.serviceName})`)
+    }
     const metrics = createGatewayMetrics({
       inFlight: () => ({ total: limiter.inFlight(), byKey: limiter.inFlightByKey() }),
       breakers: () => [...registry.upstreams.keys()].map((account) => ({ account, state: routing.breakers.state(account) })),
     }, options.metricsToken ?? process.env[METRICS_TOKEN_ENV])
-    const services: Services = { store, registry, http, routing, limiter, metrics, bodies, replays: new ReplayTickets(), capture: createBodyCapture(store, bodySettingsOf(readSettings(options.dataDir), app.mode), log), dataDir: options.dataDir, media: mediaFilesFor(store.sql, options.dataDir, store.replica), secrets, admin, keyRequests, sessionDownloads, app: { ...app }, log }
+    const services: Services = { store, registry, http, routing, limiter, metrics, bodies, replays: new ReplayTickets(), capture: createBodyCapture(store, bodySettingsOf(readSettings(options.dataDir), app.mode), log), dataDir: options.dataDir, media: mediaFilesFor(store.sql, options.dataDir, store.replica), secrets, admin, keyRequests, sessionDownloads, app: { ...app }, log, ...(tracing === undefined ? {} : { tracing }) }
     // One process: what the last run left is failed now. Team mode: only what stopped replicas left, now and every few seconds.
     if (pool && leases) teamMode = await startTeamMode(services, { pool, limiter: leases, ttlMs })
     else await failInterruptedImageTasks(services)
@@ -184,9 +194,12 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
         await teamMode?.stop()
         await http.close(graceMs)
         await store.close()
+        // The last spans (the requests just finished) leave within the flush deadline, collector or not.
+        await tracing?.close()
       },
     }
   } catch (err) {
+    await tracing?.close()
     await teamMode?.stop()
     await store.close()
     throw err

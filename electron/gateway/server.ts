@@ -14,6 +14,7 @@ import { releasingBoth } from './limits.js'
 import { createRouter, type Route } from './router.js'
 import { renderError } from './respond.js'
 import type { Services } from './services.js'
+import type { RequestTrace } from './telemetry/tracing.js'
 
 const protocolOfPath = (path: string) => (path.startsWith('/v1/messages') ? 'messages' : 'chat')
 
@@ -53,6 +54,7 @@ export function createGatewayServer(services: Services, routes: Route[], opts: S
     const ctx = createContext(req, res, path, match.route?.protocol ?? protocolOfPath(path), services.registry.redactor.redact, timeouts)
     res.setHeader('x-request-id', ctx.id)
     let recording: Recording | undefined
+    let trace: RequestTrace | undefined
     res.once('close', () => {
       if (!res.writableFinished) ctx.abort.abort()
     })
@@ -66,6 +68,8 @@ export function createGatewayServer(services: Services, routes: Route[], opts: S
       }
       const r = match.route
       ctx.endpoint = r.endpoint
+      // Traced from here, refusals included, when tracing is on (README "Tracing (OpenTelemetry)").
+      if (r.ledger) trace = services.tracing?.start(ctx)
       if (r.auth === 'admin') {
         if (!(await services.admin.allows(req, r.mediaToken === true))) throw gatewayError('admin_unauthorized', 'admin_unauthorized')
       } else if (r.auth !== 'none') {
@@ -101,7 +105,7 @@ export function createGatewayServer(services: Services, routes: Route[], opts: S
       renderError(ctx, error)
     } finally {
       ctx.release?.()
-      if (match.route?.ledger) finish(ctx, match.route)
+      if (match.route?.ledger) finish(ctx, match.route, trace)
       recording?.save(ctx)
     }
   }
@@ -115,7 +119,7 @@ export function createGatewayServer(services: Services, routes: Route[], opts: S
     }
   }
 
-  function finish(ctx: RequestContext, r: Route): void {
+  function finish(ctx: RequestContext, r: Route, trace: RequestTrace | undefined): void {
     // A client that closes once it read the whole answer (a stream's end) still got all of it.
     const status = ctx.abort.aborted && ctx.outcome.delivered !== true ? 499 : ctx.res.statusCode
     if (status === 499) ctx.outcome.errorCode ??= 'client_closed_request'
@@ -125,6 +129,7 @@ export function createGatewayServer(services: Services, routes: Route[], opts: S
       log(`[gatehouse] ${ctx.id} ledger write failed: ${(err as Error).message}`)
     }
     services.metrics.record(ctx, r.endpoint, status)
+    trace?.end(r.endpoint, r.docPath ?? r.path, status)
   }
 
   // Not Node's `server.maxConnections`: it refuses newcomers while the cap is full of connections served nothing.

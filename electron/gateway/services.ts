@@ -12,6 +12,7 @@ import type { Registry } from './registry.js'
 import type { Routing } from './relay/failover.js'
 import type { SecretBox } from './secrets/secrets.js'
 import type { Store } from './store/index.js'
+import type { Tracing } from './telemetry/tracing.js'
 
 /** What the admin API and the app pages need to know about this run. */
 export interface AppInfo {
@@ -45,6 +46,8 @@ export interface Services {
   routing: Routing
   /** the Prometheus metrics GET /metrics shows (per process) */
   metrics: GatewayMetrics
+  /** request tracing over OTLP (config `telemetry`, OTEL_*); undefined when off */
+  tracing?: Tracing
   /** each key's requests in flight, ended when the key is deleted, disabled or expires */
   keyRequests: KeyRequests
   /** each admin session's kept-media downloads in flight, ended when the session ends */

@@ -231,5 +231,23 @@ export const gatewayConfig = {
         },
       },
     },
+    telemetry: {
+      type: 'object',
+      additionalProperties: false,
+      description: 'request tracing (README "Tracing (OpenTelemetry)"); off unless otlp.endpoint, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT or OTEL_EXPORTER_OTLP_ENDPOINT names a collector (OTEL_SDK_DISABLED=true turns it off)',
+      properties: {
+        otlp: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['endpoint'],
+          description: 'an OpenTelemetry collector that takes OTLP over HTTP',
+          properties: {
+            endpoint: { type: 'string', pattern: '^https?://', maxLength: 2048, description: 'the collector\'s OTLP/HTTP base URL (e.g. http://127.0.0.1:4318): spans go to <endpoint>/v1/traces, as with OTEL_EXPORTER_OTLP_ENDPOINT; a URL already ending in /v1/traces is used as it is' },
+            headers: { type: 'object', maxProperties: 32, additionalProperties: { type: 'string', maxLength: 8192 }, description: 'headers sent with every export (a collector\'s API key): secret, never logged or shown' },
+            serviceName: { type: 'string', minLength: 1, maxLength: 256, default: 'gatehouse', description: 'the spans\' service.name (default OTEL_SERVICE_NAME, else gatehouse)' },
+          },
+        },
+      },
+    },
   },
 } as const

@@ -13,7 +13,7 @@ const FLOORS: ReadonlyArray<readonly string[]> = [
   /* 2 rules    */ ['catalog', 'families'],
   /* 3 store    */ ['store'],
   /* 4 state    */ ['registry.ts', 'context.ts', 'client', 'respond.ts', 'limits.ts', 'config', 'media'],
-  /* 5 work     */ ['access', 'admission.ts', 'billing', 'upstreams', 'relay', 'images', 'tasks', 'metrics', 'services.ts'],
+  /* 5 work     */ ['access', 'admission.ts', 'billing', 'upstreams', 'relay', 'images', 'tasks', 'metrics', 'telemetry', 'services.ts'],
   /* 6 spine    */ ['router.ts', 'routes', 'admin', 'team', 'server.ts', 'gateway.ts', 'cli.ts'],
 ]
 /** Arrows that run up a floor, each with its reason. At most two may stand. */

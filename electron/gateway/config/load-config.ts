@@ -20,6 +20,8 @@ export interface GatewayConfig {
     retries?: { maxAttempts?: number; maxBackoffMs?: number; backoffMs?: number; rateLimitBackoffMs?: number }
     breaker?: { failures?: number; coolDownMs?: number; probeTimeoutMs?: number }
   }
+  /** request tracing (README "Tracing (OpenTelemetry)"): off unless an OTLP endpoint is named here or in OTEL_* */
+  telemetry?: { otlp?: { endpoint: string; headers?: Record<string, string>; serviceName?: string } }
 }
 
 /** An account's models: ids served under their own names, or each id mapped to the account's own name for it. */

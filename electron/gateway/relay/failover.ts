@@ -42,6 +42,8 @@ export interface Routing {
   sleep: (ms: number, signal: AbortedFlag | undefined) => Promise<void>
   /** the background half-open probes (relay/probe.ts), once the gateway's outbound client exists */
   prober?: Prober
+  /** hears each attempt record as it is made, before its call (request tracing, telemetry/tracing.ts); unset when off */
+  observe?: (entry: UpstreamAttempt) => void
 }
 
 export function createRouting(config: RoutingConfig = {}, clock: Partial<Pick<Routing, 'now' | 'random' | 'sleep'>> = {}): Routing {
@@ -180,6 +182,7 @@ export async function failoverServed<T>(
 
   const record = (entry: UpstreamAttempt): UpstreamAttempt => {
     attempts.push(entry)
+    routing.observe?.(entry)
     return entry
   }
 
