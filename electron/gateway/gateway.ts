@@ -137,7 +137,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     const admin = createAdminAuth(sessionLimits, undefined, sessionEnded, pool ? databaseSessionTable(store.sql, secrets, sessionLimits, undefined, sessionEnded) : undefined)
     const app = { mode: options.mode ?? 'headless', version: GATEHOUSE_VERSION, baseUrl: '', rendererDir: options.rendererDir === null ? undefined : (options.rendererDir ?? defaultRendererDir()) } as const
     const ttlMs = (options.config?.team?.leaseSeconds ?? DEFAULT_LEASE_SECONDS) * 1000
-    const leases = pool ? createLeaseLimiter({ sql: store.sql, replica: store.replica, registry, ttlMs, log }) : undefined
+    const leases = pool ? createLeaseLimiter({ sql: store.sql, replica: store.replica, registry, ttlMs, log, giveBack: store.ledger.releaseLeases }) : undefined
     const bodies = createBodyBudget(options.config?.limits?.bodyBytes ?? DEFAULT_BODY_BYTES, (key) => keyBodyBytes(key, registry.account.concurrency, MAX_BODY_BYTES))
     const routing = createRouting(options.config?.routing)
     routing.prober = new Prober(routing.breakers, http, (id) => registry.upstreams.get(id), log)

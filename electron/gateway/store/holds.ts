@@ -119,19 +119,43 @@ export async function insertHoldIn(tx: Sql, replica: string, hold: { id: string;
 
 const placeholders = (n: number): string => Array.from({ length: n }, () => '?').join(', ')
 
+/**
+ * `take` on PostgreSQL: the same check and writes in one round trip (pg-schema.ts take_hold), so the account's and
+ * the key's rows are locked for the length of one call in the server, not across the network.
+ */
+async function takeInOneCall(sql: Sql, replica: string, hold: { id: string; keyId: string; amountNano: number; upstreamIds: readonly string[] }): Promise<HoldTaken> {
+  const row = (await sql.get<{ refused: 'balance' | 'key' | 'upstream' | null; available_nano: number | null }>(
+    'SELECT refused, available_nano FROM take_hold(?, ?, ?, ?, CAST(? AS TEXT[]), ?)',
+    [hold.id, replica, hold.keyId, hold.amountNano, hold.upstreamIds, Date.now()],
+  ))!
+  return row.refused === null ? { kind: 'held' } : { kind: 'insufficient', limit: row.refused, availableNano: Number(row.available_nano) }
+}
+
+/** `moveTo` on PostgreSQL: `moveOnto` in one round trip (pg-schema.ts move_hold). */
+async function moveInOneCall(sql: Sql, id: string, upstreamId: string | null, amountNano: number): Promise<number | undefined> {
+  const row = (await sql.get<{ left_nano: number | null }>('SELECT move_hold(?, ?, ?) AS left_nano', [id, upstreamId, amountNano]))!
+  return row.left_nano === null ? undefined : Number(row.left_nano)
+}
+
 export function holdsRepo(sql: Sql, replica: string) {
+  const oneCall = sql.dialect === 'postgres'
   return {
-    /** Atomically: the funds check (`refusalIn`), then the hold is written and the account's reservations raised by it. */
+    /**
+     * Atomically: the funds check (`refusalIn`), then the hold is written and the account's reservations raised by it.
+     * Deferred, as its moves and release are: a request's hold dies with its process (the next start releases it).
+     */
     take: (hold: { id: string; keyId: string; amountNano: number; upstreamIds: readonly string[] }): Promise<HoldTaken> =>
-      sql.transaction(async (tx): Promise<HoldTaken> => {
-        const refused = await refusalIn(tx, hold)
-        if (refused !== undefined) return refused
-        await insertHoldIn(tx, replica, hold)
-        return { kind: 'held' }
-      }),
+      oneCall
+        ? takeInOneCall(sql, replica, hold)
+        : sql.deferredTransaction(async (tx): Promise<HoldTaken> => {
+          const refused = await refusalIn(tx, hold)
+          if (refused !== undefined) return refused
+          await insertHoldIn(tx, replica, hold)
+          return { kind: 'held' }
+        }),
     /** Moves a hold onto an upstream account (null: onto none), if its budget has room (`moveOnto`). */
     moveTo: (id: string, upstreamId: string | null, amountNano: number): Promise<number | undefined> =>
-      sql.transaction((tx) => moveOnto(tx, id, upstreamId, amountNano)),
+      oneCall ? moveInOneCall(sql, id, upstreamId, amountNano) : sql.deferredTransaction((tx) => moveOnto(tx, id, upstreamId, amountNano)),
     /**
      * Whether the database has a limit for a request of `keyId` served by one of `upstreamIds`: the account's budget,
      * the key's quota or an account's budget. One read, for a replica whose memory says none (team mode: a limit
@@ -149,7 +173,7 @@ export function holdsRepo(sql: Sql, replica: string) {
     /** A hold passes to the task that took its request over: the task's end settles it (store/tasks.ts). */
     rename: async (id: string, to: string) => void (await sql.run('UPDATE holds SET id = ? WHERE id = ?', [to, id])),
     /** Gives a hold back without a ledger row (a fallback model holds again at its own price). */
-    release: (id: string): Promise<number> => sql.transaction((tx) => releaseHoldsIn(tx, 'id = @id', { id })),
+    release: (id: string): Promise<number> => sql.deferredTransaction((tx) => releaseHoldsIn(tx, 'id = @id', { id })),
     /** One process, at start: every hold a previous run left (its requests are over) is released. */
     releaseAll: (): Promise<number> => sql.transaction((tx) => releaseHoldsIn(tx, NOT_A_VIDEO_UNDER_WAY, {})),
     /** Team mode's sweep: the holds of replicas not seen for `ttlMs` are released. */

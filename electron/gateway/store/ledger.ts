@@ -130,6 +130,22 @@ export function ledgerRepo(sql: Sql, log: (line: string) => void, replica: strin
     for (const id of replaced) await tx.run('DELETE FROM pending_requests WHERE id = ?', [id])
   }
 
+  /**
+   * `writeAll` in one round trip, on PostgreSQL (pg-schema.ts write_ledger: the same steps in the server), so a group
+   * commit holds the account's and keys' rows for the length of one call, not across the network. Costs are charged
+   * here, as `writeAll` charges them.
+   */
+  const writeInOneCall = async (entries: LedgerEntry[], checkpoints: PendingEntry[], replaced: string[], leases: string[]): Promise<void> => {
+    const rows = entries.map((e) => ({ ...e, cost_nano: chargeNano(e.cost_nano), held: e.held ?? null }))
+    const stored = checkpoints.map((c) => ({ ...c, breakdown: c.breakdown ?? null }))
+    await sql.run('SELECT write_ledger(CAST(? AS JSONB), CAST(? AS JSONB), CAST(? AS TEXT[]), ?, CAST(? AS TEXT[]))', [
+      JSON.stringify(rows), JSON.stringify(stored), replaced, replica, leases,
+    ])
+  }
+  /** One group commit; the leases given back with it exist only on PostgreSQL (team mode). */
+  const commitBatch = (entries: LedgerEntry[], checkpoints: PendingEntry[], replaced: string[], leases: string[]): Promise<void> =>
+    sql.dialect === 'postgres' ? writeInOneCall(entries, checkpoints, replaced, leases) : sql.transaction((tx) => writeAll(tx, entries, checkpoints, replaced))
+
   /** The pending rows `select` picks become final rows, billed once, in one transaction. */
   const settle = (select: (tx: Sql) => Promise<PendingEntry[]>): Promise<number> =>
     sql.transaction(async (tx) => {
@@ -149,23 +165,27 @@ export function ledgerRepo(sql: Sql, log: (line: string) => void, replica: strin
   let changed = new Set<string>()
   // Pending rows that may be stored whose final row is queued: deleted in the final row's transaction.
   let replaced: string[] = []
+  // Team mode: concurrency leases of requests that ended, given back by the next commit.
+  let leases: string[] = []
   let timer: NodeJS.Timeout | undefined
   let closed = false
 
   /** One group commit of everything queued; on failure the rows go back to the front of the queue. */
   const commit = async (): Promise<void> => {
-    if ((pending.length === 0 && changed.size === 0) || closed) return
+    if ((pending.length === 0 && changed.size === 0 && leases.length === 0) || closed) return
     const batch = pending
     committing = batch
     const rows = [...changed].map((id) => streams.get(id)!)
     const deletions = replaced
+    const released = leases
     pending = []
     changed = new Set()
     replaced = []
+    leases = []
     // Marked before the commit ends: a final row queued meanwhile deletes the pending row (a no-op if it never landed).
     for (const s of rows) s.stored = true
     try {
-      await sql.transaction((tx) => writeAll(tx, batch, rows.map((s) => s.row), deletions))
+      await commitBatch(batch, rows.map((s) => s.row), deletions, released)
       committing = []
     } catch (err) {
       committing = []
@@ -173,6 +193,7 @@ export function ledgerRepo(sql: Sql, log: (line: string) => void, replica: strin
       pending = batch.concat(pending)
       for (const s of rows) if (streams.get(s.row.id) === s) changed.add(s.row.id)
       replaced = deletions.concat(replaced)
+      leases = released.concat(leases)
       throw err
     }
   }
@@ -248,6 +269,18 @@ export function ledgerRepo(sql: Sql, log: (line: string) => void, replica: strin
     settleOrphaned: (ttlMs: number): Promise<number> =>
       settle((tx) => tx.all<PendingEntry>(`SELECT * FROM pending_requests p WHERE ${ownerGone('p.replica')}${tx.skipLocked}`, { ttlMs })),
 
+    /**
+     * Team mode: gives the concurrency leases of requests that ended back in a commit started now, with the rows queued
+     * so far (a request's end is one round trip, shared by the requests that end together). On failure they stay
+     * queued with the rows, and the commit is retried as the timer's is (a lease not given back lapses at its expiry).
+     */
+    releaseLeases(leaseIds: readonly string[]): Promise<void> {
+      leases.push(...leaseIds)
+      return flush().catch((err: unknown) => {
+        timer ??= setTimeout(flushLater, GROUP_COMMIT_MS * 10)
+        throw err
+      })
+    },
     /** Commits what is queued, after any commit under way; rejects when the commit fails (its rows stay queued). */
     flush,
     /** The last commit, then nothing more: rows queued after it stay unwritten (a stream's end after shutdown). */

@@ -1,7 +1,7 @@
 import { gatewayError } from '../errors.js'
 import { concurrencyLimitError, type ConcurrencyLimiter, type Release } from '../limits.js'
 import type { Registry } from '../registry.js'
-import { acquireLeaseSeeingLimits, liveLeases, releaseLeases } from '../store/pg-leases.js'
+import { acquireLeaseSeeingLimits, liveLeases } from '../store/pg-leases.js'
 import type { Sql } from '../store/sql.js'
 
 export interface LeaseLimiter extends ConcurrencyLimiter {
@@ -16,8 +16,16 @@ export interface LeaseLimiter extends ConcurrencyLimiter {
  * (store/pg-leases.ts), renewed by the replica's heartbeat, so a dead replica's slots lapse within one lease time.
  * The same 429s as one process; a database that cannot be reached is a 503 `shared_store_unavailable`.
  */
-export function createLeaseLimiter(opts: { sql: Sql; replica: string; registry: Registry; ttlMs: number; log: (line: string) => void }): LeaseLimiter {
-  const { sql, replica, registry, ttlMs, log } = opts
+export function createLeaseLimiter(opts: {
+  sql: Sql
+  replica: string
+  registry: Registry
+  ttlMs: number
+  log: (line: string) => void
+  /** gives leases back in one round trip: the ledger's next commit, which carries the requests' rows too (store/ledger.ts) */
+  giveBack: (leaseIds: readonly string[]) => Promise<void>
+}): LeaseLimiter {
+  const { sql, replica, registry, ttlMs, log, giveBack } = opts
   let held = 0
   const heldByKey = new Map<string, number>()
   // Whether each live lease's request saw a spending limit in the database when it took its slot.
@@ -26,7 +34,7 @@ export function createLeaseLimiter(opts: { sql: Sql; replica: string; registry: 
   const settled = async () => {
     await Promise.all(releasing)
   }
-  // The releases of requests that end in the same turn of the event loop go in one round trip.
+  // The releases of requests that end in the same turn of the event loop go in one round trip, with their ledger rows.
   let queued: string[] = []
   let batch: Promise<void> | undefined
   const release = (leaseId: string): void => {
@@ -37,8 +45,9 @@ export function createLeaseLimiter(opts: { sql: Sql; replica: string; registry: 
         const ids = queued
         queued = []
         batch = undefined
-        // Not awaited by the requests: a release that fails leaves leases that lapse at their expiry (no heartbeat renews them).
-        return releaseLeases(sql, ids).catch((err: unknown) => log(`[gatehouse] ${ids.join(', ')} concurrency lease not released (it lapses): ${(err as Error).message}`))
+        // Not awaited by the requests: a release that fails is retried with the ledger's next commit, and a lease
+        // never given back lapses at its expiry (no heartbeat renews it).
+        return giveBack(ids).catch((err: unknown) => log(`[gatehouse] ${ids.length} concurrency lease(s) not released yet (retried, else they lapse): ${(err as Error).message}`))
       })
       .finally(() => releasing.delete(done))
     batch = done

@@ -1,0 +1,105 @@
+// Team mode's round trips to the database per request (issue 27): every statement the replica's pool sends is
+// counted by its text, so a request that took a transaction (BEGIN, several statements, COMMIT) would show here.
+import pg from 'pg'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js'
+import { adminClient } from '../integration/admin/admin-helpers.js'
+import { chatConfig, type TestGateway } from '../helpers/gateway.js'
+import { freshDatabase } from '../helpers/pg-database.js'
+import { newSecretKey, startReplica } from '../helpers/team.js'
+
+const CALLS = 32
+const body = { model: 'test-gpt', messages: [{ role: 'user', content: 'hello' }] }
+
+let fake: FakeOpenAI
+let gw: TestGateway
+const sent: string[] = []
+type Query = (this: pg.Client, ...args: unknown[]) => unknown
+const query = pg.Client.prototype.query as unknown as Query
+const textOf = (first: unknown): string => (typeof first === 'string' ? first : String((first as { text?: unknown }).text ?? ''))
+
+beforeAll(async () => {
+  ;(pg.Client.prototype as unknown as { query: Query }).query = function (this: pg.Client, ...args: unknown[]) {
+    sent.push(textOf(args[0]))
+    return query.apply(this, args)
+  }
+  fake = await startFakeOpenAI()
+  // No budget at first; a long lease, so the heartbeat (every 10 s) stays out of the counts.
+  const config = chatConfig([{ id: 'a', baseUrl: fake.url }], { account: { concurrency: 64 }, team: { leaseSeconds: 30 } })
+  gw = await startReplica(await freshDatabase(), newSecretKey(), config)
+})
+afterAll(async () => {
+  ;(pg.Client.prototype as unknown as { query: Query }).query = query
+  await gw?.stop()
+  await fake?.close()
+})
+beforeEach(() => fake.reset())
+
+/** `CALLS` chat completions at once, all answered 200; then the statements sent for them, once releases and the ledger are written. */
+async function burst(oneAtATime = false): Promise<string[]> {
+  sent.length = 0
+  const answers: Response[] = []
+  if (oneAtATime) for (let i = 0; i < CALLS; i++) answers.push(await gw.post('/v1/chat/completions', body))
+  else answers.push(...(await Promise.all(Array.from({ length: CALLS }, () => gw.post('/v1/chat/completions', body)))))
+  expect(answers.map((r) => r.status)).toEqual(Array(CALLS).fill(200))
+  await gw.services.limiter.settled?.()
+  await gw.services.store.ledger.flush()
+  return [...sent]
+}
+
+const count = (statements: string[], pattern: RegExp) => statements.filter((s) => pattern.test(s)).length
+const LEASE = /take_lease\(/
+const HOLD = /take_hold\(/
+const MOVE = /move_hold\(/
+// A lease given back on its own (the ledger's commit gives them back with the rows).
+const RELEASE = /DELETE FROM leases/
+const LEDGER = /write_ledger\(/
+
+describe('team mode: database round trips per request', () => {
+  it('with no limit anywhere: one statement before the upstream call (the lease, which also says no limit is set), the ends batched', async () => {
+    const statements = await burst()
+    expect(count(statements, LEASE)).toBe(CALLS)
+    expect(count(statements, HOLD)).toBe(0)
+    expect(count(statements, MOVE)).toBe(0)
+    expect(count(statements, /^\s*BEGIN/)).toBe(0)
+    // The end: the ledger's commits, each giving back the leases of the requests that ended with it; no statement of its own.
+    expect(count(statements, RELEASE)).toBe(0)
+    expect(count(statements, LEDGER)).toBeGreaterThanOrEqual(1)
+    expect(count(statements, LEDGER)).toBeLessThanOrEqual(CALLS)
+    expect(await gw.services.store.sql.get('SELECT count(*)::int AS n FROM requests WHERE status = 200')).toEqual({ n: CALLS })
+    expect(await gw.services.store.sql.get('SELECT count(*)::int AS n FROM leases')).toEqual({ n: 0 })
+  })
+
+  it('one request at a time: one statement before the upstream call and one at the end', async () => {
+    const statements = await burst(true)
+    expect(count(statements, LEASE)).toBe(CALLS)
+    expect(count(statements, RELEASE)).toBe(0)
+    expect(count(statements, LEDGER)).toBe(CALLS)
+    expect(count(statements, /^\s*BEGIN/)).toBe(0)
+    expect(await gw.services.store.sql.get('SELECT count(*)::int AS n FROM leases')).toEqual({ n: 0 })
+  })
+
+  it('with a budget: the lease and the hold, one statement each, and one to place the hold on the upstream account; no transaction', async () => {
+    expect((await adminClient(gw).patch('/admin/v1/account', { budget: 100 })).status).toBe(200)
+    const statements = await burst()
+    expect(count(statements, LEASE)).toBe(CALLS)
+    expect(count(statements, HOLD)).toBe(CALLS)
+    expect(count(statements, MOVE)).toBe(CALLS)
+    expect(count(statements, /^\s*BEGIN/)).toBe(0)
+    // The end: the ledger's commits, each giving back the leases of the requests that ended with it; no statement of its own.
+    expect(count(statements, RELEASE)).toBe(0)
+    expect(count(statements, LEDGER)).toBeGreaterThanOrEqual(1)
+    expect(count(statements, LEDGER)).toBeLessThanOrEqual(CALLS)
+    // Every hold settled by its row, and the account charged what the rows cost.
+    const sql = gw.services.store.sql
+    expect(await sql.get('SELECT count(*)::int AS n FROM holds')).toEqual({ n: 0 })
+    const account = await sql.get<{ reserved_nano: number; spent: number; charged: number }>(
+      `SELECT reserved_nano, budget_nano - balance_nano AS spent,
+         (SELECT SUM(cost_nano) FROM requests WHERE created_at >= 0 AND reserved_nano IS NOT NULL) AS charged FROM account`,
+    )
+    expect(account!.reserved_nano).toBe(0)
+    expect(account!.spent).toBe(account!.charged)
+    expect(account!.charged).toBeGreaterThan(0)
+    expect(await sql.get('SELECT count(*)::int AS n FROM requests WHERE reserved_nano IS NOT NULL AND status = 200')).toEqual({ n: CALLS })
+  })
+})
