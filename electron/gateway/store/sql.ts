@@ -31,4 +31,11 @@ export interface Sql {
    * Everything is stored or, when `fn` throws, nothing; the error is rethrown.
    */
   transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>
+  /**
+   * `transaction`, for work a crash may lose: a request's hold, which one process releases at its next start anyway.
+   * SQLite joins it to a group of such transactions committed together within DEFERRED_COMMIT_MS (sqlite-sql.ts), or
+   * sooner with the next durable write, so a request pays for no commit of its own; atomic and seen at once by every
+   * later statement all the same. PostgreSQL, whose other replicas must see it, runs it as `transaction`.
+   */
+  deferredTransaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>
 }

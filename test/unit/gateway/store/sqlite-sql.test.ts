@@ -1,6 +1,9 @@
 import Database from 'better-sqlite3'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { sqliteSql } from '../../../../electron/gateway/store/sqlite-sql.js'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { DEFERRED_COMMIT_MS, sqliteSql } from '../../../../electron/gateway/store/sqlite-sql.js'
 import type { Sql } from '../../../../electron/gateway/store/sql.js'
 
 describe('sqliteSql', () => {
@@ -119,5 +122,76 @@ describe('sqliteSql', () => {
     })
     await expect(leaked.run("INSERT INTO t (id, n) VALUES ('late', 1)")).rejects.toThrow('statement on a transaction that has ended')
     expect(await ids()).toEqual([])
+  })
+})
+
+describe('sqliteSql deferred transactions', () => {
+  let dir: string
+  let db: Database.Database
+  let other: Database.Database
+  let sql: Sql
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'gatehouse-deferred-'))
+    db = new Database(join(dir, 'x.sqlite'))
+    db.pragma('journal_mode = WAL')
+    db.exec('CREATE TABLE t (id TEXT PRIMARY KEY, n INTEGER NOT NULL)')
+    // Another connection sees only what was committed.
+    other = new Database(join(dir, 'x.sqlite'), { readonly: true })
+    sql = sqliteSql(db)
+  })
+  afterEach(() => {
+    other.close()
+    db.close()
+    rmSync(dir, { recursive: true, force: true })
+  })
+  const committed = () => (other.prepare('SELECT id FROM t ORDER BY id').all() as Array<{ id: string }>).map((r) => r.id)
+  const insert = (tx: Sql, id: string) => tx.run('INSERT INTO t (id, n) VALUES (?, 1)', [id])
+
+  it('are seen at once by later statements, and committed together within DEFERRED_COMMIT_MS', async () => {
+    expect(await sql.deferredTransaction(async (tx) => (await insert(tx, 'a'), 'done'))).toBe('done')
+    await sql.deferredTransaction((tx) => insert(tx, 'b'))
+    expect(db.inTransaction).toBe(true)
+    expect(committed()).toEqual([])
+    expect(await sql.transaction((tx) => tx.all('SELECT id FROM t ORDER BY id'))).toEqual([{ id: 'a' }, { id: 'b' }])
+    // That read was a (durable) transaction: the group went with it.
+    expect(committed()).toEqual(['a', 'b'])
+    await sql.deferredTransaction((tx) => insert(tx, 'c'))
+    expect(committed()).toEqual(['a', 'b'])
+    await new Promise((resolve) => setTimeout(resolve, DEFERRED_COMMIT_MS * 3))
+    expect(committed()).toEqual(['a', 'b', 'c'])
+    expect(db.inTransaction).toBe(false)
+  })
+
+  it('a write of the outer handle commits the group with it', async () => {
+    await sql.deferredTransaction((tx) => insert(tx, 'held'))
+    await sql.run("INSERT INTO t (id, n) VALUES ('durable', 2)")
+    expect(committed()).toEqual(['durable', 'held'])
+    expect(db.inTransaction).toBe(false)
+  })
+
+  it('one that throws undoes only its own work; the group keeps the rest', async () => {
+    await sql.deferredTransaction((tx) => insert(tx, 'kept'))
+    await expect(sql.deferredTransaction(async (tx) => {
+      await insert(tx, 'undone')
+      throw new Error('refused')
+    })).rejects.toThrow('refused')
+    await expect(sql.deferredTransaction((tx) => insert(tx, 'kept'))).rejects.toThrow('UNIQUE constraint failed')
+    await sql.transaction(async () => undefined)
+    expect(committed()).toEqual(['kept'])
+  })
+
+  it('the group\'s deadline never commits inside a transaction under way: it waits for its end', async () => {
+    await sql.deferredTransaction((tx) => insert(tx, 'first'))
+    const failing = sql.deferredTransaction(async (tx) => {
+      await insert(tx, 'rolled-back')
+      // The deadline passes while this transaction is open.
+      await new Promise((resolve) => setTimeout(resolve, DEFERRED_COMMIT_MS * 3))
+      expect(committed()).toEqual([])
+      throw new Error('after the deadline')
+    })
+    await expect(failing).rejects.toThrow('after the deadline')
+    await new Promise((resolve) => setTimeout(resolve, DEFERRED_COMMIT_MS))
+    expect(committed()).toEqual(['first'])
+    expect(db.inTransaction).toBe(false)
   })
 })
