@@ -40,14 +40,28 @@ const PROVIDERS: Partial<Record<Vendor, string>> = { openai: 'openai', anthropic
 export const providerOf = (vendor: Vendor): string => PROVIDERS[vendor] ?? vendor
 
 /** How finish reasons look in the answers the gateway sends (chat `finish_reason`, messages `stop_reason`, Gemini `finishReason`). */
-const FINISH_REASON = /"(?:finish_reason|stop_reason|finishReason)"\s*:\s*"([A-Za-z0-9_.:-]{1,64})"/g
+const FINISH_REASON = /"(?:finish_reason|stop_reason|finishReason)"\s*:\s*"([A-Za-z_]{1,40})"/g
+/**
+ * The values the protocols define (OpenAI chat and its compatible vendors, Anthropic messages, Gemini's FinishReason):
+ * only these are kept, so a tool call's arguments (a JSON object in messages and Gemini answers) that happen to name
+ * such a key never put the model's words on a span.
+ */
+const FINISH_REASONS: ReadonlySet<string> = new Set([
+  'stop', 'length', 'tool_calls', 'content_filter', 'function_call', 'sensitive', 'network_error', 'insufficient_system_resource',
+  'end_turn', 'max_tokens', 'stop_sequence', 'tool_use', 'pause_turn', 'refusal', 'model_context_window_exceeded',
+  'FINISH_REASON_UNSPECIFIED', 'STOP', 'MAX_TOKENS', 'SAFETY', 'RECITATION', 'LANGUAGE', 'OTHER', 'BLOCKLIST', 'PROHIBITED_CONTENT', 'SPII',
+  'MALFORMED_FUNCTION_CALL', 'IMAGE_SAFETY', 'IMAGE_PROHIBITED_CONTENT', 'IMAGE_RECITATION', 'IMAGE_OTHER', 'NO_IMAGE', 'UNEXPECTED_TOOL_CALL',
+  'TOO_MANY_TOOL_CALLS',
+])
 /** More than any answer has choices: what a span keeps. */
 export const MAX_FINISH_REASONS = 16
 
 /** Adds the finish reasons named in a piece of an answer (protocol fields only: a quote of one inside text is escaped). */
 export function collectFinishReasons(text: string, into: string[]): void {
   FINISH_REASON.lastIndex = 0
-  for (let m = FINISH_REASON.exec(text); m !== null && into.length < MAX_FINISH_REASONS; m = FINISH_REASON.exec(text)) into.push(m[1])
+  for (let m = FINISH_REASON.exec(text); m !== null && into.length < MAX_FINISH_REASONS; m = FINISH_REASON.exec(text)) {
+    if (FINISH_REASONS.has(m[1])) into.push(m[1])
+  }
 }
 
 /** The request body's largest size read again for its parameters (max_tokens, temperature …). */

@@ -47,7 +47,7 @@ export interface TracingSources {
 }
 
 /** Loads OpenTelemetry and starts exporting to the collector `settings` name. */
-export async function startTracing(settings: OtlpSettings, sources: TracingSources, flushDeadlineMs = FLUSH_DEADLINE_MS): Promise<Tracing> {
+export async function startTracing(settings: OtlpSettings, sources: TracingSources): Promise<Tracing> {
   const [api, { TracerProvider, BatchSpanProcessor }, { resourceFromAttributes }, { OTLPTraceExporter }] = await Promise.all([
     import('@opentelemetry/api'),
     import('@opentelemetry/sdk-trace'),
@@ -107,7 +107,7 @@ export async function startTracing(settings: OtlpSettings, sources: TracingSourc
     },
     async close() {
       let timer: NodeJS.Timeout | undefined
-      const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, flushDeadlineMs)))
+      const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, FLUSH_DEADLINE_MS)))
       try {
         await Promise.race([provider.shutdown().catch(() => undefined), late])
       } finally {

@@ -12,13 +12,15 @@ describe('span attributes', () => {
     expect((['openai', 'anthropic', 'gemini', 'xai', 'ark', 'dashscope', 'gateway'] as const).map(providerOf)).toEqual(['openai', 'anthropic', 'gcp.gemini', 'x_ai', 'ark', 'dashscope', 'gateway'])
   })
 
-  it('reads finish reasons from chat, messages and Gemini answers, not from quoted text', () => {
+  it('reads finish reasons from chat, messages and Gemini answers, the protocols\' values only, not from quoted text or tool arguments', () => {
     const found: string[] = []
     collectFinishReasons('data: {"choices":[{"index":0,"delta":{},"finish_reason":"length"}]}\n\n', found)
     collectFinishReasons('{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null}}', found)
     collectFinishReasons('{"candidates":[{"finishReason":"STOP"}]}', found)
     collectFinishReasons('{"choices":[{"finish_reason":null,"delta":{"content":"say \\"finish_reason\\":\\"stop\\""}}]}', found)
-    expect(found).toEqual(['length', 'end_turn', 'STOP'])
+    // A tool call's arguments are a JSON object in a messages answer: a key named like the field is not a finish reason.
+    collectFinishReasons('{"content":[{"type":"tool_use","input":{"stop_reason":"my_private_words"}}],"stop_reason":"tool_use"}', found)
+    expect(found).toEqual(['length', 'end_turn', 'STOP', 'tool_use'])
     const many: string[] = []
     collectFinishReasons('"finish_reason":"stop",'.repeat(40), many)
     expect(many).toHaveLength(MAX_FINISH_REASONS)
