@@ -8,7 +8,7 @@ const job = JSON.parse(process.argv[2]!) as LoadJob
 const run = autocannon({
   url: job.url,
   method: 'POST',
-  headers: { 'content-type': 'application/json', authorization: job.authorization },
+  headers: { ...job.headers, 'content-type': 'application/json', authorization: job.authorization },
   body: readFileSync(job.bodyFile, 'utf8'),
   connections: job.connections,
   duration: job.durationS,

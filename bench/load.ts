@@ -21,7 +21,7 @@ export const LOAD_GENERATOR = existsSync(WRK)
   : { name: 'autocannon', describe: `autocannon in a child process (${WRK} not found)` }
 
 /** What the autocannon child is given (as JSON in argv[2]). */
-export interface LoadJob { url: string; authorization: string; bodyFile: string; connections: number; durationS: number }
+export interface LoadJob { url: string; authorization: string; bodyFile: string; connections: number; durationS: number; headers: Record<string, string> }
 
 /** One load run; latencies in ms. */
 export interface LoadRun {
@@ -42,7 +42,8 @@ interface WrkResult { requests: number; durationUs: number; connectErrors: numbe
 
 async function wrk(job: LoadJob): Promise<LoadRun> {
   const { pathname, origin } = new URL(job.url)
-  const args = ['-t1', `-c${job.connections}`, `-d${job.durationS}s`, '--timeout', '10s', '-s', WRK_SCRIPT, origin, '--', job.bodyFile, pathname, job.authorization]
+  const extra = Object.entries(job.headers).map(([name, value]) => `${name}: ${value}`)
+  const args = ['-t1', `-c${job.connections}`, `-d${job.durationS}s`, '--timeout', '10s', '-s', WRK_SCRIPT, origin, '--', job.bodyFile, pathname, job.authorization, ...extra]
   const { stdout } = await run(WRK, args, { timeout: job.durationS * 1000 + OVERRUN_MS, maxBuffer: 1 << 20 })
   const line = /^WRK_RESULT (\{.*\})$/m.exec(stdout)
   if (!line) throw new Error(`wrk printed no result:\n${stdout}`)
@@ -67,13 +68,16 @@ async function autocannon(job: LoadJob): Promise<LoadRun> {
 
 const generate = LOAD_GENERATOR.name === 'wrk' ? wrk : autocannon
 
-/** The chat body (or any JSON body) POSTed to `url` on `connections` connections: warm-up, then the measured run. */
-export async function loadTest(url: string, apiKey: string, body: string, connections: number, opts: { durationS: number; warmupS: number }): Promise<LoadResult> {
+/**
+ * The chat body (or any JSON body) POSTed to `url` on `connections` connections: warm-up, then the measured run.
+ * `headers`: more request headers, beside the content type and the key (a peer's routing headers).
+ */
+export async function loadTest(url: string, apiKey: string, body: string, connections: number, opts: { durationS: number; warmupS: number }, headers: Record<string, string> = {}): Promise<LoadResult> {
   const dir = mkdtempSync(join(tmpdir(), 'gatehouse-bench-body-'))
   try {
     const bodyFile = join(dir, 'body.json')
     writeFileSync(bodyFile, body)
-    const job = { url, authorization: `Bearer ${apiKey}`, bodyFile, connections }
+    const job = { url, authorization: `Bearer ${apiKey}`, bodyFile, connections, headers }
     const warm = await generate({ ...job, durationS: opts.warmupS })
     const measured = await generate({ ...job, durationS: opts.durationS })
     noteAnswers(url, warm.answered2xx + measured.answered2xx)

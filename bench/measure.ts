@@ -37,10 +37,11 @@ export function chatBody(opts: { model?: string; stream?: boolean; prompt?: stri
   return JSON.stringify({ model: opts.model ?? CHAT.model, messages, ...(opts.stream === undefined ? {} : { stream: opts.stream }) })
 }
 
-export function chatRequest(origin: string, apiKey: string, stream: boolean, model = CHAT.model): RequestSpec {
+/** `headers`: more request headers, beside the content type and the key (a peer's routing headers). */
+export function chatRequest(origin: string, apiKey: string, stream: boolean, model = CHAT.model, headers: Record<string, string> = {}): RequestSpec {
   return {
     url: `${origin}${CHAT_PATH}`,
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` },
+    headers: { ...headers, 'content-type': 'application/json', authorization: `Bearer ${apiKey}` },
     body: chatBody({ model, stream }),
     expect: stream ? ['chat.completion.chunk', '[DONE]'] : ['"chat.completion"'],
   }
@@ -156,15 +157,18 @@ export async function sequential(spec: RequestSpec, opts: { maxRequests: number;
 }
 
 /** Streamed chat completions, sequentially on one connection: time to first byte, and streams/s. */
-export function streams(origin: string, apiKey: string, opts: { maxRequests: number; maxMs: number; warmup: number }): Promise<SeqResult> {
-  return sequential(chatRequest(origin, apiKey, true), opts)
+export function streams(origin: string, apiKey: string, opts: { maxRequests: number; maxMs: number; warmup: number }, headers: Record<string, string> = {}): Promise<SeqResult> {
+  return sequential(chatRequest(origin, apiKey, true, undefined, headers), opts)
 }
+
+/** A probe that has not answered whole by then has failed. */
+const PROBE_DEADLINE_MS = 30_000
 
 /** One request, checked for a 200 with every `expect` string; returns the problem, if any. */
 export async function probeRequest(spec: RequestSpec): Promise<string | undefined> {
   const agent = new Agent()
   try {
-    const res = await request(spec.url, { method: 'POST', headers: spec.headers, body: spec.body, dispatcher: agent })
+    const res = await request(spec.url, { method: 'POST', headers: spec.headers, body: spec.body, dispatcher: agent, signal: AbortSignal.timeout(PROBE_DEADLINE_MS) })
     const text = await res.body.text()
     if (res.statusCode >= 200 && res.statusCode < 300) noteAnswers(spec.url)
     const missing = spec.expect.filter((e) => !text.includes(e))
@@ -178,9 +182,9 @@ export async function probeRequest(spec: RequestSpec): Promise<string | undefine
 }
 
 /** One non-streamed and one streamed request, checked for a chat answer, before any load is put on a target. */
-export async function probe(origin: string, apiKey: string): Promise<string | undefined> {
+export async function probe(origin: string, apiKey: string, headers: Record<string, string> = {}): Promise<string | undefined> {
   for (const stream of [false, true]) {
-    const problem = await probeRequest(chatRequest(origin, apiKey, stream))
+    const problem = await probeRequest(chatRequest(origin, apiKey, stream, undefined, headers))
     if (problem) return `${stream ? 'streamed' : 'non-streamed'} probe ${problem}`
   }
   return undefined

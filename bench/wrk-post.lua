@@ -1,12 +1,19 @@
 -- wrk script: POSTs one body, read from a file, to one path; prints the counts and latency percentiles as one JSON
--- line (latencies in microseconds). Arguments after `--`: BODY_FILE PATH AUTHORIZATION.
+-- line (latencies in microseconds). Arguments after `--`: BODY_FILE PATH AUTHORIZATION ["NAME: VALUE" ...], the
+-- last ones more request headers (a peer gateway's routing headers).
 local req
 
 function init(args)
   local f = assert(io.open(args[1], "rb"))
   local body = f:read("*a")
   f:close()
-  req = wrk.format("POST", args[2], { ["Content-Type"] = "application/json", ["Authorization"] = args[3] }, body)
+  local headers = { ["Content-Type"] = "application/json", ["Authorization"] = args[3] }
+  for i = 4, #args do
+    local name, value = string.match(args[i], "^([^:]+): (.*)$")
+    assert(name, "a header argument is NAME: VALUE, not " .. args[i])
+    headers[name] = value
+  end
+  req = wrk.format("POST", args[2], headers, body)
 end
 
 function request()
