@@ -1,6 +1,7 @@
-// How Gatehouse's cost grows: with the prompt's size (1 KB, 100 KB, 1 MB of text, against the bare proxy carrying the
-// same body) and with the number of keys and groups in its config (10 and 10,000, each a gateway of its own on the
-// target core, started for this phase and stopped after it). Load at 1 and 16 connections, in rounds.
+// How Gatehouse's cost grows: with the prompt's size (1 KB, 100 KB, 1 MB of text, against the buffering bare proxy,
+// the floor for JSON chat, carrying the same body) and with the number of keys and groups in its config (10 and
+// 10,000, each a gateway of its own on the target core, started for this phase and stopped after it). Load at 1 and
+// 16 connections, in rounds.
 import { readProcMemory } from './proc-memory.js'
 import { loadTest, type LoadResult } from './load.js'
 import { chatBody, CHAT_PATH, medianLoad, rotate } from './measure.js'
@@ -34,11 +35,11 @@ export async function startKeysGateways(fakes: FakeOrigins, placement: Placement
 }
 
 /** One round: every series at every connection count, the series in an order rotated by `round`. */
-export async function growthRound(round: number, bare: Child, gatehouse: Child, keyed: KeysGateway[], log: (line: string) => void): Promise<GrowthRound> {
+export async function growthRound(round: number, buffered: Child, gatehouse: Child, keyed: KeysGateway[], log: (line: string) => void): Promise<GrowthRound> {
   const series: Array<{ id: string; url: string; body: string }> = [
     ...GROWTH_OPTS.promptBytes.flatMap((bytes) => {
       const body = chatBody({ prompt: prompt(bytes) })
-      return [{ id: `prompt${bytes}.bare`, url: bare.url, body }, { id: `prompt${bytes}.gatehouse`, url: gatehouse.url, body }]
+      return [{ id: `prompt${bytes}.buffered`, url: buffered.url, body }, { id: `prompt${bytes}.gatehouse`, url: gatehouse.url, body }]
     }),
     ...keyed.map((k) => ({ id: `keys${k.keys}`, url: k.gateway.url, body: chatBody() })),
   ]

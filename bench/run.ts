@@ -1,44 +1,45 @@
-// `npm run bench`: the fake upstreams, a bare proxy and Gatehouse, each in a child process, measured from here in
+// `npm run bench`: the fake upstreams, two bare proxies (the floors: one streams every answer back, one buffers JSON
+// answers), Portkey's open-source gateway (the peer) and Gatehouse, each in a child process, measured from here in
 // one run, in rounds (BENCH_ROUNDS, default 3) whose medians are reported: chat under load at 1, 16 and 64
-// connections, streams at 1 and 16, each target's memory, the protocol paths, how the cost grows with the prompt and
-// the config, and a 40 MB images edit with Gatehouse's peak memory growth (before the cost growth, as the
+// connections, streams at 1 and 16, each target's memory (chat.ts), the protocol paths, how the cost grows with the
+// prompt and the config, and a 40 MB images edit with Gatehouse's peak memory growth (before the cost growth, as the
 // last phase measured after the chat load only). Each target runs alone on one core, the
-// load generator and the fakes on the other (cores.ts). Prints tables and writes bench/results/latest.json; exits
-// non-zero when a target, a protocol path or an images path answered with errors, or a 2xx answer has no ledger row.
+// load generator and the fakes on the other (cores.ts). Prints tables, Gatehouse's ratios to the floors and the peer
+// and issue 27's goals (goals.ts), and writes bench/results/latest.json; exits non-zero when a target, a protocol
+// path or an images path answered with errors, or a 2xx answer has no ledger row.
 // Last, team mode (team.ts): Gatehouse on PostgreSQL with one replica and with two, beside it on SQLite; run only
-// that phase with `BENCH_ONLY=team npm run bench` (results in bench/results/team.json).
+// that phase with `BENCH_ONLY=team npm run bench` (results in bench/results/team.json), or only the chat phase, every
+// target, with `BENCH_ONLY=chat` (results in bench/results/chat.json).
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg } from 'node:os'
 import { join } from 'node:path'
-import { setTimeout as sleep } from 'node:timers/promises'
 import { answeredAt } from './answered.js'
+import { CHAT_OPTS, chatFailures, measureChat, startTargets, type Children } from './chat.js'
 import { placeProcesses, type Placement } from './cores.js'
+import { oneCoreGoals } from './goals.js'
 import { GROWTH_OPTS, growthRound, startKeysGateways, summarizeGrowth, type GrowthRound } from './growth.js'
 import { IMAGES_OPTS, imageBodies, imageFailures, measureImages, probeImagePath, summarizeImages, type ImagesSummary } from './images.js'
-import { LOAD_GENERATOR, loadTest, type LoadResult } from './load.js'
-import { chatBody, CHAT_PATH, medianLoad, medianSeq, probe, rotate, streams, type SeqResult } from './measure.js'
-import { readProcMemory } from './proc-memory.js'
+import { LOAD_GENERATOR } from './load.js'
+import { probe } from './measure.js'
 import { measureProtocols, probeProtocols, PROTOCOL_OPTS, protocolFailures, protocolRequests, summarizeProtocols, type ProtocolRound, type ProtocolSummary } from './protocols.js'
-import { LABELS, printGoals, printGrowth, printImages, printLedger, printProtocols, printReport, printTeam, STREAM_CONNECTIONS, summarize, TARGETS, type Measurements, type TargetMemory, type TargetName } from './report.js'
-import { BENCH_KEY, endedChildren, fakeOrigins, ROOT, startBareProxy, startFakeUpstream, startGatehouse, stopAll, type Child, type FakeOrigins } from './targets.js'
+import { FLOORS, LABELS, printGoals, printGrowth, printImages, printLedger, printProtocols, printReport, printTeam, STREAM_CONNECTIONS, summarize, type Measurements, type Summary } from './report.js'
+import { BENCH_KEY, endedChildren, fakeOrigins, portkeyPackage, ROOT, startFakeUpstream, startGatehouse, stopAll, type FakeOrigins, type GatehouseChild } from './targets.js'
 import { describeTeamPlacement, measureTeam, TEAM_OPTS, type TeamRun } from './team.js'
 
-const CONNECTIONS = [1, 16, 64]
-const LOAD = { durationS: 4, warmupS: 1 }
-const STREAMS = { maxRequests: 2_000, maxMs: 3_000, warmup: 20 }
-/** Streams on N > 1 connections: wrk keeps N streaming for the warm-up and `durationS`; one more connection reads TTFB. */
-const STREAM_LOAD = { durationS: 3, warmupS: 1 }
-// Lets the previous run's sockets close and its garbage be collected before the next one starts.
-const SETTLE_MS = 250
-const RESULTS_FILE = join(ROOT, 'bench', 'results', 'latest.json')
+const RESULTS_DIR = join(ROOT, 'bench', 'results')
 /** `BENCH_ONLY=team`: only the team-mode phase (and the SQLite Gatehouse it is compared with), results in team.json. */
-const TEAM_RESULTS_FILE = join(ROOT, 'bench', 'results', 'team.json')
+const TEAM_RESULTS_FILE = join(RESULTS_DIR, 'team.json')
+/** `BENCH_ONLY=chat`: only the chat phase, every target, results in chat.json. */
+const CHAT_RESULTS_FILE = join(RESULTS_DIR, 'chat.json')
+const RESULTS_FILE = join(RESULTS_DIR, 'latest.json')
+const ONLY = ['chat', 'team'] as const
+type Only = (typeof ONLY)[number]
 
-function onlyFromEnv(): 'team' | undefined {
+function onlyFromEnv(): Only | undefined {
   const raw = process.env.BENCH_ONLY
   if (raw === undefined || raw === '') return undefined
-  if (raw !== 'team') throw new Error(`BENCH_ONLY must be "team" or unset, not ${JSON.stringify(raw)}`)
-  return raw
+  if (!(ONLY as readonly string[]).includes(raw)) throw new Error(`BENCH_ONLY must be ${ONLY.map((o) => `"${o}"`).join(' or ')} or unset, not ${JSON.stringify(raw)}`)
+  return raw as Only
 }
 
 function roundsFromEnv(): number {
@@ -59,72 +60,67 @@ for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
   })
 }
 
-function failuresOf(m: Measurements, p: ProtocolSummary, i: ImagesSummary, children: Record<TargetName, Child>): string[] {
-  const tail = (c: Child) => (c.stderrTail() ? `\n  its stderr:\n${c.stderrTail()}` : '')
-  const targets = TARGETS.flatMap((t) => {
-    const errors = m.load[t].reduce((n, r) => n + r.errors, 0)
-    const non2xx = m.load[t].reduce((n, r) => n + r.non2xx, 0)
-    const failed = m.streams[t].reduce((n, r) => n + r.failures, 0)
-    if (errors + non2xx + failed === 0) return []
-    return [`${LABELS[t]}: ${errors} errors, ${non2xx} non-2xx under load, ${failed} failed streams${tail(children[t])}`]
-  })
-  const paths = protocolFailures(p).map(({ id, text }) => `protocol path ${id}: ${text}${tail(id.includes('Direct') ? children.direct : children.gatehouse)}`)
-  const images = imageFailures(i).map(({ id, text }) => `images path ${id}: ${text}${tail(id === 'imagesDirect' ? children.direct : children.gatehouse)}`)
-  return [...targets, ...paths, ...images]
+function pathFailures(p: ProtocolSummary, i: ImagesSummary, children: Children): string[] {
+  const tail = (t: 'direct' | 'gatehouse') => (children[t]?.stderrTail() ? `\n  its stderr:\n${children[t]!.stderrTail()}` : '')
+  const paths = protocolFailures(p).map(({ id, text }) => `protocol path ${id}: ${text}${tail(id.includes('Direct') ? 'direct' : 'gatehouse')}`)
+  const images = imageFailures(i).map(({ id, text }) => `images path ${id}: ${text}${tail(id === 'imagesDirect' ? 'direct' : 'gatehouse')}`)
+  return [...paths, ...images]
 }
 
 function growthFailures(g: GrowthRound): string[] {
   return Object.entries(g).flatMap(([id, rows]) => rows.filter((r) => r.errors + r.non2xx > 0).map((r) => `growth ${id} @${r.connections}: ${r.errors} errors, ${r.non2xx} non-2xx`))
 }
 
-/** Each round visits every connection count, and within it the three targets, in an order rotated every round. */
-async function loadRounds(rounds: number, children: Record<TargetName, Child>): Promise<Array<Record<TargetName, LoadResult[]>>> {
-  const all: Array<Record<TargetName, LoadResult[]>> = []
-  for (let round = 0; round < rounds; round++) {
-    const results: Record<TargetName, LoadResult[]> = { direct: [], bare: [], gatehouse: [] }
-    for (const connections of CONNECTIONS) {
-      for (const t of rotate(TARGETS, round)) {
-        log(`  round ${round + 1}/${rounds}, ${LABELS[t]}: ${connections} connections, ${LOAD.warmupS} s warm-up + ${LOAD.durationS} s`)
-        results[t].push(await loadTest(`${children[t].url}${CHAT_PATH}`, BENCH_KEY, chatBody(), connections, LOAD))
-        await sleep(SETTLE_MS)
-      }
-    }
-    all.push(results)
-  }
-  return all
+/** What the run was and where: printed first, and kept in the results file. */
+interface RunInfo { startedAt: string; rounds: number; placement: Placement; loadBefore: number[]; loadAfter: number[]; peer: string }
+
+function machine(r: RunInfo) {
+  const cpu = cpus()
+  return { node: process.version, platform: process.platform, cpus: cpu.length, cpuModel: cpu[0]?.model.trim(), loadAverageBefore: r.loadBefore, loadAverageAfter: r.loadAfter }
 }
 
-async function streamRounds(rounds: number, children: Record<TargetName, Child>): Promise<Array<Record<TargetName, SeqResult[]>>> {
-  const all: Array<Record<TargetName, SeqResult[]>> = []
-  for (let round = 0; round < rounds; round++) {
-    const results: Record<TargetName, SeqResult[]> = { direct: [], bare: [], gatehouse: [] }
-    for (const connections of STREAM_CONNECTIONS) {
-      for (const t of rotate(TARGETS, round)) {
-        log(`  round ${round + 1}/${rounds}, ${LABELS[t]}: streams on ${connections} connection${connections === 1 ? '' : `s (${LOAD_GENERATOR.name}) and TTFB on one more`}`)
-        results[t].push(connections === 1 ? await streams(children[t].url, BENCH_KEY, STREAMS) : await streamsUnderLoad(children[t].url, connections))
-        await sleep(SETTLE_MS)
-      }
-    }
-    all.push(results)
-  }
-  return all
+function printHeader(r: RunInfo): void {
+  const cpu = cpus()
+  const avg = (l: number[]) => l.map((v) => v.toFixed(2)).join(' ')
+  console.log(`Gatehouse benchmark — Node ${process.version}, ${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${r.rounds} rounds`)
+  console.log(`  ${r.placement.describe}`)
+  console.log(`  load generator: ${LOAD_GENERATOR.describe}`)
+  console.log(`  floors: the streaming and the buffering bare proxy (bench/bare-proxy.ts); peer: ${r.peer}`)
+  console.log(`  load average (1, 5, 15 min) before the run: ${avg(r.loadBefore)}, after: ${avg(r.loadAfter)} (other work on the machine skews the figures)`)
 }
 
-/**
- * Streams at `connections`: the rate from the load generator (the runner's own client would set the pace), the time
- * to first byte from one extra sequential connection while they run, so that it is the target's latency under that
- * load and not the client's queueing.
- */
-async function streamsUnderLoad(origin: string, connections: number): Promise<SeqResult> {
-  const [load, ttfb] = await Promise.all([
-    loadTest(`${origin}${CHAT_PATH}`, BENCH_KEY, chatBody({ stream: true }), connections, STREAM_LOAD),
-    // Starts after the generator's warm-up and ends before its measured run does.
-    sleep(STREAM_LOAD.warmupS * 1000 + SETTLE_MS).then(() => streams(origin, BENCH_KEY, { ...STREAMS, maxMs: STREAM_LOAD.durationS * 1000 - 2 * SETTLE_MS })),
-  ])
-  return { ...ttfb, requests: ttfb.requests + load.requests, failures: ttfb.failures + load.errors + load.non2xx, perSec: load.requestsPerSec }
+function describePeer(m: Measurements): string {
+  if (m.notRun.portkey) return `${LABELS.portkey}, not measured (see below)`
+  const { version } = portkeyPackage()
+  return `${LABELS.portkey} ${version} (@portkey-ai/gateway, its own bin, headless, no Node flags of ours; routed by x-portkey-provider: openai and x-portkey-custom-host)`
 }
 
-const mbOfKb = (kb: number | undefined) => (kb === undefined ? NaN : (kb * 1024) / 1e6)
+/** Issue 27's goals and the other project goals, printed, then the ledger check; returns the goals and the ledger's failure, if any. */
+function goalsAndLedger(s: Summary, gatehouse: GatehouseChild, p?: ProtocolSummary, i?: ImagesSummary) {
+  const answered = answeredAt(gatehouse.url)
+  const ledger = gatehouse.ledger()
+  const oneCore = oneCoreGoals({ ...s.oneCore, ledger: ledger ? { answered, rows: ledger.ok } : undefined })
+  printGoals(oneCore, s, p, i)
+  const problem = printLedger(answered, ledger)
+  return { goals: { oneCore, p50At1: s.p50At1, ...(p ? { translationUnder1Ms: p.goal } : {}), ...(i ? { imagesPeakGrowthUnder150Mb: i.goal } : {}) }, ledger: { answered2xx: answered, rows: ledger }, problem }
+}
+
+const chatSettings = (r: RunInfo) => ({
+  rounds: r.rounds, placement: r.placement.describe, generator: LOAD_GENERATOR.describe, floors: FLOORS, ...CHAT_OPTS, streamConnections: STREAM_CONNECTIONS,
+  units: 'requestsPerSec in req/s, latencies in ms, memory in MB (10^6 bytes); medians of the rounds, counts summed',
+})
+
+function writeResults(file: string, report: object): void {
+  mkdirSync(RESULTS_DIR, { recursive: true })
+  writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`)
+  console.log(`\nresults written to ${file}`)
+}
+
+function exitCodeOf(failures: string[]): number {
+  if (failures.length === 0) return 0
+  console.error(`\nFAILED:\n${failures.map((f) => `- ${f}`).join('\n')}`)
+  return 1
+}
 
 async function main(): Promise<number> {
   const startedAt = new Date().toISOString()
@@ -134,16 +130,12 @@ async function main(): Promise<number> {
   const loadBefore = loadavg()
   const placement = placeProcesses()
   log(`${placement.describe}; load generator: ${LOAD_GENERATOR.describe}`)
-  log('starting the fake upstreams, the bare proxy and Gatehouse…')
+  log('starting the fake upstreams, the bare proxies, Portkey and Gatehouse…')
   const fake = await startFakeUpstream()
   const fakes = fakeOrigins(fake)
   if (only === 'team') return teamOnly(fakes, placement, rounds, startedAt)
-  const [direct, bare, gatehouse] = await Promise.all([startFakeUpstream(placement), startBareProxy(fake.url, placement), startGatehouse(fakes, placement)])
-  const children: Record<TargetName, Child> = { direct, bare, gatehouse }
-  for (const t of TARGETS) {
-    const problem = await probe(children[t].url, BENCH_KEY)
-    if (problem) throw new Error(`${LABELS[t]} (${children[t].url}) does not answer chat completions: ${problem}`)
-  }
+  const { children, gatehouse, notRun } = await startTargets(fake.url, fakes, placement, log)
+  if (only === 'chat') return chatOnly(children, gatehouse, notRun, { startedAt, rounds, placement, loadBefore })
   const requests = protocolRequests(gatehouse.url, fakes)
   await probeProtocols(requests)
   log('building the images edit body…')
@@ -152,13 +144,7 @@ async function main(): Promise<number> {
   // and on the memory read before the images phase. The Gatehouse path is probed at the start of that phase.
   await probeImagePath(images.requests, 'imagesDirect')
 
-  const idle = Object.fromEntries(TARGETS.map((t) => [t, readProcMemory(children[t].pid)]))
-  const loadByRound = await loadRounds(rounds, children)
-  const streamsByRound = await streamRounds(rounds, children)
-  const memory = Object.fromEntries(TARGETS.map((t) => {
-    const after = readProcMemory(children[t].pid)
-    return [t, { idleMb: mbOfKb(idle[t]?.vmRssKb), afterLoadMb: mbOfKb(after?.vmRssKb), peakMb: mbOfKb(after?.vmHwmKb) }]
-  })) as Record<TargetName, TargetMemory>
+  const m = await measureChat(rounds, children, notRun, log)
 
   const protocolByRound: ProtocolRound[] = []
   for (let round = 0; round < rounds; round++) {
@@ -172,7 +158,8 @@ async function main(): Promise<number> {
   const keyed = await startKeysGateways(fakes, placement, log)
   const growthByRound: GrowthRound[] = []
   try {
-    for (let round = 0; round < rounds; round++) growthByRound.push(await growthRound(round, bare, gatehouse, keyed, log))
+    // The prompt series is JSON chat: Gatehouse against its JSON floor, the buffering proxy.
+    for (let round = 0; round < rounds; round++) growthByRound.push(await growthRound(round, children[FLOORS.json]!, gatehouse, keyed, log))
   } finally {
     await Promise.all(keyed.map((k) => k.gateway.stop()))
   }
@@ -180,60 +167,68 @@ async function main(): Promise<number> {
   // The last phase: it unpins the runner, and so every load generator after it.
   const team = await measureTeam(fakes, gatehouse, placement, rounds, log)
 
-  const loadAfter = loadavg()
+  const run: RunInfo = { startedAt, rounds, placement, loadBefore, loadAfter: loadavg(), peer: describePeer(m) }
   await gatehouse.stop()
-  const answered = answeredAt(gatehouse.url)
 
-  const m: Measurements = {
-    load: Object.fromEntries(TARGETS.map((t) => [t, CONNECTIONS.map((_, i) => medianLoad(loadByRound.map((r) => r[t][i])))])) as Record<TargetName, LoadResult[]>,
-    streams: Object.fromEntries(TARGETS.map((t) => [t, STREAM_CONNECTIONS.map((_, i) => medianSeq(streamsByRound.map((r) => r[t][i])))])) as Record<TargetName, SeqResult[]>,
-    memory,
-    loadRounds: loadByRound,
-    streamRounds: streamsByRound,
-  }
-  const summary = summarize(m, CONNECTIONS)
+  const summary = summarize(m, CHAT_OPTS.connections)
   const protocols = summarizeProtocols(protocolByRound)
   const growth = summarizeGrowth(growthByRound)
   const imagesSummary = summarizeImages(imagesRun.rounds, imagesRun.memory, images)
-  const cpu = cpus()
-  const avg = (l: number[]) => l.map((v) => v.toFixed(2)).join(' ')
-  console.log(`Gatehouse benchmark — Node ${process.version}, ${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${rounds} rounds`)
-  console.log(`  ${placement.describe}`)
-  console.log(`  load generator: ${LOAD_GENERATOR.describe}`)
-  console.log(`  load average (1, 5, 15 min) before the run: ${avg(loadBefore)}, after: ${avg(loadAfter)} (other work on the machine skews the figures)`)
-  printReport(m, summary, CONNECTIONS, LOAD_GENERATOR.name)
+  printHeader(run)
+  printReport(m, summary, CHAT_OPTS.connections, LOAD_GENERATOR.name)
   printProtocols(protocols, rounds)
   printGrowth(growth, keyed, GROWTH_OPTS.promptBytes, rounds)
   printImages(imagesSummary, rounds)
   printTeam(team.summary, rounds, describeTeamPlacement(placement))
-  printGoals(summary, protocols, imagesSummary)
-  const ledgerProblem = printLedger(answered, gatehouse.ledger())
+  const checked = goalsAndLedger(summary, gatehouse, protocols, imagesSummary)
 
-  const failures = [...failuresOf(m, protocols, imagesSummary, children), ...growthFailures(growth), ...team.failures, ...(ledgerProblem ? [ledgerProblem] : [])]
-  mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true })
-  const report = {
+  const failures = [...chatFailures(m, children), ...pathFailures(protocols, imagesSummary, children), ...growthFailures(growth), ...team.failures, ...(checked.problem ? [checked.problem] : [])]
+  writeResults(RESULTS_FILE, {
     startedAt,
     finishedAt: new Date().toISOString(),
-    machine: { node: process.version, platform: process.platform, cpus: cpu.length, cpuModel: cpu[0]?.model.trim(), loadAverageBefore: loadBefore, loadAverageAfter: loadAfter },
-    settings: { rounds, placement: placement.describe, generator: LOAD_GENERATOR.describe, connections: CONNECTIONS, streamConnections: STREAM_CONNECTIONS, load: LOAD, streams: STREAMS, protocols: PROTOCOL_OPTS, growth: GROWTH_OPTS, images: IMAGES_OPTS, units: 'requestsPerSec in req/s, latencies in ms, memory in MB (10^6 bytes); medians of the rounds, counts summed' },
+    machine: machine(run),
+    settings: { ...chatSettings(run), peer: run.peer, protocols: PROTOCOL_OPTS, growth: GROWTH_OPTS, images: IMAGES_OPTS },
     load: m.load,
     streams: m.streams,
     memory: m.memory,
+    notRun: m.notRun,
     growth: { series: growth, keyedGateways: keyed.map(({ keys, startMs, idleRssMb }) => ({ keys, startMs, idleRssMb })) },
-    ledger: { answered2xx: answered, rows: gatehouse.ledger() },
+    ledger: checked.ledger,
     rounds: { load: m.loadRounds, streams: m.streamRounds, protocols: protocolByRound, growth: growthByRound, images: imagesRun.rounds },
     protocols: { requests: Object.fromEntries(Object.entries(requests).map(([id, r]) => [id, r.url])), ...protocols },
     images: { requests: Object.fromEntries(Object.entries(images.requests).map(([id, r]) => [id, r.url])), ...imagesSummary },
     team: teamReport(team, placement),
-    summary: { ...summary, goals: { ...summary.goals, translationUnder1Ms: protocols.goal, imagesPeakGrowthUnder150Mb: imagesSummary.goal } },
+    summary: { ...summary, goals: checked.goals },
     failures,
-  }
-  writeFileSync(RESULTS_FILE, `${JSON.stringify(report, null, 2)}\n`)
-  console.log(`\nresults written to ${RESULTS_FILE}`)
+  })
+  return exitCodeOf(failures)
+}
 
-  if (failures.length === 0) return 0
-  console.error(`\nFAILED:\n${failures.map((f) => `- ${f}`).join('\n')}`)
-  return 1
+/** `BENCH_ONLY=chat`: the chat phase alone, every target; prints its tables, the goals and the ledger check. */
+async function chatOnly(children: Children, gatehouse: GatehouseChild, notRun: Measurements['notRun'], started: Omit<RunInfo, 'loadAfter' | 'peer'>): Promise<number> {
+  const m = await measureChat(started.rounds, children, notRun, log)
+  const run: RunInfo = { ...started, loadAfter: loadavg(), peer: describePeer(m) }
+  await gatehouse.stop()
+  const summary = summarize(m, CHAT_OPTS.connections)
+  printHeader(run)
+  printReport(m, summary, CHAT_OPTS.connections, LOAD_GENERATOR.name)
+  const checked = goalsAndLedger(summary, gatehouse)
+  const failures = [...chatFailures(m, children), ...(checked.problem ? [checked.problem] : [])]
+  writeResults(CHAT_RESULTS_FILE, {
+    startedAt: run.startedAt,
+    finishedAt: new Date().toISOString(),
+    machine: machine(run),
+    settings: { ...chatSettings(run), peer: run.peer },
+    load: m.load,
+    streams: m.streams,
+    memory: m.memory,
+    notRun: m.notRun,
+    ledger: checked.ledger,
+    rounds: { load: m.loadRounds, streams: m.streamRounds },
+    summary: { ...summary, goals: checked.goals },
+    failures,
+  })
+  return exitCodeOf(failures)
 }
 
 function teamReport(team: TeamRun, placement: Placement) {
@@ -249,12 +244,8 @@ async function teamOnly(fakes: FakeOrigins, placement: Placement, rounds: number
   await gatehouse.stop()
   console.log(`Gatehouse team-mode benchmark — Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${rounds} rounds`)
   printTeam(team.summary, rounds, describeTeamPlacement(placement))
-  mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true })
-  writeFileSync(TEAM_RESULTS_FILE, `${JSON.stringify({ startedAt, finishedAt: new Date().toISOString(), rounds, team: teamReport(team, placement), failures: team.failures }, null, 2)}\n`)
-  console.log(`\nresults written to ${TEAM_RESULTS_FILE}`)
-  if (team.failures.length === 0) return 0
-  console.error(`\nFAILED:\n${team.failures.map((f) => `- ${f}`).join('\n')}`)
-  return 1
+  writeResults(TEAM_RESULTS_FILE, { startedAt, finishedAt: new Date().toISOString(), rounds, team: teamReport(team, placement), failures: team.failures })
+  return exitCodeOf(team.failures)
 }
 
 let exitCode = 1

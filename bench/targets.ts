@@ -2,7 +2,7 @@
 // stopAll() also kills one that failed half-way through starting.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
@@ -29,6 +29,8 @@ export interface Child {
   readonly pid: number | undefined
   /** further origins it printed before that one, as `NAME on URL` lines (the fake upstream's Gemini and Anthropic) */
   origins: Record<string, string>
+  /** headers a client adds to its chat requests, beside the content type and the key (a peer's routing headers) */
+  requestHeaders: Record<string, string>
   /** the child's last stderr output, for explaining a failure */
   stderrTail(): string
   /** how it ended, if it did (a signal or an exit code); undefined while it runs */
@@ -46,19 +48,31 @@ export interface GatehouseChild extends Child {
   ledger(): LedgerCount | undefined
 }
 
+/** How a child is launched, beyond its script and arguments. */
+interface Launch {
+  /** the core to pin it to, instead of the target core */
+  core?: string
+  env?: Record<string, string>
+  /** Node flags instead of the default ones (none for TypeScript, the gateway's for a bundle) */
+  nodeFlags?: string[]
+  /** more modules to preload (`--import`) */
+  preload?: string[]
+}
+
 /**
  * Runs `script` (TypeScript through tsx's loader; the measured targets as plain JavaScript bundles, as users run the gateway), on the target core when `placement` says so, and resolves once it prints `… listening on URL`; `NAME on URL` lines
  * before that one are kept in `origins`. Node is spawned
  * directly rather than through `npx tsx` so that the pid we signal is the server itself, not a wrapper; stdin is a
  * pipe so that exit-with-parent.mjs can tell when we are gone.
  */
-function startChild(name: string, script: string, args: string[], placement?: Placement, afterStop?: () => void, launch: { core?: string; env?: Record<string, string> } = {}): Promise<Child> {
+function startChild(name: string, script: string, args: string[], placement?: Placement, afterStop?: () => void, launch: Launch = {}): Promise<Child> {
   const node = [process.execPath]
   const [command, ...argv] = !placement ? node : launch.core === undefined ? onTargetCore(placement, node) : onCore(placement, launch.core, node)
   const loader = script.endsWith('.ts') ? ['--import', 'tsx'] : []
-  // The measured proxies (bare and Gatehouse) run with the Node flags `npm run gateway` uses.
-  const flags = script.endsWith('.ts') ? [] : GATEWAY_NODE_FLAGS
-  const proc = spawn(command, [...argv, ...flags, ...loader, '--import', EXIT_WITH_PARENT, script, ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...launch.env } })
+  // The measured proxies (both bare ones and Gatehouse) run with the Node flags `npm run gateway` uses.
+  const flags = launch.nodeFlags ?? (script.endsWith('.ts') ? [] : GATEWAY_NODE_FLAGS)
+  const preload = [EXIT_WITH_PARENT, ...(launch.preload ?? [])].flatMap((m) => ['--import', m])
+  const proc = spawn(command, [...argv, ...flags, ...loader, ...preload, script, ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...launch.env } })
   let tail = ''
   proc.stderr!.setEncoding('utf8').on('data', (s: string) => { tail = (tail + s).slice(-4000) })
   const child: Child = {
@@ -66,6 +80,7 @@ function startChild(name: string, script: string, args: string[], placement?: Pl
     url: '',
     pid: proc.pid,
     origins: {},
+    requestHeaders: {},
     stderrTail: () => tail.trim(),
     ended: () => (proc.signalCode ?? (proc.exitCode === null ? undefined : `exit code ${proc.exitCode}`)) ?? undefined,
     async stop() {
@@ -124,10 +139,39 @@ export function startFakeUpstream(placement?: Placement): Promise<Child> {
   return startChild(placement ? 'fake upstream (direct target)' : 'fake upstream', 'bench/fake-upstream.ts', [UPSTREAM_KEYS.images], placement)
 }
 
-/** The bare proxy from a bundle, as Gatehouse runs, so neither pays for a TypeScript loader. */
-export async function startBareProxy(upstreamOrigin: string, placement: Placement): Promise<Child> {
+/**
+ * A bare proxy from a bundle, as Gatehouse runs, so neither pays for a TypeScript loader: `streaming` pipes every
+ * answer back as it comes, `buffering` reads a JSON answer whole and sends it in one write (bare-proxy.ts).
+ */
+export async function startBareProxy(upstreamOrigin: string, placement: Placement, mode: 'streaming' | 'buffering'): Promise<Child> {
   const script = await bundleFresh('bench/bare-proxy.ts', 'dist/bench/bare-proxy.js', ['bench'])
-  return startChild('bare proxy', script, [upstreamOrigin], placement)
+  return startChild(`${mode} bare proxy`, script, [upstreamOrigin, mode], placement)
+}
+
+const PORTKEY_DIR = join(ROOT, 'node_modules', '@portkey-ai', 'gateway')
+const LISTEN_LOCAL = pathToFileURL(join(ROOT, 'bench', 'listen-local.mjs')).href
+
+/** The installed Portkey gateway's version and its bin (the start-server script); throws if it is not installed. */
+export function portkeyPackage(): { version: string; bin: string } {
+  const file = join(PORTKEY_DIR, 'package.json')
+  if (!existsSync(file)) throw new Error(`@portkey-ai/gateway is not installed (${file} not found; npm install installs the devDependency)`)
+  const pkg = JSON.parse(readFileSync(file, 'utf8')) as { version: string; bin: string | Record<string, string> }
+  const bin = typeof pkg.bin === 'string' ? pkg.bin : Object.values(pkg.bin)[0]
+  if (!bin) throw new Error(`@portkey-ai/gateway ${pkg.version} names no bin in ${file}`)
+  return { version: pkg.version, bin: join(PORTKEY_DIR, bin) }
+}
+
+/**
+ * Portkey's open-source gateway as its package starts it (its bin, `node build/start-server.js`, with no Node flags
+ * of ours), headless (no log UI), on the target core. It takes a port but no host: listen-local.mjs binds it to
+ * 127.0.0.1 and prints the port it got. Clients route each request to the fake OpenAI upstream with Portkey's
+ * headers: provider `openai` at a custom host; the key in Authorization is passed on to the upstream.
+ */
+export async function startPortkey(upstreamOrigin: string, placement: Placement): Promise<Child> {
+  const { version, bin } = portkeyPackage()
+  const child = await startChild(`Portkey ${version}`, bin, ['--port=0', '--headless'], placement, undefined, { nodeFlags: [], preload: [LISTEN_LOCAL] })
+  child.requestHeaders = { 'x-portkey-provider': 'openai', 'x-portkey-custom-host': `${upstreamOrigin}/v1` }
+  return child
 }
 
 /** The fake upstream child's four origins (`images` is the fake OpenAI images server; its API is under /v1). */
