@@ -75,15 +75,19 @@ export async function startTracing(settings: OtlpSettings, sources: TracingSourc
     const span: Span = tracer.startSpan(requestSpanName(ctx, endpoint, route), { kind: api.SpanKind.SERVER, startTime: epoch(ctx.startedAt), attributes })
     if (status >= 500) span.setStatus({ code: api.SpanStatusCode.ERROR })
     const parent = api.trace.setSpan(api.ROOT_CONTEXT, span)
-    for (const entry of ctx.outcome.attempts ?? []) {
+    const attempts = ctx.outcome.attempts ?? []
+    for (let i = 0; i < attempts.length; i++) {
+      const entry = attempts[i]
       const start = startedAt.get(entry) ?? ctx.startedAt
+      // A record keeps whole milliseconds: an attempt ends by the time the next one is recorded, and by the request's end.
+      const end = Math.min(start + entry.ms, (i + 1 < attempts.length ? startedAt.get(attempts[i + 1]) : undefined) ?? now, now)
       const child = tracer.startSpan(attemptSpanName(endpoint, entry), {
         kind: api.SpanKind.CLIENT,
         startTime: epoch(start),
         attributes: attemptAttributes(endpoint, entry, sources.vendorOf(entry.account)),
       }, parent)
       if (attemptFailed(entry)) child.setStatus({ code: api.SpanStatusCode.ERROR })
-      child.end(epoch(start + entry.ms))
+      child.end(epoch(Math.max(start, end)))
     }
     span.end(epoch(now))
   }
