@@ -32,7 +32,7 @@ const { gw, fakes } = withGateway({
     account: { balance: 100, concurrency: 5 },
     models: [IMG_GPT, GPT_IMAGE_1, GPT_IMAGE_1_5] as never,
     upstreams: [{ id: 'recorded', vendor: 'openai', baseUrl: `${replay.url}/v1`, apiKey: 'recorded-openai-secret' }],
-    groups: [{ id: 'images', protocol: 'chat', models: [IMG_GPT.id, GPT_IMAGE_1.id, GPT_IMAGE_1_5.id], upstreams: ['recorded'] }],
+    groups: [{ id: 'images', protocol: 'chat', models: [IMG_GPT.id, GPT_IMAGE_1.id, GPT_IMAGE_1_5.id, 'gpt-image-2'], upstreams: ['recorded'] }],
     keys: [{ key: TEST_KEY, group: 'images' }],
   }),
 })
@@ -160,5 +160,30 @@ describe('recorded OpenAI images', () => {
       expect.objectContaining({ kind: 'image_input', units: 388, unitPrice: 8 }),
       expect.objectContaining({ kind: 'output', units: 1364, unitPrice: 32 }),
     ]))
+  })
+
+  it('a gpt-image-2 edit at a 16px-multiple size (RubyLLM cassette): the built-in row\'s prices bill its text, image input and output tokens', async () => {
+    const file = 'openai/ruby-llm-gpt-image-2-edit.json'
+    fakes.replay.serve({ file })
+    const row = await nextLedgerRow(gw)
+    const logo = await toFile(makePng(64, 64), 'logo.png', { type: 'image/png' })
+    const result = await client().images.edit({ model: 'gpt-image-2', prompt: 'turn the logo to green', image: logo, size: '1536x864' as never, quality: 'low' })
+    const answer = recorded(file)
+    expect(answer).toMatchObject({ size: '1536x864', quality: 'low', output_format: 'png' })
+    expect(result.data!.map((d) => d.b64_json)).toEqual(answer.data.map((d) => d.b64_json))
+    // A whole 1536×864 PNG, as asked.
+    const png = Buffer.from(result.data![0]!.b64_json!, 'base64')
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([1536, 864])
+    expect(fakes.replay.calls[0]).toMatchObject({ method: 'POST', path: '/v1/images/edits' })
+    expect(fakes.replay.calls[0]!.body).toContain('1536x864')
+
+    const usage = answer.usage!
+    expect(usage).toMatchObject({ input_tokens: 76, input_tokens_details: { image_tokens: 64, text_tokens: 12 }, output_tokens: 120, total_tokens: 196 })
+    const pricing = catalogPricing('gpt-image-2')
+    const cost = imagesCostNano(pricing, usage)
+    // 12 text tokens at $5, 64 image tokens at $8, 120 output tokens at $30 per 1M
+    expect(cost).toBe(4_172_000)
+    expect(result.usage).toMatchObject({ input_tokens: usage.input_tokens, output_tokens: usage.output_tokens, total_tokens: usage.total_tokens })
+    expect(await row()).toMatchObject({ endpoint: 'images.edits', status: 200, model: 'gpt-image-2', input_tokens: 76, output_tokens: 120, usage_source: 'upstream', cost_nano: cost })
   })
 })
