@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { FLUSH_DEADLINE_MS } from '../../electron/gateway/telemetry/tracing.js'
 import { startFakeCollector, type FakeCollector, type ReceivedSpan } from '../fakes/otlp-collector.js'
+import { startFakeAnthropic, type FakeAnthropic } from '../fakes/anthropic.js'
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js'
 import { chatConfig, startTestGateway, tempDataDir, TEST_KEY, type TestGateway } from '../helpers/gateway.js'
 import { until } from '../helpers/until.js'
@@ -8,6 +9,7 @@ import { until } from '../helpers/until.js'
 const COLLECTOR_SECRET = 'collector-api-key-5f0c1d2e3a4b'
 const PROMPT = 'PROMPT-TEXT-never-on-a-span-7d1e'
 const ANSWER = 'ANSWER-TEXT-never-on-a-span-9c2f'
+const MESSAGES_KEY = 'sk-tracing-messages-0123456789'
 const SERVER = 2
 const CLIENT = 3
 const ERROR = 2
@@ -32,19 +34,24 @@ describe('tracing over OTLP/HTTP', () => {
   let collector: FakeCollector
   let a: FakeOpenAI
   let b: FakeOpenAI
+  let claude: FakeAnthropic
   let gw: TestGateway
   const logs: string[] = []
 
   beforeAll(async () => {
-    ;[collector, a, b] = await Promise.all([startFakeCollector(), startFakeOpenAI(), startFakeOpenAI()])
+    ;[collector, a, b, claude] = await Promise.all([startFakeCollector(), startFakeOpenAI(), startFakeOpenAI(), startFakeAnthropic({ apiKey: 'upstream-secret-claude' })])
     const config = chatConfig([{ id: 'a', baseUrl: a.url }, { id: 'b', baseUrl: b.url }], {
       telemetry: { otlp: { endpoint: collector.url, headers: { authorization: `Bearer ${COLLECTOR_SECRET}` }, serviceName: 'gatehouse-under-test' } },
     })
+    config.models!.push({ id: 'test-claude', family: 'claude', vendor: 'anthropic', pricing: { unit: 'token', input: 3, output: 15 } })
+    config.upstreams!.push({ id: 'claude', vendor: 'anthropic', baseUrl: claude.url, apiKey: 'upstream-secret-claude' })
+    config.groups!.push({ id: 'claude', protocol: 'messages', models: ['test-claude'], upstreams: ['claude'] })
+    config.keys!.push({ key: MESSAGES_KEY, group: 'claude' })
     gw = await startTestGateway(config, tempDataDir(), { log: (line) => logs.push(line) })
   })
   afterAll(async () => {
     await gw?.stop()
-    await Promise.all([collector?.close(), a?.close(), b?.close()])
+    await Promise.all([collector?.close(), a?.close(), b?.close(), claude?.close()])
   })
 
   it('makes a span per chat completion with the GenAI attributes, and a child span for its attempt', async () => {
@@ -156,6 +163,30 @@ describe('tracing over OTLP/HTTP', () => {
     expect(BigInt(refused.endTimeUnixNano) <= BigInt(served.startTimeUnixNano)).toBe(true)
   })
 
+  it('traces a messages stream from Anthropic: its stop reason, and input tokens counting the cache reads and writes', async () => {
+    claude.setScenario({ kind: 'ok', text: ANSWER, usage: { input_tokens: 19, output_tokens: 4, cache_read_input_tokens: 6, cache_creation_input_tokens: 2 } })
+    const res = await gw.post('/v1/messages', { model: 'test-claude', max_tokens: 48, stream: true, messages: [{ role: 'user', content: PROMPT }] }, { authorization: `Bearer ${MESSAGES_KEY}` })
+    expect(res.status).toBe(200)
+    expect(await res.text()).toContain('"stop_reason":"end_turn"')
+    const { request, attempts } = await traced(collector, res.headers.get('x-request-id')!, 1)
+    expect(request.name).toBe('chat test-claude')
+    expect(request.attributes).toMatchObject({
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.provider.name': 'anthropic',
+      'gen_ai.request.model': 'test-claude',
+      'gen_ai.response.model': 'test-claude',
+      'gen_ai.usage.input_tokens': 27,
+      'gen_ai.usage.output_tokens': 4,
+      'gen_ai.usage.cache_read.input_tokens': 6,
+      'gen_ai.usage.cache_creation.input_tokens': 2,
+      'gen_ai.response.finish_reasons': ['end_turn'],
+      'gen_ai.request.max_tokens': 48,
+      'http.route': '/v1/messages',
+      'gatehouse.group.id': 'claude',
+    })
+    expect(attempts.map((s) => [s.attributes['gen_ai.provider.name'], s.attributes['gatehouse.upstream.account'], s.attributes['gatehouse.upstream.outcome']])).toEqual([['anthropic', 'claude', 'ok']])
+  })
+
   it('traces a refusal before any upstream call with its error and no attempt', async () => {
     const res = await gw.post('/v1/chat/completions', { model: 'no-such-model', messages: [{ role: 'user', content: PROMPT }] })
     expect(res.status).toBe(404)
@@ -174,7 +205,7 @@ describe('tracing over OTLP/HTTP', () => {
       expect(e.path).toBe('/v1/traces')
       expect(e.headers.authorization).toBe(`Bearer ${COLLECTOR_SECRET}`)
       expect(e.headers['content-type']).toBe('application/json')
-      for (const secret of [TEST_KEY, 'upstream-secret-a', 'upstream-secret-b', COLLECTOR_SECRET, PROMPT, ANSWER]) expect(e.body).not.toContain(secret)
+      for (const secret of [TEST_KEY, MESSAGES_KEY, 'upstream-secret-a', 'upstream-secret-b', 'upstream-secret-claude', COLLECTOR_SECRET, PROMPT, ANSWER]) expect(e.body).not.toContain(secret)
     }
     expect(logs.some((l) => l.includes(`tracing: spans go to ${collector.url}/v1/traces over OTLP/HTTP`))).toBe(true)
     expect(logs.join('\n')).not.toContain(COLLECTOR_SECRET)
