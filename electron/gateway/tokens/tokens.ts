@@ -50,7 +50,13 @@ function counter(): Worker {
   if (worker) return worker
   const started = startWorker()
   started.on('message', (answer: TokenAnswer) => {
-    if ('tables' in answer) return void keepInline(new O200kCounter(new O200kRanks(answer.tables)))
+    if ('tables' in answer) {
+      keepInline(new O200kCounter(new O200kRanks(answer.tables)))
+      // Once it has nothing else to count, the thread goes at once rather than after an idle period: its isolate, heap
+      // and tables are ~20 MB more than the copy. A long text starts it again.
+      endAfterHandover = true
+      return settle()
+    }
     const job = jobs.get(answer.id)
     if (!job) return
     jobs.delete(answer.id)
@@ -63,6 +69,7 @@ function counter(): Worker {
     if (worker !== started) return
     worker = undefined
     tablesAsked = false
+    endAfterHandover = false
     for (const job of jobs.values()) job.reject(new Error(`token counting failed: ${why}`))
     jobs.clear()
   }
@@ -77,6 +84,11 @@ function settle(): void {
   if (jobs.size > 0 || !worker) return
   worker.unref()
   const idle = worker
+  if (endAfterHandover) {
+    endAfterHandover = false
+    worker = undefined
+    return void idle.terminate()
+  }
   idleTimer = setTimeout(() => {
     if (worker === idle && jobs.size === 0) {
       worker = undefined
@@ -93,6 +105,7 @@ export const tokenCounterRunning = (): boolean => worker !== undefined || inline
 // and let go after an idle period with no short count: counts since the last look at the idle timer.
 let inline: O200kCounter | undefined
 let tablesAsked = false
+let endAfterHandover = false
 let inlineCounts = 0
 
 function keepInline(counter: O200kCounter): void {
@@ -108,19 +121,15 @@ function keepInline(counter: O200kCounter): void {
   setTimeout(look, TOKEN_WORKER_IDLE_MS).unref()
 }
 
+/** Whether the counter thread is alive. */
+export const tokenThreadRunning = (): boolean => worker !== undefined
+
 /** Whether short texts are counted on the event loop now (its copy of the tables has arrived). */
 export const countingInline = (): boolean => inline !== undefined
 
-/** A short text counted on the event loop, in the thread's pieces (the same count); undefined while there are no tables yet. */
+/** A short text counted on the event loop, in the thread's pieces (the same count); undefined while there are no tables yet (the thread counts it, and hands them over). */
 function countInline(text: string): number | undefined {
-  if (inline === undefined) {
-    if (!tablesAsked) {
-      tablesAsked = true
-      counter().postMessage({ tables: ++nextId } satisfies TokenJob)
-      settle()
-    }
-    return undefined
-  }
+  if (inline === undefined) return undefined
   inlineCounts++
   let total = 0
   for (const piece of textPieces(text)) total += inline.count(piece)
@@ -154,6 +163,11 @@ export function countTextTokens(text: string, options: { signal?: AbortSignal; s
     const done = () => signal?.removeEventListener('abort', onAbort)
     jobs.set(id, { resolve: (n) => (done(), resolve(n)), reject: (err) => (done(), reject(err)) })
     thread.postMessage({ id, text, ...(stopAbove !== undefined ? { stopAbove } : {}) } satisfies TokenJob)
+    // After the count, so that the thread has nothing left to do when the tables reach the event loop.
+    if (text.length <= INLINE_COUNT_CHARS && !tablesAsked) {
+      tablesAsked = true
+      thread.postMessage({ tables: ++nextId } satisfies TokenJob)
+    }
   })
 }
 

@@ -4,7 +4,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { GatewayError } from '../../../electron/gateway/errors.js'
 import { countQwenTokens, loadQwenTokenizer } from '../../../electron/gateway/families/qwen-tokens.js'
 import { PIECE_CHARS, textPieces } from '../../../electron/gateway/tokens/token-slices.js'
-import { countingInline, countTextTokens, INLINE_COUNT_CHARS, TOKEN_WORKER_IDLE_MS, tokenCounterRunning } from '../../../electron/gateway/tokens/tokens.js'
+import { countingInline, countTextTokens, INLINE_COUNT_CHARS, TOKEN_WORKER_IDLE_MS, tokenCounterRunning, tokenThreadRunning } from '../../../electron/gateway/tokens/tokens.js'
 import { longestBlock } from '../../helpers/event-loop-probe.js'
 import { until } from '../../helpers/until.js'
 
@@ -60,6 +60,9 @@ describe('short texts on the event loop', () => {
       { numRuns: 200 },
     )
     expect(countingInline()).toBe(true)
+    // Only the copy is held: the thread, with nothing to count, has gone.
+    await until('the counter thread to end', 10_000, () => !tokenThreadRunning())
+    expect(tokenCounterRunning()).toBe(true)
   })
 })
 
