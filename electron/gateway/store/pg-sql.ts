@@ -15,9 +15,9 @@ export interface PgPoolOptions {
 }
 
 /**
- * Connections per replica when config `team.poolSize` does not say. Each request takes its concurrency slot over
- * one and gives it back over another, and the ledger's group commit holds one: with 5, a replica under load waited
- * for connections with its CPU half idle (about 1.5 times the throughput at 20).
+ * Connections per replica when config `team.poolSize` does not say. Each request takes its concurrency slot (and,
+ * with a spending limit, its hold) over one, and the ledger's commit, which gives the slots back, holds one: with 5,
+ * a replica under load waited for connections with its CPU half idle (about 1.5 times the throughput at 20).
  */
 export const DEFAULT_POOL_SIZE = 20
 
