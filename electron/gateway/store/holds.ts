@@ -83,7 +83,9 @@ export async function refusalIn(tx: Sql, hold: { id: string; keyId: string; amou
     `SELECT budget_nano, balance_nano, reserved_nano FROM account WHERE id = 1${tx.forUpdate}`,
   ))!
   const k = await tx.get<{ quota_nano: number | null; used_nano: number; reserved_nano: number }>(
-    `SELECT k.quota_nano, k.used_nano, ${keyReservedSql('k.id')} AS reserved_nano FROM api_keys k WHERE k.id = ?${tx.forUpdate}`,
+    // A key without a quota has no reservations to count against it: the sum of its holds is read only for one with.
+    `SELECT k.quota_nano, k.used_nano, CASE WHEN k.quota_nano IS NULL THEN 0 ELSE ${keyReservedSql('k.id')} END AS reserved_nano
+     FROM api_keys k WHERE k.id = ?${tx.forUpdate}`,
     [hold.keyId],
   )
   const verdict = fundsVerdict(

@@ -32,17 +32,17 @@ export interface LedgerEntry {
   breakdown?: string | null
 }
 
-/** A ledger row, once: a repeated request id (or task id) inserts nothing. Values in LEDGER_COLUMNS order. */
+/** A ledger row, once: a repeated request id (or task id) inserts nothing. Values in `ledgerRowValues` order. */
 export const INSERT_LEDGER_ROW = `
   INSERT INTO requests (id, key_id, group_id, model, endpoint, status, error_code, upstream_id,
-    input_tokens, output_tokens, usage, cost_nano, latency_ms, created_at, attempts, usage_source, breakdown)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`
+    input_tokens, output_tokens, usage, cost_nano, latency_ms, created_at, attempts, usage_source, breakdown, reserved_nano)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`
 
 /** A row's values for INSERT_LEDGER_ROW, charged `cost`: bound by position, which SQLite binds faster than by name. */
 export const ledgerRowValues = (e: LedgerEntry, cost: number) => [
   e.id, e.key_id, e.group_id, e.model, e.endpoint, e.status, e.error_code, e.upstream_id,
   e.input_tokens, e.output_tokens, e.usage, cost, e.latency_ms, e.created_at, e.attempts ?? null,
-  e.usage_source ?? null, e.breakdown ?? null,
+  e.usage_source ?? null, e.breakdown ?? null, e.held ?? null,
 ]
 
 /**
@@ -116,11 +116,9 @@ export function ledgerRepo(sql: Sql, log: (line: string) => void, replica: strin
     for (const entry of entries) {
       const cost = chargeNano(entry.cost_nano)
       const inserted = (await tx.run(INSERT_LEDGER_ROW, ledgerRowValues(entry, cost))).changes !== 0
-      if (entry.held !== undefined) {
-        // Settled with its charge: no moment where the hold is gone and the charge not yet counted.
-        await releaseHoldsIn(tx, 'id = @id', { id: entry.id })
-        if (inserted) await tx.run('UPDATE requests SET reserved_nano = ? WHERE id = ?', [entry.held, entry.id])
-      }
+      // Settled with its charge: no moment where the hold is gone and the charge not yet counted. (The row keeps
+      // what was held: INSERT_LEDGER_ROW writes it.)
+      if (entry.held !== undefined) await releaseHoldsIn(tx, 'id = @id', { id: entry.id })
       if (!inserted || cost === 0) continue
       accountTotal += cost
       if (entry.key_id !== null) keyTotals.set(entry.key_id, (keyTotals.get(entry.key_id) ?? 0) + cost)
