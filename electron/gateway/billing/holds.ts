@@ -93,9 +93,16 @@ export function holdWorstCase<Req>(worst: WorstCase<Req>, capField?: string) {
         ? upstreamRefusal(model, price, candidates, taken.availableNano, capField)
         : refusal(taken.limit, model, price, taken.availableNano, capField)
     }
-    ctx.hold = placedHold(ctx.id, amountNano, store.holds.moveTo, (upstream, left) => upstreamRefusal(model, price, [upstream], left, capField))
+    ctx.hold = placedHold(ctx.id, amountNano, store.holds.moveTo, (upstream, left) => upstreamRefusal(model, price, [upstream], left, capField), unlimitedHere(services))
   }
 }
+
+/**
+ * The accounts whose budget a hold need not be checked against nor counted in: one process's accounts without a
+ * budget (its memory is the store's). In team mode the database decides, as another replica may have set one.
+ */
+const unlimitedHere = (services: Services) => (upstream: UpstreamAccount): boolean =>
+  services.store.sql.dialect === 'sqlite' && upstreamLeft(upstream) === null
 
 /**
  * Whether any limit applies to a request of `key` served by one of `candidates`. This process's figures answer at
@@ -123,16 +130,24 @@ export function placedHold(
   id: string, amountNano: number,
   move: (id: string, upstreamId: string, amountNano: number) => Promise<number | undefined>,
   refused: (upstream: UpstreamAccount, leftNano: number) => GatewayError,
+  unlimited: (upstream: UpstreamAccount) => boolean = () => false,
 ): RequestHold {
   let on: string | null = null
+  // The account the store has the hold on (null: none yet): an account with a budget counts it until it moves off.
+  let stored: string | null = null
   const hold: RequestHold = {
     id,
     amountNano,
     async onUpstream(upstream) {
       if (upstream.id === on) return undefined
+      // Onto an account without a budget, from none with one: nothing to check, and nothing the store must move.
+      if (stored === null && unlimited(upstream)) {
+        on = upstream.id
+        return undefined
+      }
       const left = await move(hold.id, upstream.id, amountNano)
       if (left !== undefined) return refused(upstream, left)
-      on = upstream.id
+      on = stored = upstream.id
       return undefined
     },
   }
