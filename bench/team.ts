@@ -1,10 +1,13 @@
 // Team mode's cost and scaling: Gatehouse on a private PostgreSQL cluster (test/helpers/pg-cluster.ts) with one
-// replica and with two, beside Gatehouse on SQLite, under chat load at 16 and 64 connections, in rounds. One replica
-// (and the SQLite Gatehouse) alone on the target core; the second replica on the other core; the load generator and
-// PostgreSQL unpinned. Two replicas get two load generators, one per replica with half the connections each, summed.
+// replica and with two, beside Gatehouse on SQLite, under chat load at 16 and 64 connections, in rounds, and the
+// latency the shared store adds at 1 connection. Two replicas get two load generators, one per replica with half the
+// connections each, summed. With at least 4 cores each replica and PostgreSQL have a core of their own (the load
+// generator, the fake upstream and this runner stay on core 0); with fewer, one replica (and the SQLite Gatehouse)
+// is alone on the target core, the second replica on the other core, the load generator and PostgreSQL unpinned.
+import { execFileSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import pg from 'pg'
@@ -32,14 +35,52 @@ export interface TeamRun {
   rounds: TeamRound[]
   /** per series and connection count: the median of the rounds */
   summary: TeamRound
+  /** at 1 connection, the median of the rounds: SQLite's and one replica's */
+  oneConnection: { sqlite: LoadResult; pg1: LoadResult }
   /** requests answered 2xx without a ledger row in the PostgreSQL databases, if any */
   failures: string[]
+}
+
+/** Where the team phase runs its replicas and PostgreSQL. */
+interface TeamCores {
+  replicas: readonly [string, string]
+  /** PostgreSQL's own core, when there are enough; else it runs unpinned */
+  database?: string
+}
+
+/** Each replica and the database on a core of their own from 4 cores on; else the two cores the runs share. */
+function teamCores(placement: Placement): TeamCores {
+  if (placement.pinned && availableParallelism() >= 4) return { replicas: ['1', '2'], database: '3' }
+  return { replicas: REPLICA_CORES }
 }
 
 /** One line for the report: where the team phase's processes ran. */
 export function describeTeamPlacement(placement: Placement): string {
   if (!placement.pinned) return placement.describe
-  return `the SQLite Gatehouse and the single replica alone on core ${REPLICA_CORES[0]}, the two replicas on cores ${REPLICA_CORES.join(' and ')} (taskset); the fake upstream on core ${REPLICA_CORES[1]} as before; load generator and PostgreSQL unpinned`
+  const cores = teamCores(placement)
+  if (cores.database !== undefined) {
+    return `the SQLite Gatehouse and the single replica alone on core ${cores.replicas[0]}, the two replicas on cores ${cores.replicas.join(' and ')}, PostgreSQL on core ${cores.database} (taskset); load generator, fake upstream and this runner on core 0`
+  }
+  return `the SQLite Gatehouse and the single replica alone on core ${cores.replicas[0]}, the two replicas on cores ${cores.replicas.join(' and ')} (taskset); the fake upstream on core ${cores.replicas[1]} as before; load generator and PostgreSQL unpinned`
+}
+
+/**
+ * Pins the cluster to `core`: its postmaster (found as the parent of a connection's backend) and every process it
+ * has started; the backends it starts later inherit the postmaster's core.
+ */
+async function pinDatabase(adminUrl: string, core: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl })
+  await client.connect()
+  let backend: number
+  try {
+    backend = Number((await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0].pid)
+  } finally {
+    await client.end()
+  }
+  const postmaster = /^PPid:\s*(\d+)$/m.exec(readFileSync(`/proc/${backend}/status`, 'utf8'))?.[1]
+  if (postmaster === undefined) throw new Error(`no parent process found for PostgreSQL backend ${backend}`)
+  const children = execFileSync('ps', ['-o', 'pid=', '--ppid', postmaster], { encoding: 'utf8' }).split('\n').map((l) => l.trim()).filter((l) => l !== '')
+  for (const pid of [postmaster, ...children]) execFileSync('/usr/bin/taskset', ['-a', '-p', '-c', core, pid], { stdio: 'ignore' })
 }
 
 /** Two runs side by side, one per replica: rates and counts summed, the latencies the worse of the two. */
@@ -69,7 +110,9 @@ async function ledgerOk(databaseUrl: string): Promise<number> {
 
 /** The team phase: the last one of a run, as it unpins the runner (and so the load generator) for good. */
 export async function measureTeam(fakes: FakeOrigins, sqlite: Child, placement: Placement, rounds: number, log: (line: string) => void): Promise<TeamRun> {
-  unpinRunner(placement)
+  const cores = teamCores(placement)
+  // With a core each, the runner (and so the load generator) stays on core 0; else it may run anywhere.
+  if (cores.database === undefined) unpinRunner(placement)
   log('  team mode: starting a private PostgreSQL cluster and three replicas (one alone, two on one database)…')
   const cluster = await startPgCluster()
   const dir = mkdtempSync(join(tmpdir(), 'gatehouse-bench-team-'))
@@ -78,6 +121,7 @@ export async function measureTeam(fakes: FakeOrigins, sqlite: Child, placement: 
     const configFile = join(dir, 'config.json')
     writeFileSync(configFile, JSON.stringify(gatewayConfig(fakes), null, 2))
     const secretKey = randomBytes(32).toString('base64')
+    if (cores.database !== undefined) await pinDatabase(cluster.adminUrl, cores.database)
     const [alone, shared] = await Promise.all([cluster.createDatabase(), cluster.createDatabase()])
     const start = async (name: string, database: string, core: string) => {
       const replica = await startReplica(name, configFile, database, secretKey, placement, core)
@@ -86,8 +130,8 @@ export async function measureTeam(fakes: FakeOrigins, sqlite: Child, placement: 
       if (problem) throw new Error(`${name} (${replica.url}) does not answer chat completions: ${problem}`)
       return replica
     }
-    const one = await start('replica (alone)', alone, REPLICA_CORES[0])
-    const two = [await start('replica 1 of 2', shared, REPLICA_CORES[0]), await start('replica 2 of 2', shared, REPLICA_CORES[1])]
+    const one = await start('replica (alone)', alone, cores.replicas[0])
+    const two = [await start('replica 1 of 2', shared, cores.replicas[0]), await start('replica 2 of 2', shared, cores.replicas[1])]
 
     const measure: Record<TeamSeries, (connections: number) => Promise<LoadResult>> = {
       sqlite: (c) => loadTest(`${sqlite.url}${CHAT_PATH}`, BENCH_KEY, chatBody(), c, TEAM_OPTS),
@@ -98,7 +142,14 @@ export async function measureTeam(fakes: FakeOrigins, sqlite: Child, placement: 
       },
     }
     const all: TeamRound[] = []
+    const single: Array<{ sqlite: LoadResult; pg1: LoadResult }> = []
     for (let round = 0; round < rounds; round++) {
+      // The latency the shared store adds to one request at a time.
+      log(`  round ${round + 1}/${rounds}, ${TEAM_LABELS.sqlite} and ${TEAM_LABELS.pg1}: 1 connection, ${TEAM_OPTS.warmupS} s warm-up + ${TEAM_OPTS.durationS} s each`)
+      const sqliteAlone = await measure.sqlite(1)
+      await sleep(SETTLE_MS)
+      single.push({ sqlite: sqliteAlone, pg1: await measure.pg1(1) })
+      await sleep(SETTLE_MS)
       const results: TeamRound = { sqlite: [], pg1: [], pg2: [] }
       for (const connections of TEAM_OPTS.connections) {
         for (const s of rotate(TEAM_SERIES, round)) {
@@ -121,10 +172,17 @@ export async function measureTeam(fakes: FakeOrigins, sqlite: Child, placement: 
       if (rows < answered) failures.push(`team mode, ${label}: ${answered - rows} requests answered 2xx have no ledger row`)
     }
     const summary = Object.fromEntries(TEAM_SERIES.map((s) => [s, TEAM_OPTS.connections.map((_, i) => medianLoad(all.map((r) => r[s][i])))])) as TeamRound
+    const oneConnection = { sqlite: medianLoad(single.map((r) => r.sqlite)), pg1: medianLoad(single.map((r) => r.pg1)) }
     for (const s of TEAM_SERIES) {
       for (const r of summary[s]) if (r.errors + r.non2xx > 0) failures.push(`${TEAM_LABELS[s]} @${r.connections}: ${r.errors} errors, ${r.non2xx} non-2xx`)
     }
-    return { rounds: all, summary, failures }
+    for (const s of ['sqlite', 'pg1'] as const) {
+      const r = oneConnection[s]
+      if (r.errors + r.non2xx > 0) failures.push(`${TEAM_LABELS[s]} @1: ${r.errors} errors, ${r.non2xx} non-2xx`)
+    }
+    const added = oneConnection.pg1.p50 - oneConnection.sqlite.p50
+    log(`  @1: p50 ${oneConnection.sqlite.p50.toFixed(3)} ms on SQLite, ${oneConnection.pg1.p50.toFixed(3)} ms on PostgreSQL with 1 replica: the shared store adds ${added.toFixed(3)} ms`)
+    return { rounds: all, summary, oneConnection, failures }
   } finally {
     await Promise.all(replicas.map((r) => r.stop()))
     await cluster.stop()
