@@ -1,7 +1,8 @@
 // Preloaded (`--import`) into a peer gateway started through its own bin (Portkey's start-server.js), which takes a
-// port but no host and would listen on every interface under a port of its own choosing. A server told to listen on
-// a port without a host listens on 127.0.0.1 instead, and the first one to listen prints `listening on URL` (its
-// real port, so `--port=0` works) for the benchmark to read. Nothing else about the process changes.
+// port but no host, so it would listen on every interface, and prints the port it was given, not the one it got. A
+// server told to listen on a port without a host listens on 127.0.0.1 instead, and the first one to listen prints
+// `listening on URL` (its real address and port, so `--port=0` works) for the benchmark to read. Nothing else about
+// the process changes.
 import net from 'node:net'
 
 const listen = net.Server.prototype.listen
@@ -14,7 +15,8 @@ net.Server.prototype.listen = function (...args) {
     const address = this.address()
     if (announced || address === null || typeof address === 'string') return
     announced = true
-    process.stdout.write(`\nlistening on http://127.0.0.1:${address.port}\n`)
+    const host = address.family === 'IPv6' ? `[${address.address}]` : address.address
+    process.stdout.write(`\nlistening on http://${host}:${address.port}\n`)
   })
   return listen.apply(this, args)
 }

@@ -17,7 +17,7 @@ const AUTOCANNON_CHILD = join(ROOT, 'bench', 'autocannon-child.ts')
 const OVERRUN_MS = 20_000
 
 export const LOAD_GENERATOR = existsSync(WRK)
-  ? { name: 'wrk', describe: `wrk (${WRK}, one thread, Lua script for the POST body and the percentiles)` }
+  ? { name: 'wrk', describe: `wrk (${WRK}, one thread, Lua script for the POST body, any extra headers and the percentiles)` }
   : { name: 'autocannon', describe: `autocannon in a child process (${WRK} not found)` }
 
 /** What the autocannon child is given (as JSON in argv[2]). */
