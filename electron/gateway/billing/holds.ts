@@ -93,16 +93,18 @@ export function holdWorstCase<Req>(worst: WorstCase<Req>, capField?: string) {
         ? upstreamRefusal(model, price, candidates, taken.availableNano, capField)
         : refusal(taken.limit, model, price, taken.availableNano, capField)
     }
-    ctx.hold = placedHold(ctx.id, amountNano, store.holds.moveTo, (upstream, left) => upstreamRefusal(model, price, [upstream], left, capField), unlimitedHere(services))
+    ctx.hold = placedHold(ctx.id, amountNano, store.holds.moveTo, (upstream, left) => upstreamRefusal(model, price, [upstream], left, capField), unlimitedHere(services, taken.unbudgeted))
   }
 }
 
 /**
  * The accounts whose budget a hold need not be checked against nor counted in: one process's accounts without a
- * budget (its memory is the store's). In team mode the database decides, as another replica may have set one.
+ * budget (its memory is the store's). In team mode the database decides, as another replica may have set one: the
+ * accounts it had no budget for in the round trip that took the hold (`unbudgeted`); a budget set on one after that
+ * finds the request under way, as a limit first set does (README "Budgets and reservations").
  */
-const unlimitedHere = (services: Services) => (upstream: UpstreamAccount): boolean =>
-  services.store.sql.dialect === 'sqlite' && upstreamLeft(upstream) === null
+const unlimitedHere = (services: Services, unbudgeted: readonly string[] = []) => (upstream: UpstreamAccount): boolean =>
+  services.store.sql.dialect === 'sqlite' ? upstreamLeft(upstream) === null : unbudgeted.includes(upstream.id)
 
 /**
  * Whether any limit applies to a request of `key` served by one of `candidates`. This process's figures answer at

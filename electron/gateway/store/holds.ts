@@ -23,7 +23,10 @@ export interface HoldRow {
  * What `take` did: held the amount, or refused it (which limit, and how much was left of it: for `upstream`, the most
  * left of any candidate account's budget).
  */
-export type HoldTaken = { kind: 'held' } | { kind: 'insufficient'; limit: 'balance' | 'key' | 'upstream'; availableNano: number }
+export type HoldTaken =
+  /** `unbudgeted` (PostgreSQL): the accounts that may serve it with no budget in the database as the hold was taken */
+  | { kind: 'held'; unbudgeted?: readonly string[] }
+  | { kind: 'insufficient'; limit: 'balance' | 'key' | 'upstream'; availableNano: number }
 
 /** What a key has reserved: its holds, its requests' and its video tasks' (`column` names the key's id). */
 export const keyReservedSql = (column: string): string =>
@@ -123,14 +126,16 @@ const placeholders = (n: number): string => Array.from({ length: n }, () => '?')
 
 /**
  * `take` on PostgreSQL: the same check and writes in one round trip (pg-schema.ts take_hold), so the account's and
- * the key's rows are locked for the length of one call in the server, not across the network.
+ * the key's rows are locked for the length of one call in the server, not across the network; it also answers which
+ * of the accounts that may serve the request had no budget then.
  */
 async function takeInOneCall(sql: Sql, replica: string, hold: { id: string; keyId: string; amountNano: number; upstreamIds: readonly string[] }): Promise<HoldTaken> {
-  const row = (await sql.get<{ refused: 'balance' | 'key' | 'upstream' | null; available_nano: number | null }>(
-    'SELECT refused, available_nano FROM take_hold(?, ?, ?, ?, CAST(? AS TEXT[]), ?)',
+  const row = (await sql.get<{ refused: 'balance' | 'key' | 'upstream' | null; available_nano: number | null; unbudgeted: string[] | null }>(
+    'SELECT refused, available_nano, unbudgeted FROM take_hold(?, ?, ?, ?, CAST(? AS TEXT[]), ?)',
     [hold.id, replica, hold.keyId, hold.amountNano, hold.upstreamIds, Date.now()],
   ))!
-  return row.refused === null ? { kind: 'held' } : { kind: 'insufficient', limit: row.refused, availableNano: Number(row.available_nano) }
+  if (row.refused !== null) return { kind: 'insufficient', limit: row.refused, availableNano: Number(row.available_nano) }
+  return { kind: 'held', unbudgeted: row.unbudgeted ?? [] }
 }
 
 /** `moveTo` on PostgreSQL: `moveOnto` in one round trip (pg-schema.ts move_hold). */
