@@ -1,6 +1,8 @@
 import { availableParallelism } from 'node:os'
-import { defineConfig } from 'vitest/config'
+import { fileURLToPath } from 'node:url'
+import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config'
 import { LongestFirst } from './test/helpers/longest-first.js'
+import { filesChangingTheProcess } from './test/helpers/needs-isolation.js'
 
 /**
  * Test files run side by side, one more at a time than there are cores (3 on CI's 2-core machine). A file spends
@@ -10,6 +12,28 @@ import { LongestFirst } from './test/helpers/longest-first.js'
  */
 const WORKERS = availableParallelism() + 1
 const shared = { pool: 'forks', testTimeout: 20_000, hookTimeout: 20_000 } as const
+
+/**
+ * Most of a test file's CPU was its start: a fresh process, then the whole gateway graph (or the renderer's, or
+ * playwright's) imported and evaluated again, some 1.5 core-seconds a file, before its first test. Files that leave
+ * their process as they found it therefore share their workers (`isolate: false`): a worker runs one file after
+ * another of its project, with the modules already evaluated (the integration folder: 130 core-seconds isolated, 47
+ * shared). A shared worker is only kept while the next queued file is of the same project, so the sequencer queues
+ * each project's files together (test/helpers/longest-first.ts).
+ * The files that change their process for good (module mocks, stubbed globals, fake timers, environment variables,
+ * process listeners: test/helpers/needs-isolation.ts, read from each file's text when the config loads) keep a
+ * process of their own: each project below has an isolated twin for them (`-isolated`).
+ */
+const ROOT = fileURLToPath(new URL('.', import.meta.url))
+const CHANGING = filesChangingTheProcess(ROOT)
+type Project = NonNullable<TestProjectInlineConfiguration['test']> & { name: string; include: string[] }
+/** Whether a file is under one of a project's include globs: each is a folder, then `**`, then a file name pattern. */
+const under = (globs: string[], path: string) => globs.some((glob) => path.startsWith(glob.slice(0, glob.indexOf('**'))))
+/** A project's files in shared workers, and its isolated twin for those of them that change their process. */
+const sharing = (project: Project): TestProjectInlineConfiguration[] => [
+  { test: { ...project, isolate: false, exclude: [...(project.exclude ?? []), ...CHANGING] } },
+  { test: { ...project, name: `${project.name}-isolated`, isolate: true, include: CHANGING.filter((path) => under(project.include, path)) } },
+]
 
 /**
  * Files that need the machine to themselves: a group of their own, after every other file, one at a time.
@@ -52,30 +76,24 @@ export default defineConfig({
     sequence: { sequencer: LongestFirst },
     reporters: process.env.CI ? ['default', ['json', { outputFile: 'test-results/vitest.json' }]] : ['default'],
     projects: [
+      // PostgreSQL tests (test/pg/, and any test calling freshDatabase()) share one private cluster, started on first use.
+      ...sharing({ ...shared, name: 'node', include: ['test/**/*.test.ts'], exclude: ['test/e2e/**', ...ALONE], globalSetup: ['test/helpers/pg-global-setup.ts'] }),
       {
-        // PostgreSQL tests (test/pg/, and any test calling freshDatabase()) share one private cluster, started on first use.
-        test: { ...shared, name: 'node', include: ['test/**/*.test.ts'], exclude: ['test/e2e/**', ...ALONE], globalSetup: ['test/helpers/pg-global-setup.ts'] },
-      },
-      {
-        // The node project's files that need the machine to themselves (ALONE), once the other projects are done; set up
-        // as the node project is (a database on first use).
+        // The node project's files that need the machine to themselves (ALONE), once the other projects are done, each in
+        // a process of its own; set up as the node project is (a database on first use).
         test: { ...shared, name: 'node-alone', include: ALONE, maxWorkers: 1, sequence: { groupOrder: 1 }, globalSetup: ['test/helpers/pg-global-setup.ts'] },
       },
-      {
-        // The store matrix: the store-independent integration and fault tests again, every test gateway on PostgreSQL.
-        test: {
-          ...shared,
-          name: 'node-pg',
-          include: ['test/integration/**/*.test.ts', 'test/faults/**/*.test.ts'],
-          exclude: SQLITE_ONLY,
-          env: { GATEHOUSE_TEST_STORE: 'postgres' },
-          globalSetup: ['test/helpers/pg-global-setup.ts'],
-        },
-      },
-      {
-        // Browser tests: the built renderer in Chromium. The build runs once, before these files, when stale.
-        test: { ...shared, name: 'e2e', include: ['test/e2e/**/*.test.ts'], globalSetup: ['test/e2e/global-setup.ts'], testTimeout: 60_000, hookTimeout: 60_000 },
-      },
+      // The store matrix: the store-independent integration and fault tests again, every test gateway on PostgreSQL.
+      ...sharing({
+        ...shared,
+        name: 'node-pg',
+        include: ['test/integration/**/*.test.ts', 'test/faults/**/*.test.ts'],
+        exclude: SQLITE_ONLY,
+        env: { GATEHOUSE_TEST_STORE: 'postgres' },
+        globalSetup: ['test/helpers/pg-global-setup.ts'],
+      }),
+      // Browser tests: the built renderer in Chromium. The build runs once, before these files, when stale.
+      ...sharing({ ...shared, name: 'e2e', include: ['test/e2e/**/*.test.ts'], globalSetup: ['test/e2e/global-setup.ts'], testTimeout: 60_000, hookTimeout: 60_000 }),
     ],
   },
 })

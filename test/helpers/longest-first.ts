@@ -37,15 +37,18 @@ export const WAITING = new Set([
 ])
 
 /**
- * Files start longest first, over every project of a group (a group's projects share its workers), so the long files
- * of every project start early instead of after the projects sorted before theirs. A file's expected time is its
- * duration in vitest's cache of the last run (locally; a file not yet run in this project takes what it took in
- * another, as node-pg's files take about their node twin's), else LONG_FILES, else none (the many short files,
- * larger first).
+ * Files start longest first within their project, and the projects one after another, those whose files take
+ * longest on average first (the browser files, then the store matrix, then the node files, whose many short unit
+ * files fill the end). A project's files are queued together because vitest keeps a shared worker (`isolate: false`,
+ * vitest.config.ts) only while the next queued file is of the same project: mixed with another project's files,
+ * nearly every file would start a fresh process and import everything again. A file's expected time is its duration
+ * in vitest's cache of the last run (locally; a file not yet run in this project takes what it took in another, as
+ * node-pg's files take about their node twin's), else LONG_FILES, else none (the many short files, larger first).
  *
- * The waiting files (WAITING) are spread over the first half of the others instead of starting together: three of
- * them at once (failover-cases on both stores and one more) would leave two cores to one busy worker for a minute and
- * a half. The longest of them still starts first. Groups keep their order (sequence.groupOrder).
+ * The waiting files (WAITING, of every project) are spread over the first half of the others instead of starting
+ * together: three of them at once (failover-cases on both stores and one more) would leave two cores to one busy
+ * worker for a minute and a half. The longest of them still starts first, so that its wait overlaps everything
+ * else. Groups keep their order (sequence.groupOrder).
  */
 export class LongestFirst extends BaseSequencer {
   async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
@@ -67,7 +70,10 @@ export class LongestFirst extends BaseSequencer {
     return groups.flatMap((group) => {
       const inGroup = longest.filter((spec) => order(spec) === group)
       const waits = inGroup.filter((spec) => waiting.has(spec))
-      const busy = inGroup.filter((spec) => !waiting.has(spec))
+      const projectsOf = new Map<string, TestSpecification[]>()
+      for (const spec of inGroup) if (!waiting.has(spec)) projectsOf.set(spec.project.name, [...(projectsOf.get(spec.project.name) ?? []), spec])
+      const mean = (specs: TestSpecification[]) => specs.reduce((sum, spec) => sum + expected.get(spec)!, 0) / specs.length
+      const busy = [...projectsOf.values()].sort((a, b) => mean(b) - mean(a)).flat()
       const every = Math.max(1, Math.floor(busy.length / 2 / Math.max(1, waits.length)))
       const sorted: TestSpecification[] = []
       for (const [i, spec] of busy.entries()) {
