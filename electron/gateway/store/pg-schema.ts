@@ -463,6 +463,63 @@ export const PG_MIGRATIONS: readonly string[] = [
      UPDATE account SET reserved_nano = reserved_nano + p_amount WHERE id = 1;
      unbudgeted := ARRAY(SELECT id FROM upstreams WHERE id = ANY(p_upstream_ids) AND budget_nano IS NULL);
    END $$;`,
+  // write_ledger with less work per row, the same effects: a row carries what it held as it is inserted (not set by a
+  // second update), and the holds settled and the charges change the account's row once per commit.
+  `CREATE OR REPLACE FUNCTION write_ledger(p_rows JSONB, p_checkpoints JSONB, p_replaced TEXT[], p_replica TEXT, p_leases TEXT[]) RETURNS void LANGUAGE plpgsql AS $$
+   DECLARE
+     r RECORD;
+     released BIGINT;
+     released_total BIGINT := 0;
+     inserted_ids TEXT[] := '{}';
+     account_total BIGINT := 0;
+   BEGIN
+     IF jsonb_array_length(p_checkpoints) > 0 THEN
+       INSERT INTO pending_requests (id, key_id, group_id, model, endpoint, upstream_id, input_tokens, output_tokens, usage,
+         cost_nano, started_at, checkpointed_at, replica, breakdown)
+       SELECT c.id, c.key_id, c.group_id, c.model, c.endpoint, c.upstream_id, c.input_tokens, c.output_tokens, c.usage,
+         c.cost_nano, c.started_at, c.checkpointed_at, p_replica, c.breakdown
+       FROM jsonb_to_recordset(p_checkpoints) AS c(id TEXT, key_id TEXT, group_id TEXT, model TEXT, endpoint TEXT, upstream_id TEXT,
+         input_tokens BIGINT, output_tokens BIGINT, usage TEXT, cost_nano BIGINT, started_at BIGINT, checkpointed_at BIGINT, breakdown TEXT)
+       ON CONFLICT (id) DO UPDATE SET upstream_id = excluded.upstream_id, input_tokens = excluded.input_tokens,
+         output_tokens = excluded.output_tokens, usage = excluded.usage, cost_nano = excluded.cost_nano,
+         checkpointed_at = excluded.checkpointed_at, breakdown = excluded.breakdown;
+     END IF;
+     FOR r IN SELECT * FROM jsonb_to_recordset(p_rows) AS e(id TEXT, key_id TEXT, group_id TEXT, model TEXT, endpoint TEXT, status INTEGER,
+       error_code TEXT, upstream_id TEXT, input_tokens BIGINT, output_tokens BIGINT, usage TEXT, cost_nano BIGINT,
+       latency_ms DOUBLE PRECISION, created_at BIGINT, attempts TEXT, usage_source TEXT, breakdown TEXT, held BIGINT)
+     LOOP
+       INSERT INTO requests (id, key_id, group_id, model, endpoint, status, error_code, upstream_id, input_tokens, output_tokens,
+         usage, cost_nano, latency_ms, created_at, attempts, usage_source, breakdown, reserved_nano)
+       VALUES (r.id, r.key_id, r.group_id, r.model, r.endpoint, r.status, r.error_code, r.upstream_id, r.input_tokens,
+         r.output_tokens, r.usage, r.cost_nano, r.latency_ms, r.created_at, r.attempts, r.usage_source, r.breakdown, r.held)
+       ON CONFLICT DO NOTHING;
+       IF FOUND THEN
+         inserted_ids := inserted_ids || r.id;
+         account_total := account_total + r.cost_nano;
+       END IF;
+       IF r.held IS NOT NULL THEN
+         -- Settled with its charge: no moment where the hold is gone and the charge not yet counted.
+         DELETE FROM holds WHERE id = r.id RETURNING amount_nano INTO released;
+         IF FOUND THEN
+           released_total := released_total + released;
+         END IF;
+       END IF;
+     END LOOP;
+     IF released_total <> 0 OR account_total > 0 THEN
+       UPDATE account SET reserved_nano = reserved_nano - released_total, balance_nano = balance_nano - account_total WHERE id = 1;
+     END IF;
+     IF cardinality(inserted_ids) > 0 THEN
+       UPDATE api_keys k SET used_nano = k.used_nano + t.total
+         FROM (SELECT key_id, SUM(cost_nano) AS total FROM requests WHERE id = ANY(inserted_ids) AND key_id IS NOT NULL AND cost_nano > 0 GROUP BY key_id) t
+         WHERE k.id = t.key_id;
+     END IF;
+     IF cardinality(p_replaced) > 0 THEN
+       DELETE FROM pending_requests WHERE id = ANY(p_replaced);
+     END IF;
+     IF cardinality(p_leases) > 0 THEN
+       DELETE FROM leases WHERE id = ANY(p_leases);
+     END IF;
+   END $$;`,
 ]
 
 /**
