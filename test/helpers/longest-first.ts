@@ -37,19 +37,34 @@ export const WAITING = new Set([
 ])
 
 /**
- * Files start longest first within their project, and the projects one after another, those whose files take
- * longest on average first (the browser files, then the store matrix, then the node files, whose many short unit
- * files fill the end). A project's files are queued together because vitest keeps a shared worker (`isolate: false`,
- * vitest.config.ts) only while the next queued file is of the same project: mixed with another project's files,
- * nearly every file would start a fresh process and import everything again. A file's expected time is its duration
- * in vitest's cache of the last run (locally; a file not yet run in this project takes what it took in another, as
- * node-pg's files take about their node twin's), else LONG_FILES, else none (the many short files, larger first).
+ * The order projects' files are queued in: the browser files first (each drives Chromium through many steps), then
+ * the store matrix, then the node files, whose many short unit files fill the end. A project's isolated twin
+ * (`<name>-isolated`, vitest.config.ts) goes just before it; a project not named here goes last.
+ */
+export const PROJECT_ORDER = ['e2e', 'node-pg', 'node']
+
+/**
+ * Files start longest first within their project, and the projects one after another (PROJECT_ORDER). A project's
+ * files are queued together because vitest keeps a shared worker (`isolate: false`, vitest.config.ts) only while the
+ * next queued file is of the same project: mixed with another project's files, nearly every file would start a fresh
+ * process and import everything again. A file's expected time is its duration in vitest's cache of the last run
+ * (locally; a file not yet run in this project takes what it took in another, as node-pg's files take about their
+ * node twin's), else LONG_FILES, else none (the many short files, larger first). The order of the projects is fixed
+ * rather than taken from that cache, which a clean checkout lacks and another run in the same folder rewrites.
  *
  * The waiting files (WAITING, of every project) are spread over the first half of the others instead of starting
  * together: three of them at once (failover-cases on both stores and one more) would leave two cores to one busy
  * worker for a minute and a half. The longest of them still starts first, so that its wait overlaps everything
  * else. Groups keep their order (sequence.groupOrder).
  */
+/** A file's place by its project (PROJECT_ORDER, an isolated twin just before its project). */
+function rank(spec: TestSpecification): number {
+  const name = spec.project.name
+  const base = name.replace(/-isolated$/, '')
+  const at = PROJECT_ORDER.indexOf(base)
+  return (at === -1 ? PROJECT_ORDER.length : at) * 2 + (name === base ? 1 : 0)
+}
+
 export class LongestFirst extends BaseSequencer {
   async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const { cache, config, projects } = this.ctx
@@ -70,10 +85,7 @@ export class LongestFirst extends BaseSequencer {
     return groups.flatMap((group) => {
       const inGroup = longest.filter((spec) => order(spec) === group)
       const waits = inGroup.filter((spec) => waiting.has(spec))
-      const projectsOf = new Map<string, TestSpecification[]>()
-      for (const spec of inGroup) if (!waiting.has(spec)) projectsOf.set(spec.project.name, [...(projectsOf.get(spec.project.name) ?? []), spec])
-      const mean = (specs: TestSpecification[]) => specs.reduce((sum, spec) => sum + expected.get(spec)!, 0) / specs.length
-      const busy = [...projectsOf.values()].sort((a, b) => mean(b) - mean(a)).flat()
+      const busy = inGroup.filter((spec) => !waiting.has(spec)).sort((a, b) => rank(a) - rank(b))
       const every = Math.max(1, Math.floor(busy.length / 2 / Math.max(1, waits.length)))
       const sorted: TestSpecification[] = []
       for (const [i, spec] of busy.entries()) {
