@@ -95,6 +95,8 @@ describe('a stream under its deadlines, and its end', () => {
         type: 'upstream_error', code: 'stream_interrupted', param: null,
       },
     })
+    // The gateway dropped the upstream's body before it wrote the error event; the fake hears the close a moment later.
+    await until('the upstream connection to close', 5_000, () => callsOf(model)[0]?.closedAt !== undefined)
     const [call] = callsOf(model)
     expect(call.closedAt! - call.at).toBeGreaterThanOrEqual(30_000)
     const row = await ledgerRow(res.headers.get('x-request-id'), defaultGw)
