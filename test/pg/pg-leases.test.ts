@@ -1,7 +1,10 @@
 import type pg from 'pg'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { acquireLease, releaseLease, releaseLeases, renewLeases, type LeaseRequest } from '../../electron/gateway/store/pg-leases.js'
+import type { ApiKey } from '../../electron/gateway/contract/accounts.js'
+import type { Registry } from '../../electron/gateway/registry.js'
 import { migratePg } from '../../electron/gateway/store/pg-schema.js'
+import { createLeaseLimiter, RELEASE_WAIT_MS } from '../../electron/gateway/team/lease-limiter.js'
 import { createPgPool, pgSql } from '../../electron/gateway/store/pg-sql.js'
 import type { Sql } from '../../electron/gateway/store/sql.js'
 import { freshDatabase } from '../helpers/pg-database.js'
@@ -167,5 +170,50 @@ describe('lease slots: no lock shared by every acquire, caps still exact', () =>
     expect(await acquireLease(b, lease({ keyId: 'key-2', accountCap: 2, replica: 'replica-b' }))).toBe('account')
     await releaseLease(a, 'unslotted')
     expect(await acquireLease(b, lease({ keyId: 'key-2', accountCap: 2, replica: 'replica-b' }))).toBe('ok')
+  })
+})
+
+describe("a replica's lease limiter: the next call right after an answer", () => {
+  const key = { id: 'key-1', concurrency: 1 } as unknown as ApiKey
+  const registry = { account: { concurrency: 10 } } as unknown as Registry
+  /** A limiter whose give-backs go out after `delayMs` (never, for Infinity), as a busy ledger commit may. */
+  const limiter = (delayMs: number) => createLeaseLimiter({
+    sql: a, replica: 'replica-a', registry, ttlMs: 60_000, log: () => {},
+    giveBack: async (ids) => {
+      if (delayMs === Infinity) return new Promise<void>(() => {})
+      await sleep(delayMs)
+      await releaseLeases(a, ids)
+    },
+  })
+
+  it("is not refused for the slot its own last request is still giving back: it waits for the release and takes the slot", async () => {
+    const leases = limiter(300)
+    const release = await leases.acquire(key, `lease_${++next}`)
+    release()
+    const started = Date.now()
+    const again = await leases.acquire(key, `lease_${++next}`)
+    expect(Date.now() - started).toBeGreaterThanOrEqual(250)
+    expect(leases.inFlight()).toBe(1)
+    again()
+    await leases.settled()
+    expect(leases.inFlight()).toBe(0)
+  })
+
+  it(`waits at most ${RELEASE_WAIT_MS} ms for a release that does not come, then answers 429 apikey_concurrency_limit`, async () => {
+    const leases = limiter(Infinity)
+    ;(await leases.acquire(key, `lease_${++next}`))()
+    const started = Date.now()
+    const refused = await leases.acquire(key, `lease_${++next}`).catch((err: unknown) => err)
+    expect(Date.now() - started).toBeGreaterThanOrEqual(RELEASE_WAIT_MS - 20)
+    expect(refused).toMatchObject({ status: 429, code: 'apikey_concurrency_limit' })
+  })
+
+  it('a slot held by a request under way is refused at once', async () => {
+    const leases = limiter(0)
+    await leases.acquire(key, `lease_${++next}`)
+    const started = Date.now()
+    const refused = await leases.acquire(key, `lease_${++next}`).catch((err: unknown) => err)
+    expect(Date.now() - started).toBeLessThan(RELEASE_WAIT_MS / 2)
+    expect(refused).toMatchObject({ status: 429, code: 'apikey_concurrency_limit' })
   })
 })

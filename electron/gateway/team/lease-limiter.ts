@@ -4,6 +4,9 @@ import type { Registry } from '../registry.js'
 import { acquireLeaseSeeingLimits, liveLeases } from '../store/pg-leases.js'
 import type { Sql } from '../store/sql.js'
 
+/** How long a request refused a slot waits for this replica's releases under way before it is answered 429. */
+export const RELEASE_WAIT_MS = 1_000
+
 export interface LeaseLimiter extends ConcurrencyLimiter {
   acquire(...args: Parameters<ConcurrencyLimiter['acquire']>): Promise<Release>
   /** at close: every lease this replica still holds is given back, after the releases under way */
@@ -34,6 +37,11 @@ export function createLeaseLimiter(opts: {
   const settled = async () => {
     await Promise.all(releasing)
   }
+  const releasesOrDeadline = async () => {
+    let timer: NodeJS.Timeout | undefined
+    await Promise.race([settled(), new Promise<void>((resolve) => (timer = setTimeout(resolve, RELEASE_WAIT_MS)))])
+    clearTimeout(timer)
+  }
   // The releases of requests that end in the same turn of the event loop go in one round trip, with their ledger rows.
   let queued: string[] = []
   let batch: Promise<void> | undefined
@@ -53,17 +61,26 @@ export function createLeaseLimiter(opts: {
     batch = done
     releasing.add(done)
   }
+  const take = async (keyId: string, keyCap: number | null, leaseId: string, accountCap: number) => {
+    try {
+      const seen = await acquireLeaseSeeingLimits(sql, { leaseId, replica, keyId, keyCap, accountCap, ttlMs })
+      if (seen.outcome === 'ok') limitsByLease.set(leaseId, seen.limited)
+      return seen.outcome
+    } catch (err) {
+      log(`[gatehouse] ${leaseId} concurrency lease failed: ${(err as Error).message}`)
+      throw gatewayError('shared_store_unavailable', 'shared_store_unavailable', {}, { headers: { 'retry-after': '1', 'retry-after-ms': '1000' } })
+    }
+  }
   return {
     async acquire(key, leaseId) {
       const accountCap = registry.account.concurrency
-      let outcome
-      try {
-        const seen = await acquireLeaseSeeingLimits(sql, { leaseId, replica, keyId: key.id, keyCap: key.concurrency, accountCap, ttlMs })
-        outcome = seen.outcome
-        if (outcome === 'ok') limitsByLease.set(leaseId, seen.limited)
-      } catch (err) {
-        log(`[gatehouse] ${leaseId} concurrency lease failed: ${(err as Error).message}`)
-        throw gatewayError('shared_store_unavailable', 'shared_store_unavailable', {}, { headers: { 'retry-after': '1', 'retry-after-ms': '1000' } })
+      let outcome = await take(key.id, key.concurrency, leaseId, accountCap)
+      // The slot refused may be one this replica is giving back (a release goes out after its answer): a client's next
+      // call right after its last answer waits for those releases, at most RELEASE_WAIT_MS, and asks once more. (One
+      // under way on another replica is not seen: there the next call may still be refused for that moment.)
+      if (outcome !== 'ok' && releasing.size > 0) {
+        await releasesOrDeadline()
+        outcome = await take(key.id, key.concurrency, leaseId, accountCap)
       }
       if (outcome === 'key') throw concurrencyLimitError('key', key.concurrency!)
       if (outcome === 'account') throw concurrencyLimitError('account', accountCap)
