@@ -5,10 +5,10 @@ import { gatewayError, type GatewayError } from '../errors.js'
 import { nanoToUsd } from '../money/money.js'
 import type { Services } from '../services.js'
 import { costNano } from './billing.js'
-import type { QuotePrice } from './quote-price.js'
+import type { PriceOptions, QuotePrice } from './quote-price.js'
 
 /** What an endpoint's worst case is: its quote's `max` (billing/quote-price.ts), the figure POST /v1/quote shows. */
-export type WorstCase<Req> = (request: Req, model: CatalogModel, ctx: RequestContext) => Promise<QuotePrice>
+export type WorstCase<Req> = (request: Req, model: CatalogModel, ctx: RequestContext, options?: PriceOptions) => Promise<QuotePrice>
 
 /** An amount as the 402 messages show it: USD with nano-dollar digits, trailing zeros dropped. */
 export const usdText = (nano: number): string => nanoToUsd(Math.max(0, nano)).toFixed(9).replace(/\.?0+$/, '')
@@ -83,11 +83,17 @@ export function holdWorstCase<Req>(worst: WorstCase<Req>, capField?: string) {
     const key = ctx.key!
     const upstreamIds = candidates.map((u) => u.id)
     if (!(await limitsApply(services, ctx, candidates))) return
-    const price = await worst(request, model, ctx)
-    const amountNano = price.maxNano
+    // A long prompt's input is bounded by its size, not counted (quote-price.ts COUNTED_HOLD_CHARS); only when that
+    // bound does not fit is it counted, so nothing the count would admit is refused.
+    let price = await worst(request, model, ctx, { inputBound: true })
     // A charge past its hold (a vendor's overrun) still queued is counted first: the store's figures must include it.
     if (store.ledger.chargesPastHolds()) await store.ledger.flush()
-    const taken = await store.holds.take({ id: ctx.id, keyId: key.id, amountNano, upstreamIds })
+    let taken = await store.holds.take({ id: ctx.id, keyId: key.id, amountNano: price.maxNano, upstreamIds })
+    if (taken.kind === 'insufficient' && price.basis.input_tokens_bound === true) {
+      price = await worst(request, model, ctx)
+      taken = await store.holds.take({ id: ctx.id, keyId: key.id, amountNano: price.maxNano, upstreamIds })
+    }
+    const amountNano = price.maxNano
     if (taken.kind === 'insufficient') {
       throw taken.limit === 'upstream'
         ? upstreamRefusal(model, price, candidates, taken.availableNano, capField)

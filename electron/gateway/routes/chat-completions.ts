@@ -16,7 +16,7 @@ const ADMISSION = jsonAdmission({
   capability: 'chat',
   rules: (body, model, ctx) => applyChatRules(body, model, ctx.abort),
   // The worst case held is the quote's `max`.
-  funds: holdWorstCase<Record<string, unknown>>((body, model, ctx) => CHAT_QUOTE.price(body, model, ctx), 'max_tokens'),
+  funds: holdWorstCase<Record<string, unknown>>((body, model, ctx, options) => CHAT_QUOTE.price(body, model, ctx, options), 'max_tokens'),
 })
 
 /**
@@ -25,7 +25,7 @@ const ADMISSION = jsonAdmission({
  */
 export const CHAT_QUOTE: Quotable<Record<string, unknown>> = {
   admission: ADMISSION,
-  price: (body, model, ctx) => tokenQuote(model, promptText(body.messages), outputCap(body, ['max_completion_tokens', 'max_tokens'], model), ctx.abort.signal, { n: typeof body.n === 'number' ? body.n : 1 }),
+  price: (body, model, ctx, options) => tokenQuote(model, promptText(body.messages), outputCap(body, ['max_completion_tokens', 'max_tokens'], model), ctx.abort.signal, { ...options, n: typeof body.n === 'number' ? body.n : 1 }),
 }
 
 /** POST /v1/chat/completions (spec §4.1). */

@@ -18,7 +18,7 @@ const MESSAGES = jsonAdmission({
   capability: 'messages',
   rules: (body: Record<string, unknown>, model, ctx) => inputChecked(body, model, ctx.abort),
   // The worst case held is the quote's `max`.
-  funds: holdWorstCase<Record<string, unknown>>((body, model, ctx) => MESSAGES_QUOTE.price(body, model, ctx), 'max_tokens'),
+  funds: holdWorstCase<Record<string, unknown>>((body, model, ctx, options) => MESSAGES_QUOTE.price(body, model, ctx, options), 'max_tokens'),
 })
 // Free, so no funds are needed.
 const COUNT_TOKENS = jsonAdmission({ validate: compileValidator(countTokensRequest), endpoint: 'messages', capability: 'countTokens', funds: free })
@@ -32,7 +32,7 @@ export function messagesPromptText(body: Record<string, unknown>): string {
 /** What a message can cost: its system prompt and messages, and `max_tokens` (required by the protocol). */
 export const MESSAGES_QUOTE: Quotable<Record<string, unknown>> = {
   admission: MESSAGES,
-  price: (body, model, ctx) => tokenQuote(model, messagesPromptText(body), outputCap(body, ['max_tokens'], model), ctx.abort.signal),
+  price: (body, model, ctx, options) => tokenQuote(model, messagesPromptText(body), outputCap(body, ['max_tokens'], model), ctx.abort.signal, options),
 }
 
 /** POST /v1/messages: Anthropic's wire format, relayed event by event (spec §4.3, §6). */

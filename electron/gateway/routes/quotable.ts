@@ -1,6 +1,6 @@
 import type { CatalogModel } from '../../../shared/types.js'
 import type { AdmissionSpec } from '../admission.js'
-import type { QuotePrice } from '../billing/quote-price.js'
+import type { PriceOptions, QuotePrice } from '../billing/quote-price.js'
 import type { RequestContext } from '../context.js'
 
 /**
@@ -11,5 +11,6 @@ import type { RequestContext } from '../context.js'
 export interface Quotable<Req> {
   // The input and funds types are the endpoint's own business: a quote reads neither.
   admission: AdmissionSpec<unknown, Req, unknown>
-  price(request: Req, model: CatalogModel, ctx: RequestContext): Promise<QuotePrice>
+  /** `options`: a hold's (billing/holds.ts); a quote passes none. */
+  price(request: Req, model: CatalogModel, ctx: RequestContext, options?: PriceOptions): Promise<QuotePrice>
 }

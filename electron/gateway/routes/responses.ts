@@ -17,7 +17,7 @@ const ADMISSION = jsonAdmission({
   capability: 'responses',
   rules: (body: Record<string, unknown>, model, ctx) => inputChecked(body, model, ctx.abort),
   // The worst case held is the quote's `max`.
-  funds: holdWorstCase<Record<string, unknown>>((body, model, ctx) => RESPONSES_QUOTE.price(body, model, ctx), 'max_output_tokens'),
+  funds: holdWorstCase<Record<string, unknown>>((body, model, ctx, options) => RESPONSES_QUOTE.price(body, model, ctx, options), 'max_output_tokens'),
 })
 
 /** The text a Responses `input` carries: a string, or items whose content is text or text parts. */
@@ -40,7 +40,7 @@ export function responsesPromptText(body: Record<string, unknown>): string {
 /** What a response can cost: its input, and `max_output_tokens` or the model's output limit. */
 export const RESPONSES_QUOTE: Quotable<Record<string, unknown>> = {
   admission: ADMISSION,
-  price: (body, model, ctx) => tokenQuote(model, responsesPromptText(body), outputCap(body, ['max_output_tokens'], model), ctx.abort.signal),
+  price: (body, model, ctx, options) => tokenQuote(model, responsesPromptText(body), outputCap(body, ['max_output_tokens'], model), ctx.abort.signal, options),
 }
 
 /** POST /v1/responses: relayed to OpenAI-compatible accounts (spec §4.3). */
