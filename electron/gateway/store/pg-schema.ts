@@ -289,132 +289,10 @@ export const PG_MIGRATIONS: readonly string[] = [
    END $$;`,
   // Team mode: a request's hold taken, and moved onto an upstream account, each in one round trip (store/holds.ts
   // take and moveTo): the rows they lock (the account's, the key's, an upstream account's) are held for the length
-  // of one call in the server, never across the network. The same rules as refusalIn and moveOnto there.
+  // of one call in the server, never across the network. The same rules as refusalIn and moveOnto there. take_hold
+  // also answers which of the accounts that may serve the request have no budget: the hold goes onto such an account
+  // with no further round trip (billing/holds.ts), as one process does from memory.
   `CREATE FUNCTION take_hold(p_id TEXT, p_replica TEXT, p_key_id TEXT, p_amount BIGINT, p_upstream_ids TEXT[], p_created_at BIGINT,
-     OUT refused TEXT, OUT available_nano BIGINT) LANGUAGE plpgsql AS $$
-   DECLARE
-     a RECORD;
-     k RECORD;
-     u RECORD;
-     left_nano BIGINT;
-     room BIGINT;
-     upstream_id_of TEXT;
-   BEGIN
-     SELECT budget_nano, balance_nano, reserved_nano INTO a FROM account WHERE id = 1 FOR UPDATE;
-     IF a.budget_nano IS NOT NULL AND a.balance_nano - a.reserved_nano < p_amount THEN
-       refused := 'balance';
-       available_nano := a.balance_nano - a.reserved_nano;
-       RETURN;
-     END IF;
-     SELECT ak.quota_nano, ak.used_nano, COALESCE((SELECT SUM(h.amount_nano) FROM holds h WHERE h.key_id = ak.id), 0) AS reserved_nano
-       INTO k FROM api_keys ak WHERE ak.id = p_key_id FOR UPDATE;
-     IF FOUND AND k.quota_nano IS NOT NULL AND k.quota_nano - k.used_nano - k.reserved_nano < p_amount THEN
-       refused := 'key';
-       available_nano := k.quota_nano - k.used_nano - k.reserved_nano;
-       RETURN;
-     END IF;
-     -- Some account that may serve it must have room: one without a budget always has.
-     IF cardinality(p_upstream_ids) > 0 THEN
-       FOREACH upstream_id_of IN ARRAY p_upstream_ids LOOP
-         SELECT budget_nano, spent_nano INTO u FROM upstreams WHERE id = upstream_id_of;
-         IF NOT FOUND OR u.budget_nano IS NULL THEN
-           room := NULL;
-           EXIT;
-         END IF;
-         left_nano := u.budget_nano - u.spent_nano
-           - COALESCE((SELECT SUM(h.amount_nano) FROM holds h WHERE h.upstream_id = upstream_id_of AND h.id <> p_id), 0);
-         IF left_nano >= p_amount THEN
-           room := NULL;
-           EXIT;
-         END IF;
-         room := GREATEST(room, left_nano);
-       END LOOP;
-       IF room IS NOT NULL THEN
-         refused := 'upstream';
-         available_nano := room;
-         RETURN;
-       END IF;
-     END IF;
-     INSERT INTO holds (id, replica, key_id, upstream_id, amount_nano, created_at) VALUES (p_id, p_replica, p_key_id, NULL, p_amount, p_created_at);
-     UPDATE account SET reserved_nano = reserved_nano + p_amount WHERE id = 1;
-   END $$;
-   CREATE FUNCTION move_hold(p_id TEXT, p_upstream_id TEXT, p_amount BIGINT) RETURNS BIGINT LANGUAGE plpgsql AS $$
-   DECLARE
-     u RECORD;
-     left_nano BIGINT;
-   BEGIN
-     IF p_upstream_id IS NOT NULL THEN
-       SELECT budget_nano, spent_nano INTO u FROM upstreams WHERE id = p_upstream_id FOR UPDATE;
-       IF FOUND AND u.budget_nano IS NOT NULL THEN
-         left_nano := u.budget_nano - u.spent_nano
-           - COALESCE((SELECT SUM(h.amount_nano) FROM holds h WHERE h.upstream_id = p_upstream_id AND h.id <> p_id), 0);
-         IF left_nano < p_amount THEN
-           RETURN left_nano;
-         END IF;
-       END IF;
-     END IF;
-     UPDATE holds SET upstream_id = p_upstream_id WHERE id = p_id;
-     RETURN NULL;
-   END $$;`,
-  // Team mode: one group commit of the ledger in one round trip (store/ledger.ts writeAll, the same steps): the
-  // streams' checkpoints, the final rows (each once; a hold settled with its row), the account and keys charged once
-  // for the rows inserted, the pending rows the final rows replace; and the concurrency leases of the requests that
-  // ended meanwhile, given back. Costs arrive already charged (money/chargeNano).
-  `CREATE FUNCTION write_ledger(p_rows JSONB, p_checkpoints JSONB, p_replaced TEXT[], p_replica TEXT, p_leases TEXT[]) RETURNS void LANGUAGE plpgsql AS $$
-   DECLARE
-     r RECORD;
-     released BIGINT;
-     inserted BOOLEAN;
-     inserted_ids TEXT[] := '{}';
-     account_total BIGINT := 0;
-   BEGIN
-     INSERT INTO pending_requests (id, key_id, group_id, model, endpoint, upstream_id, input_tokens, output_tokens, usage,
-       cost_nano, started_at, checkpointed_at, replica, breakdown)
-     SELECT c.id, c.key_id, c.group_id, c.model, c.endpoint, c.upstream_id, c.input_tokens, c.output_tokens, c.usage,
-       c.cost_nano, c.started_at, c.checkpointed_at, p_replica, c.breakdown
-     FROM jsonb_to_recordset(p_checkpoints) AS c(id TEXT, key_id TEXT, group_id TEXT, model TEXT, endpoint TEXT, upstream_id TEXT,
-       input_tokens BIGINT, output_tokens BIGINT, usage TEXT, cost_nano BIGINT, started_at BIGINT, checkpointed_at BIGINT, breakdown TEXT)
-     ON CONFLICT (id) DO UPDATE SET upstream_id = excluded.upstream_id, input_tokens = excluded.input_tokens,
-       output_tokens = excluded.output_tokens, usage = excluded.usage, cost_nano = excluded.cost_nano,
-       checkpointed_at = excluded.checkpointed_at, breakdown = excluded.breakdown;
-     FOR r IN SELECT * FROM jsonb_to_recordset(p_rows) AS e(id TEXT, key_id TEXT, group_id TEXT, model TEXT, endpoint TEXT, status INTEGER,
-       error_code TEXT, upstream_id TEXT, input_tokens BIGINT, output_tokens BIGINT, usage TEXT, cost_nano BIGINT,
-       latency_ms DOUBLE PRECISION, created_at BIGINT, attempts TEXT, usage_source TEXT, breakdown TEXT, held BIGINT)
-     LOOP
-       INSERT INTO requests (id, key_id, group_id, model, endpoint, status, error_code, upstream_id, input_tokens, output_tokens,
-         usage, cost_nano, latency_ms, created_at, attempts, usage_source, breakdown)
-       VALUES (r.id, r.key_id, r.group_id, r.model, r.endpoint, r.status, r.error_code, r.upstream_id, r.input_tokens,
-         r.output_tokens, r.usage, r.cost_nano, r.latency_ms, r.created_at, r.attempts, r.usage_source, r.breakdown)
-       ON CONFLICT DO NOTHING;
-       inserted := FOUND;
-       IF inserted THEN
-         inserted_ids := inserted_ids || r.id;
-         account_total := account_total + r.cost_nano;
-       END IF;
-       IF r.held IS NOT NULL THEN
-         -- Settled with its charge: no moment where the hold is gone and the charge not yet counted.
-         WITH gone AS (DELETE FROM holds WHERE id = r.id RETURNING amount_nano) SELECT COALESCE(SUM(amount_nano), 0) INTO released FROM gone;
-         IF released <> 0 THEN
-           UPDATE account SET reserved_nano = reserved_nano - released WHERE id = 1;
-         END IF;
-         IF inserted THEN
-           UPDATE requests SET reserved_nano = r.held WHERE id = r.id;
-         END IF;
-       END IF;
-     END LOOP;
-     IF account_total > 0 THEN
-       UPDATE account SET balance_nano = balance_nano - account_total WHERE id = 1;
-     END IF;
-     UPDATE api_keys k SET used_nano = k.used_nano + t.total
-       FROM (SELECT key_id, SUM(cost_nano) AS total FROM requests WHERE id = ANY(inserted_ids) AND key_id IS NOT NULL AND cost_nano > 0 GROUP BY key_id) t
-       WHERE k.id = t.key_id;
-     DELETE FROM pending_requests WHERE id = ANY(p_replaced);
-     DELETE FROM leases WHERE id = ANY(p_leases);
-   END $$;`,
-  // take_hold also answers which of the accounts that may serve the request have no budget as it takes the hold: the
-  // hold goes onto such an account with no further round trip (billing/holds.ts), as one process does from memory.
-  `DROP FUNCTION take_hold(TEXT, TEXT, TEXT, BIGINT, TEXT[], BIGINT);
-   CREATE FUNCTION take_hold(p_id TEXT, p_replica TEXT, p_key_id TEXT, p_amount BIGINT, p_upstream_ids TEXT[], p_created_at BIGINT,
      OUT refused TEXT, OUT available_nano BIGINT, OUT unbudgeted TEXT[]) LANGUAGE plpgsql AS $$
    DECLARE
      a RECORD;
@@ -462,10 +340,31 @@ export const PG_MIGRATIONS: readonly string[] = [
      INSERT INTO holds (id, replica, key_id, upstream_id, amount_nano, created_at) VALUES (p_id, p_replica, p_key_id, NULL, p_amount, p_created_at);
      UPDATE account SET reserved_nano = reserved_nano + p_amount WHERE id = 1;
      unbudgeted := ARRAY(SELECT id FROM upstreams WHERE id = ANY(p_upstream_ids) AND budget_nano IS NULL);
+   END $$;
+   CREATE FUNCTION move_hold(p_id TEXT, p_upstream_id TEXT, p_amount BIGINT) RETURNS BIGINT LANGUAGE plpgsql AS $$
+   DECLARE
+     u RECORD;
+     left_nano BIGINT;
+   BEGIN
+     IF p_upstream_id IS NOT NULL THEN
+       SELECT budget_nano, spent_nano INTO u FROM upstreams WHERE id = p_upstream_id FOR UPDATE;
+       IF FOUND AND u.budget_nano IS NOT NULL THEN
+         left_nano := u.budget_nano - u.spent_nano
+           - COALESCE((SELECT SUM(h.amount_nano) FROM holds h WHERE h.upstream_id = p_upstream_id AND h.id <> p_id), 0);
+         IF left_nano < p_amount THEN
+           RETURN left_nano;
+         END IF;
+       END IF;
+     END IF;
+     UPDATE holds SET upstream_id = p_upstream_id WHERE id = p_id;
+     RETURN NULL;
    END $$;`,
-  // write_ledger with less work per row, the same effects: a row carries what it held as it is inserted (not set by a
-  // second update), and the holds settled and the charges change the account's row once per commit.
-  `CREATE OR REPLACE FUNCTION write_ledger(p_rows JSONB, p_checkpoints JSONB, p_replaced TEXT[], p_replica TEXT, p_leases TEXT[]) RETURNS void LANGUAGE plpgsql AS $$
+  // Team mode: one group commit of the ledger in one round trip (store/ledger.ts writeAll, the same steps): the
+  // streams' checkpoints, the final rows (each once; a hold settled with its row), the account and keys charged once
+  // for the rows inserted, the pending rows the final rows replace; and the concurrency leases of the requests that
+  // ended meanwhile, given back. Costs arrive already charged (money/chargeNano). A row carries what it held as it is
+  // inserted, and the settled holds and the charges change the account's row once per commit.
+  `CREATE FUNCTION write_ledger(p_rows JSONB, p_checkpoints JSONB, p_replaced TEXT[], p_replica TEXT, p_leases TEXT[]) RETURNS void LANGUAGE plpgsql AS $$
    DECLARE
      r RECORD;
      released BIGINT;
