@@ -170,7 +170,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     })
     const { port } = gateway.server.address() as AddressInfo
     // Unfinished video tasks are resumed, not failed: their vendor jobs run on without us.
-    // In team mode a claimed poll may be a live replica's: a dead one's claims lapse instead of being taken at start.
+    // In team mode a claimed poll may be a live replica's: a dead one's claims come back with the sweep, not at start.
     const videoPoller = await startVideoPoller(services, videoPollOptions({ ...(team ? { resumeOnStart: false } : {}), ...options.videoPoll }), log)
     const urlHost = host.includes(':') ? `[${host}]` : host
     const url = `http://${urlHost}:${port}`

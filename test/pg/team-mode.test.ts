@@ -88,6 +88,20 @@ const chat = (url: string, key = TEST_KEY) =>
 const count = async (db: Sql, query: string, params: unknown[] = []) => (await db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${query}`, params))!.n
 const account = async (db: Sql) => (await db.get<{ balance_nano: number; reserved_nano: number; budget_nano: number | null }>('SELECT balance_nano, reserved_nano, budget_nano FROM account'))!
 
+/** One Seedance model on the fake Ark. */
+const videoConfig = (): GatewayConfig => ({
+  account: { balance: 50, concurrency: 10 },
+  upstreams: [{ id: 'ark', vendor: 'ark', baseUrl: `${ark.url}/api/v3`, apiKey: 'ark-test-key' }],
+  groups: [{ id: 'video', protocol: 'chat', models: [SEEDANCE], upstreams: ['ark'] }],
+  keys: [{ key: TEST_KEY, group: 'video' }],
+})
+const submitVideo = (url: string, prompt: string) =>
+  fetch(`${url}/v1/video/generate`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ model: SEEDANCE, prompt, duration: 4, resolution: '480p' }),
+  })
+
 const ACCOUNT_CAP_REFUSED = (limit: number) => ({
   error: { code: 'user_concurrency_limit', message: `Too many requests in flight for this account (limit ${limit}); retry after the current ones finish.`, param: null, type: 'rate_limit_error' },
 })
@@ -200,22 +214,12 @@ describe('team mode: replicas on one PostgreSQL database', () => {
   }, 60_000)
 
   it('a video task whose polling replica is killed is settled by another replica: one ledger row, one charge', async () => {
-    const config: GatewayConfig = {
-      account: { balance: 50, concurrency: 10 },
-      upstreams: [{ id: 'ark', vendor: 'ark', baseUrl: `${ark.url}/api/v3`, apiKey: 'ark-test-key' }],
-      groups: [{ id: 'video', protocol: 'chat', models: [SEEDANCE], upstreams: ['ark'] }],
-      keys: [{ key: TEST_KEY, group: 'video' }],
-    }
-    const team = await startTeam(config)
+    const team = await startTeam(videoConfig())
     const fastPolls = { GATEHOUSE_VIDEO_POLL_MS: '50' }
     const [doomed, survivor] = await Promise.all([team.start(fastPolls), team.start(fastPolls)])
     // The vendor says "running" until the test lets the task finish.
     ark.script(['running'])
-    const submitted = await fetch(`${doomed.url}/v1/video/generate`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ model: SEEDANCE, prompt: 'survive a replica', duration: 4, resolution: '480p' }),
-    })
+    const submitted = await submitVideo(doomed.url, 'survive a replica')
     expect(submitted.status).toBe(202)
     const id = ((await submitted.json()) as { task_id: string }).task_id
     expect((await account(team.db)).reserved_nano).toBeGreaterThan(0)
@@ -232,6 +236,45 @@ describe('team mode: replicas on one PostgreSQL database', () => {
     expect(await count(team.db, 'requests WHERE id = ?', [id])).toBe(1)
     expect(await account(team.db)).toMatchObject({ balance_nano: 50e9 - 252_000_000, reserved_nano: 0 })
     expect(ark.calls.filter((c) => c.method === 'POST')).toHaveLength(1) // resumed, not resubmitted
+  }, 60_000)
+
+  it('a replica killed while its poll is under way: another replica polls the task within the lease time and settles it once, unsubmitted again', async () => {
+    const team = await startTeam(videoConfig())
+    const fastPolls = { GATEHOUSE_VIDEO_POLL_MS: '50' }
+    // Alone at first, so the poll the vendor holds open is this replica's. The claim's own lease is the default 5 minutes.
+    const doomed = await team.start(fastPolls)
+    const [{ id: doomedId }] = await team.db.all<{ id: string }>('SELECT id FROM replicas')
+    ark.script(['succeeded'])
+    ark.switches.timeoutOnPoll = 1 // the first poll is never answered; the next one finds the video made
+    const submitted = await submitVideo(doomed.url, 'killed mid-poll')
+    expect(submitted.status).toBe(202)
+    const id = ((await submitted.json()) as { task_id: string }).task_id
+    const polls = () => ark.calls.filter((c) => c.method === 'GET')
+    await until('the poll held open by the vendor', 5_000, () => polls().length === 1)
+    const claim = (await team.db.get<{ replica: string; next_poll_at: number; settled: number }>('SELECT replica, next_poll_at, settled FROM tasks WHERE id = ?', [id]))!
+    expect(claim).toMatchObject({ replica: doomedId, settled: 0 })
+    expect(claim.next_poll_at).toBeGreaterThan(Date.now() + 60_000)
+
+    const survivor = await team.start(fastPolls)
+    // While the poller lives, its claim is its own: past a lease time and a sweep of the survivor, no second poll.
+    await new Promise((r) => setTimeout(r, LEASE_SECONDS * 1000 + 500))
+    expect(polls()).toHaveLength(1)
+    expect(await team.db.get('SELECT replica, next_poll_at FROM tasks WHERE id = ?', [id])).toEqual({ replica: doomedId, next_poll_at: claim.next_poll_at })
+
+    await team.kill(doomed)
+    const task = await until('the task settled by the survivor', LEASE_SECONDS * 1000 + TAKEOVER_MARGIN_MS, async () => {
+      const view = (await (await fetch(`${survivor.url}/v1/video/tasks/${id}`, { headers: { authorization: `Bearer ${TEST_KEY}` } })).json()) as { status: string }
+      return view.status === 'succeeded' ? view : undefined
+    })
+    expect(task).toMatchObject({ status: 'succeeded', usage: { seconds: 4, cost: 0.252 } })
+    await new Promise((r) => setTimeout(r, 300)) // a late second settlement would have landed by now
+    expect(await count(team.db, 'requests WHERE id = ?', [id])).toBe(1)
+    expect(await account(team.db)).toMatchObject({ balance_nano: 50e9 - 252_000_000, reserved_nano: 0 })
+    expect(await count(team.db, 'holds')).toBe(0)
+    expect(ark.calls.filter((c) => c.method === 'POST')).toHaveLength(1) // resumed, not resubmitted
+    expect(polls()).toHaveLength(2) // the held one, and the survivor's
+    const [{ id: survivorId }] = await team.db.all<{ id: string }>('SELECT id FROM replicas WHERE id <> ?', [doomedId])
+    expect(await team.db.get('SELECT replica FROM tasks WHERE id = ?', [id])).toEqual({ replica: survivorId })
   }, 60_000)
 
   it('a key created through one replica works on another within a second; revoked, it is refused there as fast', async () => {

@@ -1,3 +1,4 @@
+import type { HeldElsewhere } from './held-here.js'
 import { insertHoldIn, refusalIn, releaseHoldsIn } from './holds.js'
 import { ownerGone } from './pg-leases.js'
 import { INSERT_LEDGER_ROW, ledgerRowValues, type LedgerEntry } from './ledger.js'
@@ -82,9 +83,9 @@ const endIn = (tx: Sql): EndTask => async (task, ledger) => {
 }
 
 /** Async tasks. Settling (succeeded, billed) and failing (released) each happen at most once per task. */
-export function tasksRepo(sql: Sql, replica: string) {
+export function tasksRepo(sql: Sql, replica: string, elsewhere?: HeldElsewhere) {
   return {
-    video: videoTasks(sql, replica),
+    video: videoTasks(sql, replica, elsewhere),
     insert: async (row: TaskRow) => void (await sql.run(INSERT_TASK, { ...row, replica })),
     get: (id: string) => sql.get<TaskRow>('SELECT * FROM tasks WHERE id = ?', [id]),
     /**
@@ -131,7 +132,8 @@ const DUE = `SELECT id, next_poll_at FROM tasks WHERE kind = 'video' AND next_po
  * Video tasks: the reservation taken with the task row in one (immediate) transaction, the poller's schedule and
  * claims, and the end of a task, which charges, releases and writes its ledger row once (`settled = 0` guard).
  */
-function videoTasks(sql: Sql, replica: string) {
+/** `elsewhere`: the holds in this process's memory (one process on SQLite), which a reservation's funds check counts. */
+function videoTasks(sql: Sql, replica: string, elsewhere?: HeldElsewhere) {
   const get = (id: string) => sql.get<VideoTaskRow>("SELECT * FROM tasks WHERE id = ? AND kind = 'video'", [id])
 
   const findEarlier = (tx: Sql, row: VideoTaskRow, dedupe: VideoDedupe): Promise<VideoTaskRow | undefined> =>
@@ -154,7 +156,7 @@ function videoTasks(sql: Sql, replica: string) {
         await tx.get(`SELECT id FROM account WHERE id = 1${tx.forUpdate}`)
         const earlier = await findEarlier(tx, row, dedupe)
         if (earlier) return { kind: earlier.request_hash === row.request_hash ? 'existing' : 'conflict', task: earlier }
-        const refused = await refusalIn(tx, { id: row.id, keyId: row.key_id, amountNano: row.reserved_nano, upstreamIds })
+        const refused = await refusalIn(tx, { id: row.id, keyId: row.key_id, amountNano: row.reserved_nano, upstreamIds }, elsewhere)
         if (refused !== undefined) return refused
         // The reservation is the task's hold (store/holds.ts), under the task's id; `reserved_nano` records its amount.
         await insertHoldIn(tx, replica, { id: row.id, keyId: row.key_id, amountNano: row.reserved_nano })
@@ -198,8 +200,10 @@ function videoTasks(sql: Sql, replica: string) {
         return true
       }),
     /**
-     * Takes up to `limit` due tasks, each leased until `leaseUntil` so that another poller skips it meanwhile. The due
-     * rows are read locked, skipping those another replica is claiming (`skipLocked`), so two replicas take different tasks.
+     * Takes up to `limit` due tasks, each leased until `leaseUntil` so that another poller skips it meanwhile, and
+     * each recorded as this replica's work (`replica`), so that team mode's sweep gives back the claims of a replica
+     * killed mid-poll (`resumeOrphaned`). The due rows are read locked, skipping those another replica is claiming
+     * (`skipLocked`), so two replicas take different tasks.
      */
     async claimDue(now: number, limit: number, leaseUntil: number, skip: ReadonlySet<string> = new Set()): Promise<string[]> {
       // A plain read first: an idle tick takes no write lock.
@@ -208,19 +212,25 @@ function videoTasks(sql: Sql, replica: string) {
         const due = await tx.all<{ id: string; next_poll_at: number }>(`${DUE}${tx.skipLocked}`, [now, limit + skip.size])
         const claimed: string[] = []
         for (const r of due.filter((r) => !skip.has(r.id)).slice(0, limit)) {
-          const won = await tx.run('UPDATE tasks SET next_poll_at = ? WHERE id = ? AND next_poll_at = ?', [leaseUntil, r.id, r.next_poll_at])
+          const won = await tx.run('UPDATE tasks SET next_poll_at = ?, replica = ? WHERE id = ? AND next_poll_at = ?', [leaseUntil, replica, r.id, r.next_poll_at])
           if (won.changes === 1) claimed.push(r.id)
         }
         return claimed
       })
     },
     /**
-     * Team mode's sweep: submissions a stopped replica left before the vendor accepted them (unsettled, nothing
-     * scheduled) are due now, so a poller ends them unbilled and releases their reservation (`pendingSubmission`).
+     * Team mode's sweep: the video work of replicas not seen for `ttlMs` is due now, so a live replica's poller takes
+     * it up within the team's lease time rather than the claim's (`leaseMs`, minutes). A task's `replica` is the one
+     * whose work it is: its submitter, then each poller that claims it (`claimDue`). Due again: a poll or download
+     * under way when its replica died (a claim not yet lapsed), and a submission left before the vendor accepted it
+     * (scheduled for the end of its grace time, or not at all), which a poller ends unbilled once that time is over
+     * (`pendingSubmission`). A task the dead replica's last poll merely scheduled for later is polled early, once: a
+     * poll changes nothing by itself. A live replica's claims stay its own (a long download under way, say).
      */
     resumeOrphaned: async (now: number, ttlMs: number): Promise<number> =>
       (await sql.run(
-        `UPDATE tasks SET next_poll_at = @now WHERE kind = 'video' AND settled = 0 AND next_poll_at IS NULL AND ${ownerGone('tasks.replica')}`,
+        `UPDATE tasks SET next_poll_at = @now WHERE kind = 'video' AND (next_poll_at > @now OR (next_poll_at IS NULL AND settled = 0))
+          AND ${ownerGone('tasks.replica')}`,
         { now, ttlMs },
       )).changes,
     /** After a start: every unfinished task, and every pending download, is due now (leases of a dead process included). */

@@ -23,11 +23,14 @@ export interface VideoPollOptions {
   downloadTimeoutMs: number
   /** downloads of a finished task are tried this many times before its vendor link stays the only copy */
   downloadAttempts: number
-  /** a claimed poll's lease: other pollers (replicas) leave the task alone this long, after which a dead one's claim lapses */
+  /**
+   * a claimed poll's lease: other pollers (replicas) leave the task alone this long, after which the claim lapses (in
+   * team mode a dead replica's claims come back sooner, with the sweep of its work: store/tasks.ts `resumeOrphaned`)
+   */
   leaseMs: number
   /**
    * At start every unfinished task is due at once, leases included (one process: any lease is a dead run's). False in
-   * team mode, where a lease may be a live replica's poll: a dead replica's claims lapse after `leaseMs` instead.
+   * team mode, where a lease may be a live replica's poll: a dead replica's claims are handed back by team mode's sweep.
    */
   resumeOnStart: boolean
 }
@@ -49,7 +52,7 @@ export const DEFAULT_VIDEO_POLL: VideoPollOptions = {
 
 /**
  * Options from the gateway options, with environment overrides for a headless run: `GATEHOUSE_VIDEO_POLL_MS` (first
- * poll interval) and `GATEHOUSE_VIDEO_LEASE_MS` (a claimed poll's lease: how long a killed replica's poll holds its task).
+ * poll interval) and `GATEHOUSE_VIDEO_LEASE_MS` (a claimed poll's lease: how long a poll holds its task at most).
  */
 export function videoPollOptions(given: Partial<VideoPollOptions> | undefined, env: NodeJS.ProcessEnv = process.env): VideoPollOptions {
   const fromEnv = Number(env.GATEHOUSE_VIDEO_POLL_MS)

@@ -4,6 +4,7 @@ import type { Services } from '../services.js'
 import { listenChanges, type ChangeListener } from '../store/pg-notify.js'
 import { renewLeases } from '../store/pg-leases.js'
 import { failOrphanedImageTasks } from '../tasks/image-tasks.js'
+import { videoRuntime } from '../tasks/video-runtime.js'
 import type { LeaseLimiter } from './lease-limiter.js'
 import { registrySync } from './registry-sync.js'
 
@@ -22,8 +23,8 @@ export interface TeamMode {
 /**
  * What makes one replica of several on a PostgreSQL database act as part of one gateway: a heartbeat that renews
  * its leases and says it is alive (every ttl/3); a sweep, at start and then every few seconds, that settles the
- * streams, fails the image tasks, releases the holds, hands the unaccepted video submissions to the pollers and removes
- * the unfinished media writes of replicas no longer seen;
+ * streams, fails the image tasks, releases the holds, hands the video tasks (polls under way, unaccepted submissions)
+ * to the pollers and removes the unfinished media writes of replicas no longer seen;
  * a reload of the registry on every change notice; and a read of the money other replicas moved, every second.
  */
 export async function startTeamMode(services: Services, opts: { pool: pg.Pool; limiter: LeaseLimiter; ttlMs: number }): Promise<TeamMode> {
@@ -37,8 +38,10 @@ export async function startTeamMode(services: Services, opts: { pool: pg.Pool; l
     const videos = await store.tasks.video.resumeOrphaned(Date.now(), ttlMs)
     const holds = await store.holds.releaseOrphaned(ttlMs)
     const parts = await removeOrphanedMediaParts(store.sql, ttlMs)
+    // Polled at once (here, when this replica's poller runs), not at its next tick.
+    if (videos > 0) videoRuntime(services).wake()
     if (streams + images + videos + holds + parts > 0) {
-      log(`[gatehouse] team mode: settled ${streams} stream(s), failed ${images} image task(s), resumed ${videos} video submission(s), released ${holds} hold(s) and removed ${parts} unfinished media write(s) a stopped replica left`)
+      log(`[gatehouse] team mode: settled ${streams} stream(s), failed ${images} image task(s), resumed ${videos} video task(s), released ${holds} hold(s) and removed ${parts} unfinished media write(s) a stopped replica left`)
     }
   }
   // Seen before the first sweep, so that no other replica's sweep takes this one for dead.
