@@ -5,12 +5,12 @@ import { LongestFirst } from './test/helpers/longest-first.js'
 import { filesChangingTheProcess } from './test/helpers/needs-isolation.js'
 
 /**
- * Test files run side by side, one more at a time than there are cores (3 on CI's 2-core machine). A file spends
- * most of its time waiting on sockets, timers and the processes it starts: over the suite it keeps about 0.7 of a
- * core busy (some 380 s of CPU in 500 s of files run one by one), so three at a time keep two cores busy without
- * piling work on them. Vitest's default is cores - 1, which on 2 cores ran one file at a time (~8 min).
+ * Test files run side by side, twice as many at a time as there are cores (4 on CI's 2-core machine): a file spends
+ * most of its time waiting on sockets, timers and the processes it starts (the suite keeps under half of the cores
+ * busy), and the longest ones (failover-cases, 86 s on each store) only wait out the gateway's default deadlines.
+ * Those start first, so the browser files after them get one worker per core (test/helpers/longest-first.ts).
  */
-const WORKERS = availableParallelism() + 1
+const WORKERS = availableParallelism() * 2
 const shared = { pool: 'forks', testTimeout: 20_000, hookTimeout: 20_000 } as const
 
 /**
@@ -27,8 +27,14 @@ const shared = { pool: 'forks', testTimeout: 20_000, hookTimeout: 20_000 } as co
 const ROOT = fileURLToPath(new URL('.', import.meta.url))
 const CHANGING = filesChangingTheProcess(ROOT)
 type Project = NonNullable<TestProjectInlineConfiguration['test']> & { name: string; include: string[] }
-/** Whether a file is under one of a project's include globs: each is a folder, then `**`, then a file name pattern. */
-const under = (globs: string[], path: string) => globs.some((glob) => path.startsWith(glob.slice(0, glob.indexOf('**'))))
+/**
+ * Whether a file is matched by one of a project's include globs: a folder, then `**`, then a file name pattern (any
+ * file under the folder), or a path whose `*` stands for part of one name.
+ */
+const under = (globs: string[], path: string) =>
+  globs.some((glob) => glob.includes('**')
+    ? path.startsWith(glob.slice(0, glob.indexOf('**')))
+    : new RegExp(`^${glob.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[^/]*')}$`).test(path))
 /** A project's files in shared workers, and its isolated twin for those of them that change their process. */
 const sharing = (project: Project): TestProjectInlineConfiguration[] => [
   { test: { ...project, isolate: false, exclude: [...(project.exclude ?? []), ...CHANGING] } },
@@ -78,11 +84,10 @@ export default defineConfig({
     projects: [
       // PostgreSQL tests (test/pg/, and any test calling freshDatabase()) share one private cluster, started on first use.
       ...sharing({ ...shared, name: 'node', include: ['test/**/*.test.ts'], exclude: ['test/e2e/**', ...ALONE], globalSetup: ['test/helpers/pg-global-setup.ts'] }),
-      {
-        // The node project's files that need the machine to themselves (ALONE), once the other projects are done, each in
-        // a process of its own; set up as the node project is (a database on first use).
-        test: { ...shared, name: 'node-alone', include: ALONE, maxWorkers: 1, sequence: { groupOrder: 1 }, globalSetup: ['test/helpers/pg-global-setup.ts'] },
-      },
+      // The node project's files that need the machine to themselves (ALONE), once the others are done, one at a
+      // time (those that leave their process as they found it one after another in one process); set up as the node
+      // project is (a database on first use).
+      ...sharing({ ...shared, name: 'node-alone', include: ALONE, maxWorkers: 1, sequence: { groupOrder: 1 }, globalSetup: ['test/helpers/pg-global-setup.ts'] }),
       // The store matrix: the store-independent integration and fault tests again, every test gateway on PostgreSQL.
       ...sharing({
         ...shared,

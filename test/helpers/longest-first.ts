@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os'
 import { relative } from 'node:path'
 import { BaseSequencer, type TestSpecification } from 'vitest/node'
 
@@ -52,10 +53,11 @@ export const PROJECT_ORDER = ['e2e', 'node-pg', 'node']
  * node twin's), else LONG_FILES, else none (the many short files, larger first). The order of the projects is fixed
  * rather than taken from that cache, which a clean checkout lacks and another run in the same folder rewrites.
  *
- * The waiting files (WAITING, of every project) are spread over the first half of the others instead of starting
- * together: three of them at once (failover-cases on both stores and one more) would leave two cores to one busy
- * worker for a minute and a half. The longest of them still starts first, so that its wait overlaps everything
- * else. Groups keep their order (sequence.groupOrder).
+ * The longest waiting files (WAITING, of every project) start first, as many as there are workers beyond one per
+ * core (2 of 4 on CI's 2-core machine): their waits overlap everything else, and the browser files that follow them
+ * get one worker per core (more Chromiums than cores missed their steps' deadlines now and then). The other waiting
+ * files are spread over the first half of the rest instead of starting together: more of them at once would leave
+ * the cores to fewer busy workers. Groups keep their order (sequence.groupOrder).
  */
 /** A file's place by its project (PROJECT_ORDER, an isolated twin just before its project). */
 function rank(spec: TestSpecification): number {
@@ -64,6 +66,8 @@ function rank(spec: TestSpecification): number {
   const at = PROJECT_ORDER.indexOf(base)
   return (at === -1 ? PROJECT_ORDER.length : at) * 2 + (name === base ? 1 : 0)
 }
+
+const CORES = availableParallelism()
 
 export class LongestFirst extends BaseSequencer {
   async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
@@ -86,10 +90,11 @@ export class LongestFirst extends BaseSequencer {
       const inGroup = longest.filter((spec) => order(spec) === group)
       const waits = inGroup.filter((spec) => waiting.has(spec))
       const busy = inGroup.filter((spec) => !waiting.has(spec)).sort((a, b) => rank(a) - rank(b))
+      const workers = inGroup[0]?.project.config.maxWorkers ?? config.maxWorkers ?? CORES
+      const sorted: TestSpecification[] = waits.splice(0, Math.max(1, workers - CORES))
       const every = Math.max(1, Math.floor(busy.length / 2 / Math.max(1, waits.length)))
-      const sorted: TestSpecification[] = []
       for (const [i, spec] of busy.entries()) {
-        if (i % every === 0 && waits.length > 0) sorted.push(waits.shift()!)
+        if (i > 0 && i % every === 0 && waits.length > 0) sorted.push(waits.shift()!)
         sorted.push(spec)
       }
       return [...sorted, ...waits]
