@@ -60,6 +60,41 @@ describe('team mode: a video task a stopped replica was polling', () => {
     }
   })
 
+  it("a live replica's poll that outlasts its lease keeps its claim: another replica's poller leaves the task alone until it ends", async () => {
+    const url = await freshDatabase()
+    const key = newSecretKey()
+    xai.reset()
+    xai.script(['succeeded'])
+    xai.switches.timeoutOnPoll = 1 // the first poll is held open by the vendor until its own deadline
+    const polls = { intervalMs: 15, maxIntervalMs: 40, leaseMs: LEASE_MS }
+    const first = await startReplica(url, key, config(), { videoPoll: { ...polls, timeoutMs: 6_000 } })
+    let second: TestGateway | undefined
+    try {
+      const sql = first.services.store.sql
+      const res = await first.post('/v1/video/generate', { model: GROK, prompt: 'a long poll', duration: 5, resolution: '480p' })
+      expect(res.status).toBe(202)
+      const id = ((await res.json()) as { task_id: string }).task_id
+      const gets = () => xai.calls.filter((c) => c.method === 'GET')
+      await until('the poll held open', 5_000, () => gets().length === 1)
+      const heldAt = Date.now()
+      second = await startReplica(url, key, config(), { videoPoll: { ...polls, timeoutMs: 200 } })
+      // Three leases and more while the first's poll is under way: its claim is renewed, so the second never polls.
+      await sleep(Math.max(0, heldAt + 3 * LEASE_MS + 200 - Date.now()))
+      expect(gets()).toHaveLength(1)
+      const row = (await sql.get<{ replica: string; next_poll_at: number; settled: number }>('SELECT replica, next_poll_at, settled FROM tasks WHERE id = ?', [id]))!
+      expect(row).toMatchObject({ replica: first.services.store.replica, settled: 0 })
+      expect(row.next_poll_at).toBeGreaterThan(Date.now())
+      // The held poll ends at its deadline; the task is polled again, by either replica, and settled once.
+      await until('the task settled', 15_000, async () => (await sql.get<{ settled: number }>('SELECT settled FROM tasks WHERE id = ?', [id]))!.settled === 1)
+      await sleep(200)
+      expect(gets()).toHaveLength(2)
+      expect(await sql.get('SELECT count(*) AS n FROM requests WHERE id = ?', [id])).toEqual({ n: 1 })
+    } finally {
+      await second?.stop()
+      await first.stop()
+    }
+  })
+
   it('a submission a stopped replica left before the vendor accepted it is ended unbilled by another, its reservation released', async () => {
     const url = await freshDatabase()
     const key = newSecretKey()

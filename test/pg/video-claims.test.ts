@@ -85,6 +85,21 @@ describe('video claims across replicas (PostgreSQL)', () => {
     expect(await row(id)).toEqual({ replica: 'replica-a', next_poll_at: sweptAt })
   })
 
+  it('a renewal extends only claims still as their poll left them: not a task rescheduled since, nor one the sweep handed back', async () => {
+    const now = Date.now()
+    const [running, ended, handedBack] = [await acceptedTask(now - 3), await acceptedTask(now - 2), await acceptedTask(now - 1)]
+    const lease = now + LEASE_MS
+    const repo = tasksRepo(a, 'replica-a').video
+    expect((await repo.claimDue(now, 5, lease)).sort()).toEqual([running, ended, handedBack].sort())
+    await repo.schedule(ended, now + 2_000, 1) // its poll answered "running": next poll in 2 s
+    await a.run('UPDATE tasks SET next_poll_at = ? WHERE id = ?', [now, handedBack]) // as the sweep does
+    const renewedUntil = lease + 100_000
+    expect(await repo.renewClaims(new Map([[running, lease], [ended, lease], [handedBack, lease]]), renewedUntil)).toEqual([running])
+    expect(await row(running)).toEqual({ replica: 'replica-a', next_poll_at: renewedUntil })
+    expect(await row(ended)).toEqual({ replica: 'replica-a', next_poll_at: now + 2_000 })
+    expect(await row(handedBack)).toEqual({ replica: 'replica-a', next_poll_at: now })
+  })
+
   it('the sweep leaves alone what has nothing to do (a finished task) and what is due already', async () => {
     const now = Date.now()
     const finished = await acceptedTask(now - 1, { status: 'succeeded', settled: 1 })

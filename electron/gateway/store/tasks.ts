@@ -217,6 +217,19 @@ function videoTasks(sql: Sql, replica: string) {
       })
     },
     /**
+     * Extends the claims of polls still under way (`claims`: task id → the lease its claim or last renewal set) to
+     * `leaseUntil`, so that a live replica's poll or download that outlasts a lease is not claimed by another poller.
+     * A task rescheduled since (its poll has ended), or handed to another replica, is left alone. Answers the ids renewed.
+     */
+    async renewClaims(claims: ReadonlyMap<string, number>, leaseUntil: number): Promise<string[]> {
+      const renewed: string[] = []
+      for (const [id, lease] of claims) {
+        const won = await sql.run('UPDATE tasks SET next_poll_at = ? WHERE id = ? AND next_poll_at = ?', [leaseUntil, id, lease])
+        if (won.changes === 1) renewed.push(id)
+      }
+      return renewed
+    },
+    /**
      * Team mode's sweep: the video work of replicas not seen for `ttlMs` is due now, so a live replica's poller takes
      * it up within the team's lease time rather than the claim's (`leaseMs`, minutes). A task's `replica` is the one
      * whose work it is: its submitter, then each poller that claims it (`claimDue`). Due again: a poll or download

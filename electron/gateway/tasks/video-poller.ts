@@ -148,12 +148,14 @@ export interface VideoPoller {
 
 /**
  * The background poller: one timer-driven loop that claims due tasks (up to `concurrency` at once, each leased in
- * the store) and polls them concurrently, each on its own backoff. On start every unfinished task is due at once,
+ * the store, the lease renewed while its poll runs) and polls them concurrently, each on its own backoff. On start every unfinished task is due at once,
  * so a restart resumes them. Registered as the gateway's video runtime, so that a new task wakes it.
  */
 export async function startVideoPoller(services: Services, opts: VideoPollOptions, log: (l: string) => void): Promise<VideoPoller> {
   const stopping = new AbortController()
   const active = new Map<string, Promise<unknown>>()
+  // The polls under way: the lease each task's claim (or its last renewal) set in the store.
+  const claims = new Map<string, number>()
   const tickMs = Math.min(opts.intervalMs, 1_000)
   let timer: NodeJS.Timeout | undefined
   // The round under way (one at a time, so claims never exceed `concurrency`), and whether another was asked for meanwhile.
@@ -186,22 +188,42 @@ export async function startVideoPoller(services: Services, opts: VideoPollOption
       const now = Date.now()
       try {
         // Launched even when stopping began meanwhile: an aborted poll puts its task back, due at once.
-        for (const id of await services.store.tasks.video.claimDue(now, free, now + opts.leaseMs, new Set(active.keys()))) launch(id)
+        for (const id of await services.store.tasks.video.claimDue(now, free, now + opts.leaseMs, new Set(active.keys()))) launch(id, now + opts.leaseMs)
       } catch (err) {
         log(`[gatehouse] video poller could not claim tasks: ${(err as Error).message}`)
         return
       }
     } while (again && !stopping.signal.aborted)
   }
-  function launch(id: string): void {
+  function launch(id: string, lease: number): void {
+    claims.set(id, lease)
     const poll = pollVideoTask(services, id, opts, stopping.signal, log)
       .catch((err: unknown) => log(`[gatehouse] video task ${id}: ${(err as Error)?.stack ?? String(err)}`))
       .finally(() => {
         active.delete(id)
+        claims.delete(id)
         schedule(0) // a slot is free: the next due task need not wait for the tick
       })
     active.set(id, poll)
   }
+  // A poll or download that outlasts its lease keeps its claim: renewed every third of a lease while it runs, so
+  // another replica's poller never takes a live one's task (a dead replica's claims are team mode's sweep's to give back).
+  let renewing: Promise<void> | undefined
+  async function renewClaims(): Promise<void> {
+    const sent = new Map(claims)
+    const leaseUntil = Date.now() + opts.leaseMs
+    try {
+      for (const id of await services.store.tasks.video.renewClaims(sent, leaseUntil)) {
+        if (claims.get(id) === sent.get(id)) claims.set(id, leaseUntil)
+      }
+    } catch (err) {
+      log(`[gatehouse] video poller could not renew its claims: ${(err as Error).message}`)
+    }
+  }
+  const renewTimer = setInterval(() => {
+    if (renewing || claims.size === 0 || stopping.signal.aborted) return
+    renewing = renewClaims().finally(() => (renewing = undefined))
+  }, Math.max(10, Math.floor(opts.leaseMs / 3))).unref()
 
   if (opts.resumeOnStart) await services.store.tasks.video.resumeAll(Date.now())
   setVideoRuntime(services, { options: opts, wake: () => schedule(0) })
@@ -210,9 +232,11 @@ export async function startVideoPoller(services: Services, opts: VideoPollOption
     async stop() {
       stopping.abort()
       if (timer) clearTimeout(timer)
+      clearInterval(renewTimer)
       setVideoRuntime(services, undefined)
       await round
       await Promise.allSettled([...active.values()])
+      await renewing
     },
     tick: () => run(),
     active: () => active.size,

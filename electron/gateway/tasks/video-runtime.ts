@@ -24,8 +24,9 @@ export interface VideoPollOptions {
   /** downloads of a finished task are tried this many times before its vendor link stays the only copy */
   downloadAttempts: number
   /**
-   * a claimed poll's lease: other pollers (replicas) leave the task alone this long, after which the claim lapses (in
-   * team mode a dead replica's claims come back sooner, with the sweep of its work: store/tasks.ts `resumeOrphaned`)
+   * a claimed poll's lease: other pollers (replicas) leave the task alone this long, renewed every third of it while
+   * the poll runs; a claim nothing renews lapses (in team mode a dead replica's claims come back sooner, with the
+   * sweep of its work: store/tasks.ts `resumeOrphaned`)
    */
   leaseMs: number
   /**
@@ -52,7 +53,7 @@ export const DEFAULT_VIDEO_POLL: VideoPollOptions = {
 
 /**
  * Options from the gateway options, with environment overrides for a headless run: `GATEHOUSE_VIDEO_POLL_MS` (first
- * poll interval) and `GATEHOUSE_VIDEO_LEASE_MS` (a claimed poll's lease: how long a poll holds its task at most).
+ * poll interval) and `GATEHOUSE_VIDEO_LEASE_MS` (a claimed poll's lease: how long a claim nothing renews holds its task).
  */
 export function videoPollOptions(given: Partial<VideoPollOptions> | undefined, env: NodeJS.ProcessEnv = process.env): VideoPollOptions {
   const fromEnv = Number(env.GATEHOUSE_VIDEO_POLL_MS)
