@@ -1,3 +1,4 @@
+import { NONE_ELSEWHERE, type HeldElsewhere } from './held-here.js'
 import type { Sql } from './sql.js'
 
 export interface AccountRow {
@@ -11,10 +12,14 @@ export interface AccountRow {
 }
 
 /** The single local account: budget and what is left of it, reservations and the account-wide concurrency cap. */
-export function accountRepo(sql: Sql) {
+export function accountRepo(sql: Sql, elsewhere: HeldElsewhere = NONE_ELSEWHERE) {
   return {
-    get: async () =>
-      (await sql.get<AccountRow>('SELECT balance_nano, budget_nano, reserved_nano, concurrency, applied_balance_nano FROM account WHERE id = 1'))!,
+    /** The account; its reservations count the holds in this process's memory too (`elsewhere`, store/held-here.ts). */
+    get: async (): Promise<AccountRow> => {
+      const row = (await sql.get<AccountRow>('SELECT balance_nano, budget_nano, reserved_nano, concurrency, applied_balance_nano FROM account WHERE id = 1'))!
+      const held = elsewhere.total()
+      return held === 0 ? row : { ...row, reserved_nano: Number(row.reserved_nano) + held }
+    },
     setConcurrency: async (n: number) => void (await sql.run('UPDATE account SET concurrency = ? WHERE id = 1', [n])),
     /**
      * The budget set in the app (null: none), from which spending counts anew; a config file's balance still applies

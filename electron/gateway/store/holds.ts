@@ -1,6 +1,7 @@
 import { accountBudget, fundsVerdict } from '../money/budget.js'
+import { HeldHere, NONE_ELSEWHERE, type HeldElsewhere } from './held-here.js'
 import { ownerGone } from './pg-leases.js'
-import type { Sql } from './sql.js'
+import type { Sql, SqlNow, SqlParams } from './sql.js'
 
 /**
  * Holds: the money a request under way may still cost (its worst case), kept out of the account's budget, its key's
@@ -8,7 +9,11 @@ import type { Sql } from './sql.js'
  * hold in the transaction that charges the row). A video task's reservation is a hold too, under the task's id,
  * settled by the task's end (store/tasks.ts). A hold is a row owned by its process (`replica`): one that dies leaves
  * rows that the next start (one process) or the sweep of stopped replicas (team mode) releases, except a video task's,
- * which lives as long as its task (another process resumes the task).
+ * which lives as long as its task (another process resumes the task). One process on SQLite keeps its requests' holds
+ * in memory instead (store/held-here.ts): the funds check adds them to the rows' figures.
+ *
+ * The check's reads are written once, as steps (`Steps`), read inside a transaction (`readIn`) or at once (`readNow`,
+ * for a hold in memory, whose check and placing nothing else may come between).
  */
 export interface HoldRow {
   id: string
@@ -43,20 +48,38 @@ export async function releaseHoldsIn(tx: Sql, where: string, params: Readonly<Re
   return gone.length
 }
 
+/** One read of a funds check: a statement whose first row the step is given back. */
+interface Read {
+  text: string
+  params?: SqlParams
+}
+/** A funds check as the reads it makes, in order, and what it concludes from them. */
+type Steps<T> = Generator<Read, T, unknown>
+
+/** `steps` read inside transaction `tx`. */
+async function readIn<T>(tx: Sql, steps: Steps<T>): Promise<T> {
+  let step = steps.next()
+  while (!step.done) step = steps.next(await tx.get(step.value.text, step.value.params))
+  return step.value
+}
+
+/** `steps` read at once (inside `Sql.atomic`). */
+function readNow<T>(now: SqlNow, steps: Steps<T>): T {
+  let step = steps.next()
+  while (!step.done) step = steps.next(now.get(step.value.text, step.value.params))
+  return step.value
+}
+
 /**
- * What is left of an upstream account's budget as the database has it, inside `tx` (the account's row read locked
- * when `lock`, for a hold placed on it):
- * the budget less what was spent through it and the holds on it (requests' and video tasks'), leaving out
- * `exceptId`'s own; null when it has no budget.
+ * What is left of an upstream account's budget (its row read locked when `forUpdate` says so, for a hold placed on
+ * it): the budget less what was spent through it and the holds on it (requests' and video tasks', and those held in
+ * memory, `elsewhere`), leaving out `exceptId`'s own; null when it has no budget.
  */
-export async function upstreamLeftIn(tx: Sql, upstreamId: string, exceptId: string, lock = true): Promise<number | null> {
-  const u = await tx.get<{ budget_nano: number | null; spent_nano: number }>(`SELECT budget_nano, spent_nano FROM upstreams WHERE id = ?${lock ? tx.forUpdate : ''}`, [upstreamId])
+function* upstreamLeft(upstreamId: string, exceptId: string, forUpdate: string, elsewhere: HeldElsewhere): Steps<number | null> {
+  const u = (yield { text: `SELECT budget_nano, spent_nano FROM upstreams WHERE id = ?${forUpdate}`, params: [upstreamId] }) as { budget_nano: number | null; spent_nano: number } | undefined
   if (u === undefined || u.budget_nano === null) return null
-  const held = await tx.get<{ n: number }>(
-    'SELECT COALESCE(SUM(amount_nano), 0) AS n FROM holds WHERE upstream_id = ? AND id <> ?',
-    [upstreamId, exceptId],
-  )
-  return Number(u.budget_nano) - Number(u.spent_nano) - Number(held?.n ?? 0)
+  const held = (yield { text: 'SELECT COALESCE(SUM(amount_nano), 0) AS n FROM holds WHERE upstream_id = ? AND id <> ?', params: [upstreamId, exceptId] }) as { n: number } | undefined
+  return Number(u.budget_nano) - Number(u.spent_nano) - Number(held?.n ?? 0) - elsewhere.onUpstream(upstreamId, exceptId)
 }
 
 /**
@@ -64,42 +87,57 @@ export async function upstreamLeftIn(tx: Sql, upstreamId: string, exceptId: stri
  * budgets when every one has a budget and none has room, else undefined (an account without a budget always has
  * room). Read unlocked: the amount is placed on an account, its row locked, when the request is sent there.
  */
-export async function noUpstreamRoom(tx: Sql, upstreamIds: readonly string[], exceptId: string, amountNano: number): Promise<number | undefined> {
+function* noUpstreamRoom(upstreamIds: readonly string[], exceptId: string, amountNano: number, elsewhere: HeldElsewhere): Steps<number | undefined> {
   let room: number | undefined
   for (const upstreamId of upstreamIds) {
-    const left = await upstreamLeftIn(tx, upstreamId, exceptId, false)
+    const left = yield* upstreamLeft(upstreamId, exceptId, '', elsewhere)
     if (left === null || left >= amountNano) return undefined
     room = Math.max(room ?? -Infinity, left)
   }
   return room
 }
 
+type Refusal = Extract<HoldTaken, { kind: 'insufficient' }>
+interface HoldAsked {
+  id: string
+  keyId: string
+  amountNano: number
+  upstreamIds: readonly string[]
+}
+
 /**
- * The one funds check of a hold or a video reservation, inside `tx`: the account's budget less what was spent and
- * what is reserved (holds and video tasks), and the key's quota less its spend and reservations, must each cover
- * `amountNano`, and, when every one of `upstreamIds` (the accounts that may serve it) has a budget, one of them must
- * have room for it. Every limit is read from the database, not from a replica's memory. The account row is read (and
- * locked) first, so two processes check one after the other and never spend the same money. Undefined: it fits.
+ * The one funds check of a hold or a video reservation: the account's budget less what was spent and what is
+ * reserved (holds and video tasks, and the holds in memory, `elsewhere`), and the key's quota less its spend and
+ * reservations, must each cover `amountNano`, and, when every one of `upstreamIds` (the accounts that may serve it)
+ * has a budget, one of them must have room for it. Every limit is read from the database, not from a replica's memory.
+ * The account row is read (and locked, `forUpdate`) first, so two processes check one after the other and never
+ * spend the same money. Undefined: it fits.
  */
-export async function refusalIn(tx: Sql, hold: { id: string; keyId: string; amountNano: number; upstreamIds: readonly string[] }): Promise<Extract<HoldTaken, { kind: 'insufficient' }> | undefined> {
-  const a = (await tx.get<{ budget_nano: number | null; balance_nano: number; reserved_nano: number }>(
-    `SELECT budget_nano, balance_nano, reserved_nano FROM account WHERE id = 1${tx.forUpdate}`,
-  ))!
-  const k = await tx.get<{ quota_nano: number | null; used_nano: number; reserved_nano: number }>(
+function* refusal(hold: HoldAsked, forUpdate: string, elsewhere: HeldElsewhere): Steps<Refusal | undefined> {
+  const a = (yield { text: `SELECT budget_nano, balance_nano, reserved_nano FROM account WHERE id = 1${forUpdate}` }) as { budget_nano: number | null; balance_nano: number; reserved_nano: number }
+  const k = (yield {
     // A key without a quota has no reservations to count against it: the sum of its holds is read only for one with.
-    `SELECT k.quota_nano, k.used_nano, CASE WHEN k.quota_nano IS NULL THEN 0 ELSE ${keyReservedSql('k.id')} END AS reserved_nano
-     FROM api_keys k WHERE k.id = ?${tx.forUpdate}`,
-    [hold.keyId],
-  )
+    text: `SELECT k.quota_nano, k.used_nano, CASE WHEN k.quota_nano IS NULL THEN 0 ELSE ${keyReservedSql('k.id')} END AS reserved_nano
+     FROM api_keys k WHERE k.id = ?${forUpdate}`,
+    params: [hold.keyId],
+  }) as { quota_nano: number | null; used_nano: number; reserved_nano: number } | undefined
   const verdict = fundsVerdict(
-    accountBudget({ budgetNano: num(a.budget_nano), balanceNano: Number(a.balance_nano), reservedNano: Number(a.reserved_nano) }),
-    { budgetNano: num(k?.quota_nano ?? null), spentNano: Number(k?.used_nano ?? 0), reservedNano: Number(k?.reserved_nano ?? 0) },
+    accountBudget({ budgetNano: num(a.budget_nano), balanceNano: Number(a.balance_nano), reservedNano: Number(a.reserved_nano) + elsewhere.total() }),
+    {
+      budgetNano: num(k?.quota_nano ?? null),
+      spentNano: Number(k?.used_nano ?? 0),
+      reservedNano: k === undefined || k.quota_nano === null ? 0 : Number(k.reserved_nano) + elsewhere.ofKey(hold.keyId),
+    },
     hold.amountNano,
   )
   if (!verdict.allowed) return { kind: 'insufficient', limit: verdict.limit, availableNano: verdict.availableNano }
-  const room = await noUpstreamRoom(tx, hold.upstreamIds, hold.id, hold.amountNano)
+  const room = yield* noUpstreamRoom(hold.upstreamIds, hold.id, hold.amountNano, elsewhere)
   return room === undefined ? undefined : { kind: 'insufficient', limit: 'upstream', availableNano: room }
 }
+
+/** The funds check (`refusal`) inside transaction `tx` (a video reservation's); `elsewhere`: the holds in memory. */
+export const refusalIn = (tx: Sql, hold: HoldAsked, elsewhere: HeldElsewhere = NONE_ELSEWHERE): Promise<Refusal | undefined> =>
+  readIn(tx, refusal(hold, tx.forUpdate, elsewhere))
 
 /**
  * Moves hold `id` (a request's, or a video task's reservation) onto an upstream account
@@ -107,8 +145,8 @@ export async function refusalIn(tx: Sql, hold: { id: string; keyId: string; amou
  * it and what the others hold on it covers the amount; answers what is left of that budget when it does not (the row
  * stays where it was), undefined when moved.
  */
-async function moveOnto(tx: Sql, id: string, upstreamId: string | null, amountNano: number): Promise<number | undefined> {
-  const left = upstreamId === null ? null : await upstreamLeftIn(tx, upstreamId, id)
+async function moveOnto(tx: Sql, id: string, upstreamId: string | null, amountNano: number, elsewhere: HeldElsewhere): Promise<number | undefined> {
+  const left = upstreamId === null ? null : await readIn(tx, upstreamLeft(upstreamId, id, tx.forUpdate, elsewhere))
   if (left !== null && left < amountNano) return left
   await tx.run('UPDATE holds SET upstream_id = ? WHERE id = ?', [upstreamId, id])
   return undefined
@@ -129,7 +167,7 @@ const placeholders = (n: number): string => Array.from({ length: n }, () => '?')
  * the key's rows are locked for the length of one call in the server, not across the network; it also answers which
  * of the accounts that may serve the request had no budget then.
  */
-async function takeInOneCall(sql: Sql, replica: string, hold: { id: string; keyId: string; amountNano: number; upstreamIds: readonly string[] }): Promise<HoldTaken> {
+async function takeInOneCall(sql: Sql, replica: string, hold: HoldAsked): Promise<HoldTaken> {
   const row = (await sql.get<{ refused: 'balance' | 'key' | 'upstream' | null; available_nano: number | null; unbudgeted: string[] | null }>(
     'SELECT refused, available_nano, unbudgeted FROM take_hold(?, ?, ?, ?, CAST(? AS TEXT[]), ?)',
     [hold.id, replica, hold.keyId, hold.amountNano, hold.upstreamIds, Date.now()],
@@ -144,25 +182,52 @@ async function moveInOneCall(sql: Sql, id: string, upstreamId: string | null, am
   return row.left_nano === null ? undefined : Number(row.left_nano)
 }
 
-export function holdsRepo(sql: Sql, replica: string) {
+/**
+ * The holds, as rows, and (one process on SQLite: `here`) the requests' holds in memory. A hold in memory is taken,
+ * moved and given back inside `Sql.atomic`: its check reads the rows' figures and adds the memory's, and places it
+ * before anything else of the process runs, so two checks never count the same money; a transaction under way (a
+ * video reservation, a ledger commit) is over before it. Its ledger row settles it once committed (store/ledger.ts):
+ * until then both count, never neither.
+ */
+export function holdsRepo(sql: Sql, replica: string, here?: HeldHere) {
   const oneCall = sql.dialect === 'postgres'
+  const elsewhere = here ?? NONE_ELSEWHERE
+  const inMemory = (id: string): boolean => here?.has(id) === true && sql.atomic !== undefined
   return {
     /**
-     * Atomically: the funds check (`refusalIn`), then the hold is written and the account's reservations raised by it.
-     * Deferred, as its moves and release are: a request's hold dies with its process (the next start releases it).
+     * Atomically: the funds check (`refusal`), then the hold is placed: in memory (one process on SQLite), else a row
+     * written and the account's reservations raised by it.
      */
-    take: (hold: { id: string; keyId: string; amountNano: number; upstreamIds: readonly string[] }): Promise<HoldTaken> =>
-      oneCall
-        ? takeInOneCall(sql, replica, hold)
-        : sql.deferredTransaction(async (tx): Promise<HoldTaken> => {
-          const refused = await refusalIn(tx, hold)
+    take: (hold: HoldAsked): Promise<HoldTaken> => {
+      if (oneCall) return takeInOneCall(sql, replica, hold)
+      if (here !== undefined && sql.atomic !== undefined) {
+        return sql.atomic((now): HoldTaken => {
+          const refused = readNow(now, refusal(hold, '', here))
           if (refused !== undefined) return refused
-          await insertHoldIn(tx, replica, hold)
+          here.add(hold.id, hold.keyId, hold.amountNano)
           return { kind: 'held' }
-        }),
+        })
+      }
+      return sql.transaction(async (tx): Promise<HoldTaken> => {
+        const refused = await refusalIn(tx, hold, elsewhere)
+        if (refused !== undefined) return refused
+        await insertHoldIn(tx, replica, hold)
+        return { kind: 'held' }
+      })
+    },
     /** Moves a hold onto an upstream account (null: onto none), if its budget has room (`moveOnto`). */
-    moveTo: (id: string, upstreamId: string | null, amountNano: number): Promise<number | undefined> =>
-      oneCall ? moveInOneCall(sql, id, upstreamId, amountNano) : sql.deferredTransaction((tx) => moveOnto(tx, id, upstreamId, amountNano)),
+    moveTo: (id: string, upstreamId: string | null, amountNano: number): Promise<number | undefined> => {
+      if (oneCall) return moveInOneCall(sql, id, upstreamId, amountNano)
+      if (inMemory(id)) {
+        return sql.atomic!((now) => {
+          const left = upstreamId === null ? null : readNow(now, upstreamLeft(upstreamId, id, '', elsewhere))
+          if (left !== null && left < amountNano) return left
+          here!.move(id, upstreamId)
+          return undefined
+        })
+      }
+      return sql.transaction((tx) => moveOnto(tx, id, upstreamId, amountNano, elsewhere))
+    },
     /**
      * Whether the database has a limit for a request of `keyId` served by one of `upstreamIds`: the account's budget,
      * the key's quota or an account's budget. One read, for a replica whose memory says none (team mode: a limit
@@ -177,10 +242,22 @@ export function holdsRepo(sql: Sql, replica: string) {
       )
       return Number(row?.n ?? 0) > 0
     },
-    /** A hold passes to the task that took its request over: the task's end settles it (store/tasks.ts). */
-    rename: async (id: string, to: string) => void (await sql.run('UPDATE holds SET id = ? WHERE id = ?', [to, id])),
+    /**
+     * A hold passes to the task that took its request over: the task's end settles it (store/tasks.ts). A hold in
+     * memory becomes a row (the task outlives the process), given up in memory once the row is stored.
+     */
+    rename: async (id: string, to: string): Promise<void> => {
+      const held = here?.get(id)
+      if (held === undefined) return void (await sql.run('UPDATE holds SET id = ? WHERE id = ?', [to, id]))
+      await sql.transaction(async (tx) => {
+        await insertHoldIn(tx, replica, { id: to, keyId: held.keyId, amountNano: held.amountNano })
+        if (held.upstreamId !== null) await tx.run('UPDATE holds SET upstream_id = ? WHERE id = ?', [held.upstreamId, to])
+      })
+      here!.delete(id)
+    },
     /** Gives a hold back without a ledger row (a fallback model holds again at its own price). */
-    release: (id: string): Promise<number> => sql.deferredTransaction((tx) => releaseHoldsIn(tx, 'id = @id', { id })),
+    release: (id: string): Promise<number> =>
+      here?.delete(id) === true ? Promise.resolve(1) : sql.transaction((tx) => releaseHoldsIn(tx, 'id = @id', { id })),
     /** One process, at start: every hold a previous run left (its requests are over) is released. */
     releaseAll: (): Promise<number> => sql.transaction((tx) => releaseHoldsIn(tx, NOT_A_VIDEO_UNDER_WAY, {})),
     /** Team mode's sweep: the holds of replicas not seen for `ttlMs` are released. */
@@ -189,7 +266,7 @@ export function holdsRepo(sql: Sql, replica: string) {
     /** What each key has reserved (its requests' holds and its video tasks'), by key id: what /v1/usage and the admin API show. */
     reservedByKey: async (keyId?: string): Promise<Map<string, number>> => new Map((await sql.all<{ id: string; n: number }>(
       `SELECT k.id, ${keyReservedSql('k.id')} AS n FROM api_keys k WHERE (CAST(@id AS TEXT) IS NULL OR k.id = @id)`, { id: keyId ?? null },
-    )).map((r) => [r.id, Number(r.n)])),
+    )).map((r) => [r.id, Number(r.n) + elsewhere.ofKey(r.id)])),
   }
 }
 

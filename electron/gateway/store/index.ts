@@ -6,6 +6,7 @@ import { apiKeysRepo } from './api-keys.js'
 import { startCheckpointer } from './checkpointer.js'
 import { openDb, type Db } from './db.js'
 import { groupsRepo } from './groups.js'
+import { HeldHere } from './held-here.js'
 import { holdsRepo } from './holds.js'
 import { ledgerRepo } from './ledger.js'
 import { loginCodesRepo } from './login-codes.js'
@@ -27,16 +28,19 @@ import { usageSummaryRepo } from './usage-summary.js'
  */
 export const newReplicaId = (): string => `${hostname()}-${process.pid}-${randomBytes(4).toString('hex')}`
 
-/** One repo per table over one handle: the store's own, or a transaction's; `replica` owns the work they record. */
-function tables(sql: Sql, replica: string) {
+/**
+ * One repo per table over one handle: the store's own, or a transaction's; `replica` owns the work they record; `here`,
+ * the requests' holds in memory of the store's only process (SQLite), counted by every funds check.
+ */
+function tables(sql: Sql, replica: string, here?: HeldHere) {
   return {
-    account: accountRepo(sql),
+    account: accountRepo(sql, here),
     apiKeys: apiKeysRepo(sql),
     upstreams: upstreamsRepo(sql),
     groups: groupsRepo(sql),
     modelOverrides: modelOverridesRepo(sql),
-    tasks: tasksRepo(sql, replica),
-    holds: holdsRepo(sql, replica),
+    tasks: tasksRepo(sql, replica, here),
+    holds: holdsRepo(sql, replica, here),
     media: mediaRepo(sql),
     requestLog: requestLogRepo(sql),
     requestBodies: requestBodiesRepo(sql),
@@ -57,8 +61,8 @@ export type Repos = ReturnType<typeof tables> & {
   transaction<T>(fn: (tx: Repos) => Promise<T>): Promise<T>
 }
 
-export function reposOver(sql: Sql, replica: string): Repos {
-  return { ...tables(sql, replica), transaction: (fn) => sql.transaction((tx) => fn(reposOver(tx, replica))) }
+export function reposOver(sql: Sql, replica: string, here?: HeldHere): Repos {
+  return { ...tables(sql, replica, here), transaction: (fn) => sql.transaction((tx) => fn(reposOver(tx, replica, here))) }
 }
 
 export type Store = Repos & {
@@ -74,12 +78,15 @@ export type Store = Repos & {
   close(): Promise<void>
 }
 
-/** A store over any engine's `Sql`; `release` closes the engine once the ledger's last commit is done. */
-export function storeOver(sql: Sql, log: (line: string) => void, release: () => void | Promise<void>, replica = newReplicaId()): Store {
-  const ledger = ledgerRepo(sql, log, replica)
+/**
+ * A store over any engine's `Sql`; `release` closes the engine once the ledger's last commit is done. `here`: the
+ * requests' holds kept in memory, when this process is the store's only one (store/held-here.ts).
+ */
+export function storeOver(sql: Sql, log: (line: string) => void, release: () => void | Promise<void>, replica = newReplicaId(), here?: HeldHere): Store {
+  const ledger = ledgerRepo(sql, log, replica, here)
   let open = true
   return {
-    ...reposOver(sql, replica),
+    ...reposOver(sql, replica, here),
     sql,
     replica,
     ledger,
@@ -103,9 +110,10 @@ export function createStore(dataDir: string, log: (line: string) => void = (line
   // The serving connection only appends to the WAL; a worker moves pages into the store file (checkpointer.ts).
   db.pragma('wal_autocheckpoint = 0')
   const checkpointer = startCheckpointer(db.name, () => db.open && db.pragma('wal_autocheckpoint = 1000'), log)
+  // The data dir's store has one process, the gateway (a start releases what an earlier run held): holds in memory.
   const store = storeOver(sqliteSql(db), log, () => {
     checkpointer.stop()
     db.close()
-  }, replica)
+  }, replica, new HeldHere())
   return { ...store, db }
 }

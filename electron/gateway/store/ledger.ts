@@ -1,4 +1,5 @@
 import { chargeNano } from '../money/money.js'
+import type { HeldHere } from './held-here.js'
 import { releaseHoldsIn } from './holds.js'
 import { ownerGone } from './pg-leases.js'
 import type { Sql } from './sql.js'
@@ -104,7 +105,7 @@ const GROUP_COMMIT_ROWS = 256
  * in the same group commits. A pending row charges nothing: the final row replaces it in one transaction and
  * charges once; a pending row left by a dead process is settled by `settleInterrupted` at the next start.
  */
-export function ledgerRepo(sql: Sql, log: (line: string) => void, replica: string | null = null) {
+export function ledgerRepo(sql: Sql, log: (line: string) => void, replica: string | null = null, here?: HeldHere) {
   /**
    * A request id is recorded once: a repeated id charges nothing, so nothing is ever billed twice. A cost that is not
    * a non-negative safe integer is recorded as 0: a row never raises the balance or lowers a key's spend.
@@ -117,8 +118,8 @@ export function ledgerRepo(sql: Sql, log: (line: string) => void, replica: strin
       const cost = chargeNano(entry.cost_nano)
       const inserted = (await tx.run(INSERT_LEDGER_ROW, ledgerRowValues(entry, cost))).changes !== 0
       // Settled with its charge: no moment where the hold is gone and the charge not yet counted. (The row keeps
-      // what was held: INSERT_LEDGER_ROW writes it.)
-      if (entry.held !== undefined) await releaseHoldsIn(tx, 'id = @id', { id: entry.id })
+      // what was held: INSERT_LEDGER_ROW writes it.) A hold in memory is given up once the commit is done (`commit`).
+      if (entry.held !== undefined && here?.has(entry.id) !== true) await releaseHoldsIn(tx, 'id = @id', { id: entry.id })
       if (!inserted || cost === 0) continue
       accountTotal += cost
       if (entry.key_id !== null) keyTotals.set(entry.key_id, (keyTotals.get(entry.key_id) ?? 0) + cost)
@@ -185,6 +186,8 @@ export function ledgerRepo(sql: Sql, log: (line: string) => void, replica: strin
     try {
       await commitBatch(batch, rows.map((s) => s.row), deletions, released)
       committing = []
+      // The charges are stored: the holds they settle, kept in memory, go (until now both counted, never neither).
+      if (here !== undefined) for (const entry of batch) if (entry.held !== undefined) here.delete(entry.id)
     } catch (err) {
       committing = []
       // Kept for the next commit (a busy or full disk passes): the charges are already in memory.

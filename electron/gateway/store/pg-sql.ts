@@ -117,7 +117,6 @@ function handle(db: pg.Pool | pg.PoolClient, transaction: Runner): Sql {
     get: async <T>(text: string, params?: SqlParams) => (await query(text, params)).rows[0] as T | undefined,
     run: async (text: string, params?: SqlParams): Promise<SqlResult> => ({ changes: (await query(text, params)).rowCount ?? 0 }),
     transaction,
-    deferredTransaction: transaction,
   }
 }
 

@@ -13,6 +13,13 @@ export interface SqlResult {
   changes: number
 }
 
+/** Statements run at once, for `Sql.atomic`. */
+export interface SqlNow {
+  all<T>(text: string, params?: SqlParams): T[]
+  get<T>(text: string, params?: SqlParams): T | undefined
+  run(text: string, params?: SqlParams): SqlResult
+}
+
 export interface Sql {
   readonly dialect: 'sqlite' | 'postgres'
   /**
@@ -32,10 +39,9 @@ export interface Sql {
    */
   transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>
   /**
-   * `transaction`, for work a crash may lose: a request's hold, which one process releases at its next start anyway.
-   * SQLite joins it to a group of such transactions committed together within DEFERRED_COMMIT_MS (sqlite-sql.ts), or
-   * sooner with the next durable write, so a request pays for no commit of its own; atomic and seen at once by every
-   * later statement all the same. PostgreSQL, whose other replicas must see it, runs it as `transaction`.
+   * SQLite only (undefined on PostgreSQL): runs `fn` at once on the connection, after the transactions begun or queued
+   * before it and ahead of later ones, so that nothing else of the process (one thread, one connection) comes between
+   * its reads and what it does on their strength: the funds check of a hold kept in memory (store/held-here.ts).
    */
-  deferredTransaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>
+  readonly atomic?: <T>(fn: (now: SqlNow) => T) => Promise<T>
 }

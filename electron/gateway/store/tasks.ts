@@ -1,3 +1,4 @@
+import type { HeldElsewhere } from './held-here.js'
 import { insertHoldIn, refusalIn, releaseHoldsIn } from './holds.js'
 import { ownerGone } from './pg-leases.js'
 import { INSERT_LEDGER_ROW, ledgerRowValues, type LedgerEntry } from './ledger.js'
@@ -82,9 +83,9 @@ const endIn = (tx: Sql): EndTask => async (task, ledger) => {
 }
 
 /** Async tasks. Settling (succeeded, billed) and failing (released) each happen at most once per task. */
-export function tasksRepo(sql: Sql, replica: string) {
+export function tasksRepo(sql: Sql, replica: string, elsewhere?: HeldElsewhere) {
   return {
-    video: videoTasks(sql, replica),
+    video: videoTasks(sql, replica, elsewhere),
     insert: async (row: TaskRow) => void (await sql.run(INSERT_TASK, { ...row, replica })),
     get: (id: string) => sql.get<TaskRow>('SELECT * FROM tasks WHERE id = ?', [id]),
     /**
@@ -131,7 +132,8 @@ const DUE = `SELECT id, next_poll_at FROM tasks WHERE kind = 'video' AND next_po
  * Video tasks: the reservation taken with the task row in one (immediate) transaction, the poller's schedule and
  * claims, and the end of a task, which charges, releases and writes its ledger row once (`settled = 0` guard).
  */
-function videoTasks(sql: Sql, replica: string) {
+/** `elsewhere`: the holds in this process's memory (one process on SQLite), which a reservation's funds check counts. */
+function videoTasks(sql: Sql, replica: string, elsewhere?: HeldElsewhere) {
   const get = (id: string) => sql.get<VideoTaskRow>("SELECT * FROM tasks WHERE id = ? AND kind = 'video'", [id])
 
   const findEarlier = (tx: Sql, row: VideoTaskRow, dedupe: VideoDedupe): Promise<VideoTaskRow | undefined> =>
@@ -154,7 +156,7 @@ function videoTasks(sql: Sql, replica: string) {
         await tx.get(`SELECT id FROM account WHERE id = 1${tx.forUpdate}`)
         const earlier = await findEarlier(tx, row, dedupe)
         if (earlier) return { kind: earlier.request_hash === row.request_hash ? 'existing' : 'conflict', task: earlier }
-        const refused = await refusalIn(tx, { id: row.id, keyId: row.key_id, amountNano: row.reserved_nano, upstreamIds })
+        const refused = await refusalIn(tx, { id: row.id, keyId: row.key_id, amountNano: row.reserved_nano, upstreamIds }, elsewhere)
         if (refused !== undefined) return refused
         // The reservation is the task's hold (store/holds.ts), under the task's id; `reserved_nano` records its amount.
         await insertHoldIn(tx, replica, { id: row.id, keyId: row.key_id, amountNano: row.reserved_nano })

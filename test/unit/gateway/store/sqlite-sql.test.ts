@@ -1,9 +1,6 @@
 import Database from 'better-sqlite3'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { DEFERRED_COMMIT_MS, sqliteSql } from '../../../../electron/gateway/store/sqlite-sql.js'
+import { sqliteSql } from '../../../../electron/gateway/store/sqlite-sql.js'
 import type { Sql } from '../../../../electron/gateway/store/sql.js'
 
 describe('sqliteSql', () => {
@@ -125,73 +122,62 @@ describe('sqliteSql', () => {
   })
 })
 
-describe('sqliteSql deferred transactions', () => {
-  let dir: string
+describe('sqliteSql atomic work', () => {
   let db: Database.Database
-  let other: Database.Database
   let sql: Sql
   beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'gatehouse-deferred-'))
-    db = new Database(join(dir, 'x.sqlite'))
-    db.pragma('journal_mode = WAL')
+    db = new Database(':memory:')
     db.exec('CREATE TABLE t (id TEXT PRIMARY KEY, n INTEGER NOT NULL)')
-    // Another connection sees only what was committed.
-    other = new Database(join(dir, 'x.sqlite'), { readonly: true })
     sql = sqliteSql(db)
   })
-  afterEach(() => {
-    other.close()
-    db.close()
-    rmSync(dir, { recursive: true, force: true })
-  })
-  const committed = () => (other.prepare('SELECT id FROM t ORDER BY id').all() as Array<{ id: string }>).map((r) => r.id)
-  const insert = (tx: Sql, id: string) => tx.run('INSERT INTO t (id, n) VALUES (?, 1)', [id])
+  afterEach(() => db.close())
+  const sum = (now: { get<T>(text: string): T | undefined }) => now.get<{ n: number }>('SELECT COALESCE(SUM(n), 0) AS n FROM t')!.n
 
-  it('are seen at once by later statements, and committed together within DEFERRED_COMMIT_MS', async () => {
-    expect(await sql.deferredTransaction(async (tx) => (await insert(tx, 'a'), 'done'))).toBe('done')
-    await sql.deferredTransaction((tx) => insert(tx, 'b'))
-    expect(db.inTransaction).toBe(true)
-    expect(committed()).toEqual([])
-    expect(await sql.transaction((tx) => tx.all('SELECT id FROM t ORDER BY id'))).toEqual([{ id: 'a' }, { id: 'b' }])
-    // That read was a (durable) transaction: the group went with it.
-    expect(committed()).toEqual(['a', 'b'])
-    await sql.deferredTransaction((tx) => insert(tx, 'c'))
-    expect(committed()).toEqual(['a', 'b'])
-    await new Promise((resolve) => setTimeout(resolve, DEFERRED_COMMIT_MS * 3))
-    expect(committed()).toEqual(['a', 'b', 'c'])
-    expect(db.inTransaction).toBe(false)
-  })
-
-  it('a write of the outer handle commits the group with it', async () => {
-    await sql.deferredTransaction((tx) => insert(tx, 'held'))
-    await sql.run("INSERT INTO t (id, n) VALUES ('durable', 2)")
-    expect(committed()).toEqual(['durable', 'held'])
-    expect(db.inTransaction).toBe(false)
-  })
-
-  it('one that throws undoes only its own work; the group keeps the rest', async () => {
-    await sql.deferredTransaction((tx) => insert(tx, 'kept'))
-    await expect(sql.deferredTransaction(async (tx) => {
-      await insert(tx, 'undone')
-      throw new Error('refused')
-    })).rejects.toThrow('refused')
-    await expect(sql.deferredTransaction((tx) => insert(tx, 'kept'))).rejects.toThrow('UNIQUE constraint failed')
-    await sql.transaction(async () => undefined)
-    expect(committed()).toEqual(['kept'])
-  })
-
-  it('the group\'s deadline never commits inside a transaction under way: it waits for its end', async () => {
-    await sql.deferredTransaction((tx) => insert(tx, 'first'))
-    const failing = sql.deferredTransaction(async (tx) => {
-      await insert(tx, 'rolled-back')
-      // The deadline passes while this transaction is open.
-      await new Promise((resolve) => setTimeout(resolve, DEFERRED_COMMIT_MS * 3))
-      expect(committed()).toEqual([])
-      throw new Error('after the deadline')
+  it('runs at once when no transaction is open or queued: its statements are done before the call returns', async () => {
+    const order: string[] = []
+    const done = sql.atomic!((now) => {
+      now.run("INSERT INTO t (id, n) VALUES ('a', 1)")
+      order.push('atomic')
+      return sum(now)
     })
-    await expect(failing).rejects.toThrow('after the deadline')
-    await new Promise((resolve) => setTimeout(resolve, DEFERRED_COMMIT_MS))
-    expect(committed()).toEqual(['first'])
-    expect(db.inTransaction).toBe(false)
+    order.push('returned')
+    expect(order).toEqual(['atomic', 'returned'])
+    expect(await done).toBe(1)
+  })
+
+  it('waits for the transactions begun before it, and later ones wait for it: nothing lands between its read and its write', async () => {
+    const order: string[] = []
+    let release!: () => void
+    const open = sql.transaction(async (tx) => {
+      await tx.run("INSERT INTO t (id, n) VALUES ('in-tx', 5)")
+      await new Promise<void>((resolve) => { release = resolve })
+      order.push('transaction')
+    })
+    // Queued behind the open transaction: it sees that transaction's row, committed.
+    const checked = sql.atomic!((now) => {
+      order.push('atomic')
+      const seen = sum(now)
+      now.run("INSERT INTO t (id, n) VALUES ('after', ?)", [seen])
+      return seen
+    })
+    const later = sql.transaction(async (tx) => {
+      order.push('later')
+      return tx.get<{ n: number }>("SELECT n FROM t WHERE id = 'after'")
+    })
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(order).toEqual([])
+    release()
+    expect(await checked).toBe(5)
+    expect(await later).toEqual({ n: 5 })
+    await open
+    expect(order).toEqual(['transaction', 'atomic', 'later'])
+  })
+
+  it('a throw is a rejection, and what it wrote before the throw stays (it is no transaction)', async () => {
+    await expect(sql.atomic!((now) => {
+      now.run("INSERT INTO t (id, n) VALUES ('a', 1)")
+      now.run("INSERT INTO t (id, n) VALUES ('a', 2)")
+    })).rejects.toThrow('UNIQUE constraint failed')
+    expect(await sql.all('SELECT id, n FROM t')).toEqual([{ id: 'a', n: 1 }])
   })
 })
