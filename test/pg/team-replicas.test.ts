@@ -191,10 +191,11 @@ describe("team mode: the work a stopped replica leaves", () => {
   it("does not take a video task another replica has claimed at start; its claim lapses instead", async () => {
     const keyId = a.services.registry.findKey(TEST_KEY)!.id
     const claimedUntil = Date.now() + 60_000
+    // Claimed by a live replica (a): a stopped replica's claim is handed back by the sweep (team-video.test.ts).
     await sql().run(
       `INSERT INTO tasks (id, kind, key_id, group_id, model, endpoint, status, created_at, updated_at, next_poll_at, vendor_task_id, upstream_id, replica)
-       VALUES ('task_video_claimed', 'video', ?, 'main', 'test-gpt', '/v1/videos', 'running', ?, ?, ?, 'vendor-1', 'a', 'gone-replica')`,
-      [keyId, Date.now(), Date.now(), claimedUntil],
+       VALUES ('task_video_claimed', 'video', ?, 'main', 'test-gpt', '/v1/videos', 'running', ?, ?, ?, 'vendor-1', 'a', ?)`,
+      [keyId, Date.now(), Date.now(), claimedUntil, a.services.store.replica],
     )
     // A replica starting now resumes nothing another may be polling.
     const third = await startReplica(databaseUrl, secretKey, {})
