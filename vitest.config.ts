@@ -42,16 +42,22 @@ const sharing = (project: Project): TestProjectInlineConfiguration[] => [
 ]
 
 /**
- * Files that need the machine to themselves: a group of their own, after every other file, one at a time.
- * - The body flood's bounds hold for the machine as a whole: the gateway process's growth, and another client
- *   answered within a second while 1.6 GB arrive.
- * - The team-mode files start and kill replica processes and wait on lease times: beside other files, a replica's
- *   slow start or stop pushed their lease windows past what they assert (seen a few times a day of runs). The
- *   lease unit test too: its leases lapse in 200-400 ms.
- * The fuzz files run with the rest (each property makes a set number of runs however busy the machine is), and so
- * do test/pg's store files that start no replica and wait on no lease (SQL, schema, change notices, media, cluster).
+ * Files whose windows of time hold only on a quiet machine: groups of their own, after every other file.
+ * - LEASE_WINDOWS, one per core at a time: the team-mode files that kill replicas and wait on lease times, and the
+ *   lease unit test (its leases lapse in 200-400 ms). Beside the whole suite, a replica's slow start or stop pushed
+ *   their lease windows past what they assert (seen a few times a day of runs); beside one another they mostly wait.
+ * - ALONE, last, by itself: the body flood's bounds hold for the machine as a whole (the gateway process's growth,
+ *   and another client answered within a second while 1.6 GB arrive).
+ * The other team files (replicas that start and answer, no lease waited on) run with the rest, as do the fuzz files
+ * (each property makes a set number of runs however busy the machine is) and test/pg's store files that start no
+ * replica and wait on no lease (SQL, schema, change notices, media, cluster).
  */
-const ALONE = ['test/faults/body-flood.test.ts', 'test/pg/team-*.test.ts', 'test/pg/hard-caps-replicas.test.ts', 'test/pg/pg-leases.test.ts']
+const LEASE_WINDOWS = [
+  'test/pg/team-mode.test.ts', 'test/pg/team-replicas.test.ts', 'test/pg/team-video.test.ts', 'test/pg/team-in-flight.test.ts',
+  'test/pg/team-revocation.test.ts', 'test/pg/team-sessions.test.ts', 'test/pg/team-media-sweep.test.ts',
+  'test/pg/hard-caps-replicas.test.ts', 'test/pg/pg-leases.test.ts',
+]
+const ALONE = ['test/faults/body-flood.test.ts']
 
 /**
  * Integration and fault files whose behaviour depends on SQLite itself: node-pg leaves them out (node runs them).
@@ -83,11 +89,11 @@ export default defineConfig({
     reporters: process.env.CI ? ['default', ['json', { outputFile: 'test-results/vitest.json' }]] : ['default'],
     projects: [
       // PostgreSQL tests (test/pg/, and any test calling freshDatabase()) share one private cluster, started on first use.
-      ...sharing({ ...shared, name: 'node', include: ['test/**/*.test.ts'], exclude: ['test/e2e/**', ...ALONE], globalSetup: ['test/helpers/pg-global-setup.ts'] }),
-      // The node project's files that need the machine to themselves (ALONE), once the others are done, one at a
-      // time (those that leave their process as they found it one after another in one process); set up as the node
-      // project is (a database on first use).
-      ...sharing({ ...shared, name: 'node-alone', include: ALONE, maxWorkers: 1, sequence: { groupOrder: 1 }, globalSetup: ['test/helpers/pg-global-setup.ts'] }),
+      ...sharing({ ...shared, name: 'node', include: ['test/**/*.test.ts'], exclude: ['test/e2e/**', ...LEASE_WINDOWS, ...ALONE], globalSetup: ['test/helpers/pg-global-setup.ts'] }),
+      // The node project's files with windows of time (LEASE_WINDOWS, then ALONE), once the others are done; set up as
+      // the node project is (a database on first use).
+      ...sharing({ ...shared, name: 'node-leases', include: LEASE_WINDOWS, maxWorkers: availableParallelism(), sequence: { groupOrder: 1 }, globalSetup: ['test/helpers/pg-global-setup.ts'] }),
+      ...sharing({ ...shared, name: 'node-alone', include: ALONE, maxWorkers: 1, sequence: { groupOrder: 2 }, globalSetup: ['test/helpers/pg-global-setup.ts'] }),
       // The store matrix: the store-independent integration and fault tests again, every test gateway on PostgreSQL.
       ...sharing({
         ...shared,
