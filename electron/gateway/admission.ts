@@ -1,11 +1,12 @@
 import type { CatalogModel, Endpoint, FallbackTrigger } from '../../shared/types.js'
-import { releaseHold } from './billing/holds.js'
+import { joinsSlot, releaseHold } from './billing/holds.js'
 import { readJson } from './client/body.js'
 import type { RequestContext } from './context.js'
 import { GatewayError, gatewayError } from './errors.js'
 import { resolveModel, upstreamsFor } from './access/model-access.js'
 import type { UpstreamAccount } from './contract/accounts.js'
 import type { Services } from './services.js'
+import { takeSlot } from './limits.js'
 import type { RelayCapability } from './contract/upstream.js'
 import { isContextLengthError } from './upstreams/context-length.js'
 
@@ -84,8 +85,12 @@ async function admitModel<In, Req, Funds>(ctx: RequestContext, services: Service
   const request = ruled instanceof Promise ? await ruled : ruled
   const candidates = pinned(ctx, upstreamsFor(services.registry, ctx.group!, model, spec.capability), model)
   spec.accounts?.(request, candidates, model)
+  // Team mode: the concurrency slot (server.ts deferred it), before anything is held; or with the request's hold, in
+  // one round trip, by a funds step that holds (billing/holds.ts); or after one that held nothing.
+  if (ctx.slot !== undefined && !joinsSlot(spec.funds)) await takeSlot(ctx)
   const held = spec.funds(ctx, services, request, model, candidates)
   const funds = held instanceof Promise ? await held : held
+  if (ctx.slot !== undefined) await takeSlot(ctx)
   return { input, request, model, candidates, funds, asSent: input === asSent }
 }
 

@@ -8,6 +8,7 @@ import type { ClientTimeouts } from './client/client-timeouts.js'
 import type { GatewayError, Protocol } from './errors.js'
 import type { ApiKey, Group, UpstreamAccount } from './contract/accounts.js'
 import type { TokenUsage } from './contract/upstream.js'
+import type { DeferredSlot } from './limits.js'
 
 /**
  * What admission holds for a request's worst case (billing/holds.ts): kept out of the budgets until the request's
@@ -50,6 +51,8 @@ export interface RequestContext {
   group?: Group
   /** the concurrency slot's release; a handler that hands its work to a background task takes it (and clears it) */
   release?: () => void
+  /** team mode: the concurrency slot, taken by admission (admission.ts takeSlot), with the hold when there is one */
+  slot?: DeferredSlot
   model?: CatalogModel
   /** the model the client named (its ledger row names it when it is unknown, retired or refused before `model` is set) */
   requestedModel?: string

@@ -1,6 +1,7 @@
 import { gatewayError, type GatewayError } from './errors.js'
 import type { ApiKey } from './contract/accounts.js'
 import type { Registry } from './registry.js'
+import type { HoldAsked, HoldTaken } from './store/holds.js'
 
 const RETRY_HEADERS = { 'retry-after': '1', 'retry-after-ms': '1000' }
 
@@ -18,6 +19,19 @@ export function releasingBoth(first: Release, second: Release): Release {
   }
 }
 
+/** The request holds its slot from now on: `ctx.release` gives it back, with the body's bytes when they are held. */
+export function holdSlot(ctx: { release?: Release }, release: Release): void {
+  ctx.release = ctx.release === undefined ? release : releasingBoth(ctx.release, release)
+}
+
+/** Takes the request's deferred slot (team mode) on its own, when it has one not taken yet; the cap's 429 if full. */
+export async function takeSlot(ctx: { slot?: DeferredSlot; release?: Release }): Promise<void> {
+  const slot = ctx.slot
+  if (slot === undefined) return
+  ctx.slot = undefined
+  holdSlot(ctx, await slot.take())
+}
+
 /**
  * Spec §8: in-flight caps for the account and for each key; over either, an immediate 429, nothing queued.
  * One process (SQLite) counts in memory and answers at once; team mode's limiter (team/lease-limiter.ts) takes a
@@ -32,6 +46,11 @@ export interface ConcurrencyLimiter {
    * account's budget) when request `leaseId` took its slot, read in the same round trip; undefined when not known.
    */
   limitsSeen?(leaseId: string): boolean | undefined
+  /**
+   * Team mode: the slot of request `leaseId`, taken later by its admission (admission.ts): with its hold, in one round
+   * trip, or alone before anything else is held. One process has none: its slots cost no round trip.
+   */
+  defer?(key: ApiKey, leaseId: string): DeferredSlot
   /** requests holding a slot in this process */
   inFlight(): number
   /** the same, by key id (keys with none are absent) */
@@ -43,6 +62,17 @@ export interface ConcurrencyLimiter {
    * request ended; a key's next request meanwhile may still be refused).
    */
   settled?(): Promise<void>
+}
+
+/** A slot not taken yet (ConcurrencyLimiter.defer); each of its ways takes it once, or throws the cap's 429. */
+export interface DeferredSlot {
+  /** the slot alone */
+  take(): Promise<Release>
+  /**
+   * The slot and the request's hold in one round trip: `release` gives the slot back; absent when the hold was
+   * refused (then no slot is held either, and the slot may be taken again).
+   */
+  takeWithHold(hold: HoldAsked): Promise<{ taken: HoldTaken; release?: Release }>
 }
 
 /** The 429 of a full cap: the key's own (when it binds) or the account's. */

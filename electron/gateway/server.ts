@@ -10,7 +10,7 @@ import { createConnectionTable } from './client/connection-table.js'
 import { createContext, newRequestId, type RequestContext } from './context.js'
 import { asGatewayError, errorBody, gatewayError } from './errors.js'
 import { createHostGuard } from './guards/host-guard.js'
-import { releasingBoth } from './limits.js'
+import { holdSlot } from './limits.js'
 import { createRouter, type Route } from './router.js'
 import { renderError } from './respond.js'
 import type { Services } from './services.js'
@@ -85,10 +85,12 @@ export function createGatewayServer(services: Services, routes: Route[], opts: S
         ctx.body = await readBody(req, timeouts, hold)
       }
       if (r.concurrency) {
-        // Awaited only in team mode (a lease in the shared database): one process answers at once.
-        const slot = services.limiter.acquire(ctx.key!, ctx.id)
-        const release = slot instanceof Promise ? await slot : slot
-        ctx.release = ctx.release === undefined ? release : releasingBoth(ctx.release, release)
+        // Team mode: taken by the request's admission (every such route admits), with its hold in one round trip.
+        if (services.limiter.defer) ctx.slot = services.limiter.defer(ctx.key!, ctx.id)
+        else {
+          const slot = services.limiter.acquire(ctx.key!, ctx.id)
+          holdSlot(ctx, slot instanceof Promise ? await slot : slot)
+        }
       }
       // Kept bodies (Settings): the request as parsed, the answer as it goes out, for every request the ledger records.
       if (r.ledger) recording = services.capture.start(ctx)

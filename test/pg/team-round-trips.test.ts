@@ -50,6 +50,8 @@ async function burst(oneAtATime = false): Promise<string[]> {
 const count = (statements: string[], pattern: RegExp) => statements.filter((s) => pattern.test(s)).length
 const LEASE = /take_lease\(/
 const HOLD = /take_hold\(/
+// The lease and the hold in one statement (admission with a spending limit).
+const ADMIT = /take_lease_and_hold\(/
 const MOVE = /move_hold\(/
 // A lease given back on its own (the ledger's commit gives them back with the rows).
 const RELEASE = /DELETE FROM leases/
@@ -82,11 +84,11 @@ describe('team mode: database round trips per request', () => {
     expect(await gw.services.store.sql.get('SELECT count(*)::int AS n FROM leases')).toEqual({ n: 0 })
   })
 
-  it('with an account budget: the lease and the hold, one statement each (the upstream account has no budget: nothing to place); no transaction', async () => {
+  it('with an account budget: the lease and the hold in one statement (the upstream account has no budget: nothing to place); no transaction', async () => {
     expect((await adminClient(gw).patch('/admin/v1/account', { budget: 100 })).status).toBe(200)
     const statements = await burst()
-    expect(count(statements, LEASE)).toBe(CALLS)
-    expect(count(statements, HOLD)).toBe(CALLS)
+    expect(count(statements, ADMIT)).toBe(CALLS)
+    expect(count(statements, LEASE) + count(statements, HOLD)).toBe(0)
     expect(count(statements, MOVE)).toBe(0)
     expect(count(statements, /^\s*BEGIN/)).toBe(0)
     // The end: the ledger's commits, each giving back the leases of the requests that ended with it; no statement of its own.
@@ -114,8 +116,8 @@ describe('team mode: database round trips per request', () => {
     ))!
     const before = await spend()
     const statements = await burst()
-    expect(count(statements, LEASE)).toBe(CALLS)
-    expect(count(statements, HOLD)).toBe(CALLS)
+    expect(count(statements, ADMIT)).toBe(CALLS)
+    expect(count(statements, LEASE) + count(statements, HOLD)).toBe(0)
     expect(count(statements, MOVE)).toBe(CALLS)
     expect(count(statements, /^\s*BEGIN/)).toBe(0)
     expect(count(statements, RELEASE)).toBe(0)

@@ -4,6 +4,8 @@ import type { RequestContext, RequestHold } from '../context.js'
 import { gatewayError, type GatewayError } from '../errors.js'
 import { nanoToUsd } from '../money/money.js'
 import type { Services } from '../services.js'
+import { holdSlot, takeSlot } from '../limits.js'
+import type { HoldAsked, HoldTaken } from '../store/holds.js'
 import { costNano } from './billing.js'
 import type { PriceOptions, QuotePrice } from './quote-price.js'
 
@@ -78,7 +80,7 @@ const upstreamLeft = (u: UpstreamAccount): number | null => (u.budgetNano === nu
  * `capField` names the request's output cap in the 402's advice (token-priced endpoints only).
  */
 export function holdWorstCase<Req>(worst: WorstCase<Req>, capField?: string) {
-  return async (ctx: RequestContext, services: Services, request: Req, model: CatalogModel, candidates: readonly UpstreamAccount[]): Promise<void> => {
+  const funds = async (ctx: RequestContext, services: Services, request: Req, model: CatalogModel, candidates: readonly UpstreamAccount[]): Promise<void> => {
     const { store } = services
     const key = ctx.key!
     const upstreamIds = candidates.map((u) => u.id)
@@ -88,10 +90,10 @@ export function holdWorstCase<Req>(worst: WorstCase<Req>, capField?: string) {
     let price = await worst(request, model, ctx, { inputBound: true })
     // A charge past its hold (a vendor's overrun) still queued is counted first: the store's figures must include it.
     if (store.ledger.chargesPastHolds()) await store.ledger.flush()
-    let taken = await store.holds.take({ id: ctx.id, keyId: key.id, amountNano: price.maxNano, upstreamIds })
+    let taken = await takeHold(ctx, services, { id: ctx.id, keyId: key.id, amountNano: price.maxNano, upstreamIds })
     if (taken.kind === 'insufficient' && price.basis.input_tokens_bound === true) {
       price = await worst(request, model, ctx)
-      taken = await store.holds.take({ id: ctx.id, keyId: key.id, amountNano: price.maxNano, upstreamIds })
+      taken = await takeHold(ctx, services, { id: ctx.id, keyId: key.id, amountNano: price.maxNano, upstreamIds })
     }
     const amountNano = price.maxNano
     if (taken.kind === 'insufficient') {
@@ -101,6 +103,27 @@ export function holdWorstCase<Req>(worst: WorstCase<Req>, capField?: string) {
     }
     ctx.hold = placedHold(ctx.id, amountNano, store.holds.moveTo, (upstream, left) => upstreamRefusal(model, price, [upstream], left, capField), unlimitedHere(services, taken.unbudgeted))
   }
+  JOINING_SLOT.add(funds)
+  return funds
+}
+
+/** The funds steps that take a deferred concurrency slot with their hold (team mode: one round trip for both). */
+const JOINING_SLOT = new WeakSet<object>()
+export const joinsSlot = (funds: object): boolean => JOINING_SLOT.has(funds)
+
+/**
+ * Takes a request's hold; in team mode with its concurrency slot when that is not taken yet (one round trip,
+ * team/lease-limiter.ts): a hold refused leaves the slot untaken, a full cap is the 429 before any hold.
+ */
+async function takeHold(ctx: RequestContext, services: Services, hold: HoldAsked): Promise<HoldTaken> {
+  const slot = ctx.slot
+  if (slot === undefined) return services.store.holds.take(hold)
+  const { taken, release } = await slot.takeWithHold(hold)
+  if (release !== undefined) {
+    ctx.slot = undefined
+    holdSlot(ctx, release)
+  }
+  return taken
 }
 
 /**
@@ -115,15 +138,18 @@ const unlimitedHere = (services: Services, unbudgeted: readonly string[] = []) =
 /**
  * Whether any limit applies to a request of `key` served by one of `candidates`. This process's figures answer at
  * once when they name a limit. In team mode, when they name none, the database decides, since a limit set through
- * another replica reaches this one's memory only at its next reload: the request's concurrency lease was taken in a
- * round trip that also said whether any limit is set at all (`limitsSeen`), so with none anywhere nothing more is
- * read; else one read says whether one applies to this request. One process's memory is the store's: nothing is read.
+ * another replica reaches this one's memory only at its next reload: the request's concurrency lease is taken (if
+ * it was not yet) in a round trip that also says whether any limit is set at all (`limitsSeen`), so with none
+ * anywhere nothing more is read; else one read says whether one applies to this request. One process's memory is the
+ * store's: nothing is read.
  */
 async function limitsApply(services: Services, ctx: RequestContext, candidates: readonly UpstreamAccount[]): Promise<boolean> {
   const { registry, store, limiter } = services
   const key = ctx.key!
   if (registry.account.budgetNano !== null || key.quotaNano !== null || candidates.some((u) => upstreamLeft(u) !== null)) return true
   if (store.sql.dialect !== 'postgres') return false
+  // The slot's round trip says whether the database has any limit at all.
+  await takeSlot(ctx)
   if (limiter.limitsSeen?.(ctx.id) === false) return false
   return store.holds.limitsApply(key.id, candidates.map((u) => u.id))
 }

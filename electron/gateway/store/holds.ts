@@ -1,6 +1,6 @@
 import { accountBudget, fundsVerdict } from '../money/budget.js'
 import { HeldHere, NONE_ELSEWHERE, type HeldElsewhere } from './held-here.js'
-import { ownerGone } from './pg-leases.js'
+import { ownerGone, type LeaseOutcome, type LeaseRequest } from './pg-leases.js'
 import type { Sql, SqlNow, SqlParams } from './sql.js'
 
 /**
@@ -98,7 +98,7 @@ function* noUpstreamRoom(upstreamIds: readonly string[], exceptId: string, amoun
 }
 
 type Refusal = Extract<HoldTaken, { kind: 'insufficient' }>
-interface HoldAsked {
+export interface HoldAsked {
   id: string
   keyId: string
   amountNano: number
@@ -174,6 +174,20 @@ async function takeInOneCall(sql: Sql, replica: string, hold: HoldAsked): Promis
   ))!
   if (row.refused !== null) return { kind: 'insufficient', limit: row.refused, availableNano: Number(row.available_nano) }
   return { kind: 'held', unbudgeted: row.unbudgeted ?? [] }
+}
+
+/**
+ * Team mode's admission in one round trip (pg-schema.ts take_lease_and_hold): the request's concurrency lease, then
+ * its hold; a hold refused gives the lease back in the same call. `taken` is absent when the lease was refused.
+ */
+export async function takeLeaseAndHold(sql: Sql, lease: LeaseRequest, hold: HoldAsked): Promise<{ lease: LeaseOutcome; taken?: HoldTaken }> {
+  const row = (await sql.get<{ lease: LeaseOutcome; refused: 'balance' | 'key' | 'upstream' | null; available_nano: number | null; unbudgeted: string[] | null }>(
+    'SELECT lease, refused, available_nano, unbudgeted FROM take_lease_and_hold(?, ?, ?, ?, ?, ?, ?, CAST(? AS TEXT[]), ?)',
+    [lease.leaseId, lease.replica, lease.keyId, lease.keyCap, lease.accountCap, lease.ttlMs, hold.amountNano, hold.upstreamIds, Date.now()],
+  ))!
+  if (row.lease !== 'ok') return { lease: row.lease }
+  if (row.refused !== null) return { lease: 'ok', taken: { kind: 'insufficient', limit: row.refused, availableNano: Number(row.available_nano) } }
+  return { lease: 'ok', taken: { kind: 'held', unbudgeted: row.unbudgeted ?? [] } }
 }
 
 /** `moveTo` on PostgreSQL: `moveOnto` in one round trip (pg-schema.ts move_hold). */

@@ -419,6 +419,23 @@ export const PG_MIGRATIONS: readonly string[] = [
        DELETE FROM leases WHERE id = ANY(p_leases);
      END IF;
    END $$;`,
+  // Team mode: a request's admission in one round trip (team/lease-limiter.ts takeWithHold): its concurrency lease
+  // (take_lease), then, when it got one, its hold (take_hold). A hold refused gives the lease back in the same call,
+  // so a 402 leaves nothing taken; a lease refused takes no hold (the 429).
+  `CREATE FUNCTION take_lease_and_hold(p_id TEXT, p_replica TEXT, p_key_id TEXT, p_key_cap INTEGER, p_account_cap INTEGER,
+     p_ttl_ms BIGINT, p_amount BIGINT, p_upstream_ids TEXT[], p_created_at BIGINT,
+     OUT lease TEXT, OUT refused TEXT, OUT available_nano BIGINT, OUT unbudgeted TEXT[]) LANGUAGE plpgsql AS $$
+   BEGIN
+     lease := take_lease(p_id, p_replica, p_key_id, p_key_cap, p_account_cap, p_ttl_ms);
+     IF lease <> 'ok' THEN
+       RETURN;
+     END IF;
+     SELECT h.refused, h.available_nano, h.unbudgeted INTO refused, available_nano, unbudgeted
+       FROM take_hold(p_id, p_replica, p_key_id, p_amount, p_upstream_ids, p_created_at) h;
+     IF refused IS NOT NULL THEN
+       DELETE FROM leases WHERE id = p_id;
+     END IF;
+   END $$;`,
 ]
 
 /**

@@ -1,7 +1,9 @@
 import { gatewayError } from '../errors.js'
-import { concurrencyLimitError, type ConcurrencyLimiter, type Release } from '../limits.js'
+import { concurrencyLimitError, type ConcurrencyLimiter, type DeferredSlot, type Release } from '../limits.js'
+import type { ApiKey } from '../contract/accounts.js'
 import type { Registry } from '../registry.js'
-import { acquireLeaseSeeingLimits, liveLeases } from '../store/pg-leases.js'
+import { takeLeaseAndHold, type HoldAsked } from '../store/holds.js'
+import { acquireLeaseSeeingLimits, liveLeases, type LeaseOutcome } from '../store/pg-leases.js'
 import type { Sql } from '../store/sql.js'
 
 /** How long a request refused a slot waits for this replica's releases under way before it is answered 429. */
@@ -9,6 +11,7 @@ export const RELEASE_WAIT_MS = 1_000
 
 export interface LeaseLimiter extends ConcurrencyLimiter {
   acquire(...args: Parameters<ConcurrencyLimiter['acquire']>): Promise<Release>
+  defer(key: ApiKey, leaseId: string): DeferredSlot
   /** at close: every lease this replica still holds is given back, after the releases under way */
   releaseAll(): Promise<void>
   settled(): Promise<void>
@@ -61,43 +64,72 @@ export function createLeaseLimiter(opts: {
     batch = done
     releasing.add(done)
   }
-  const take = async (keyId: string, keyCap: number | null, leaseId: string, accountCap: number) => {
-    try {
-      const seen = await acquireLeaseSeeingLimits(sql, { leaseId, replica, keyId, keyCap, accountCap, ttlMs })
-      if (seen.outcome === 'ok') limitsByLease.set(leaseId, seen.limited)
-      return seen.outcome
-    } catch (err) {
-      log(`[gatehouse] ${leaseId} concurrency lease failed: ${(err as Error).message}`)
-      throw gatewayError('shared_store_unavailable', 'shared_store_unavailable', {}, { headers: { 'retry-after': '1', 'retry-after-ms': '1000' } })
+  /** A database that cannot be reached: 503, logged. */
+  const unreachable = (leaseId: string, err: unknown) => {
+    log(`[gatehouse] ${leaseId} concurrency lease failed: ${(err as Error).message}`)
+    return gatewayError('shared_store_unavailable', 'shared_store_unavailable', {}, { headers: { 'retry-after': '1', 'retry-after-ms': '1000' } })
+  }
+  /**
+   * `call` (a round trip that takes the lease), once more when the slot refused may be one this replica is giving
+   * back (a release goes out after its answer): a client's next call right after its last answer waits for those
+   * releases, at most RELEASE_WAIT_MS. (One under way on another replica is not seen: there the next call may still
+   * be refused for that moment.) A slot still refused is the cap's 429.
+   */
+  const withRetry = async <T extends { outcome: LeaseOutcome }>(key: ApiKey, leaseId: string, accountCap: number, call: () => Promise<T>): Promise<T> => {
+    const attempt = async () => {
+      try {
+        return await call()
+      } catch (err) {
+        throw unreachable(leaseId, err)
+      }
+    }
+    let result = await attempt()
+    if (result.outcome !== 'ok' && releasing.size > 0) {
+      await releasesOrDeadline()
+      result = await attempt()
+    }
+    if (result.outcome === 'key') throw concurrencyLimitError('key', key.concurrency!)
+    if (result.outcome === 'account') throw concurrencyLimitError('account', accountCap)
+    return result
+  }
+  /** The slot `leaseId` is held: counted here, and given back (once) by the release answered. */
+  const holding = (key: ApiKey, leaseId: string, limited: boolean): Release => {
+    limitsByLease.set(leaseId, limited)
+    held++
+    heldByKey.set(key.id, (heldByKey.get(key.id) ?? 0) + 1)
+    let released = false
+    return () => {
+      if (released) return
+      released = true
+      limitsByLease.delete(leaseId)
+      held--
+      const left = (heldByKey.get(key.id) ?? 1) - 1
+      if (left === 0) heldByKey.delete(key.id)
+      else heldByKey.set(key.id, left)
+      release(leaseId)
     }
   }
+  const lease = (key: ApiKey, leaseId: string, accountCap: number) => ({ leaseId, replica, keyId: key.id, keyCap: key.concurrency, accountCap, ttlMs })
+  const acquire = async (key: ApiKey, leaseId: string): Promise<Release> => {
+    const accountCap = registry.account.concurrency
+    const seen = await withRetry(key, leaseId, accountCap, () => acquireLeaseSeeingLimits(sql, lease(key, leaseId, accountCap)))
+    return holding(key, leaseId, seen.limited)
+  }
   return {
-    async acquire(key, leaseId) {
-      const accountCap = registry.account.concurrency
-      let outcome = await take(key.id, key.concurrency, leaseId, accountCap)
-      // The slot refused may be one this replica is giving back (a release goes out after its answer): a client's next
-      // call right after its last answer waits for those releases, at most RELEASE_WAIT_MS, and asks once more. (One
-      // under way on another replica is not seen: there the next call may still be refused for that moment.)
-      if (outcome !== 'ok' && releasing.size > 0) {
-        await releasesOrDeadline()
-        outcome = await take(key.id, key.concurrency, leaseId, accountCap)
-      }
-      if (outcome === 'key') throw concurrencyLimitError('key', key.concurrency!)
-      if (outcome === 'account') throw concurrencyLimitError('account', accountCap)
-      held++
-      heldByKey.set(key.id, (heldByKey.get(key.id) ?? 0) + 1)
-      let released = false
-      return () => {
-        if (released) return
-        released = true
-        limitsByLease.delete(leaseId)
-        held--
-        const left = (heldByKey.get(key.id) ?? 1) - 1
-        if (left === 0) heldByKey.delete(key.id)
-        else heldByKey.set(key.id, left)
-        release(leaseId)
-      }
-    },
+    acquire,
+    defer: (key, leaseId) => ({
+      take: () => acquire(key, leaseId),
+      async takeWithHold(hold: HoldAsked) {
+        const accountCap = registry.account.concurrency
+        const admitted = await withRetry(key, leaseId, accountCap, async () => {
+          const r = await takeLeaseAndHold(sql, lease(key, leaseId, accountCap), hold)
+          return { outcome: r.lease, taken: r.taken }
+        })
+        const taken = admitted.taken!
+        // A hold refused gave its lease back in the same call: no slot is held.
+        return taken.kind === 'held' ? { taken, release: holding(key, leaseId, true) } : { taken }
+      },
+    }),
     limitsSeen: (leaseId) => limitsByLease.get(leaseId),
     inFlight: () => held,
     inFlightByKey: () => heldByKey,
