@@ -88,6 +88,21 @@ const chat = (url: string, key = TEST_KEY) =>
 const count = async (db: Sql, query: string, params: unknown[] = []) => (await db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${query}`, params))!.n
 const account = async (db: Sql) => (await db.get<{ balance_nano: number; reserved_nano: number; budget_nano: number | null }>('SELECT balance_nano, reserved_nano, budget_nano FROM account'))!
 
+/**
+ * Waits (at most `withinMs`) until `survivor` shows video task `id` succeeded, then checks it was settled once: one
+ * ledger row, one charge of its 4 s, nothing left reserved.
+ */
+async function expectSettledOnce(team: Team, survivor: Replica, id: string, withinMs: number): Promise<void> {
+  const task = await until('the task settled by the survivor', withinMs, async () => {
+    const view = (await (await fetch(`${survivor.url}/v1/video/tasks/${id}`, { headers: { authorization: `Bearer ${TEST_KEY}` } })).json()) as { status: string }
+    return view.status === 'succeeded' ? view : undefined
+  })
+  expect(task).toMatchObject({ status: 'succeeded', usage: { seconds: 4, cost: 0.252 } })
+  await new Promise((r) => setTimeout(r, 300)) // a late second settlement would have landed by now
+  expect(await count(team.db, 'requests WHERE id = ?', [id])).toBe(1)
+  expect(await account(team.db)).toMatchObject({ balance_nano: 50e9 - 252_000_000, reserved_nano: 0 })
+}
+
 /** One Seedance model on the fake Ark. */
 const videoConfig = (): GatewayConfig => ({
   account: { balance: 50, concurrency: 10 },
@@ -227,14 +242,7 @@ describe('team mode: replicas on one PostgreSQL database', () => {
     await team.kill(doomed)
     for (const task of ark.tasks.values()) task.steps = [parseStep('succeeded')]
 
-    const task = await until('the task settled by the survivor', LEASE_SECONDS * 1000 + TAKEOVER_MARGIN_MS + 5_000, async () => {
-      const view = (await (await fetch(`${survivor.url}/v1/video/tasks/${id}`, { headers: { authorization: `Bearer ${TEST_KEY}` } })).json()) as { status: string }
-      return view.status === 'succeeded' ? view : undefined
-    })
-    expect(task).toMatchObject({ status: 'succeeded', usage: { seconds: 4, cost: 0.252 } })
-    await new Promise((r) => setTimeout(r, 300)) // a late second settlement would have landed by now
-    expect(await count(team.db, 'requests WHERE id = ?', [id])).toBe(1)
-    expect(await account(team.db)).toMatchObject({ balance_nano: 50e9 - 252_000_000, reserved_nano: 0 })
+    await expectSettledOnce(team, survivor, id, LEASE_SECONDS * 1000 + TAKEOVER_MARGIN_MS + 5_000)
     expect(ark.calls.filter((c) => c.method === 'POST')).toHaveLength(1) // resumed, not resubmitted
   }, 60_000)
 
@@ -262,14 +270,7 @@ describe('team mode: replicas on one PostgreSQL database', () => {
     expect(await team.db.get('SELECT replica, next_poll_at FROM tasks WHERE id = ?', [id])).toEqual({ replica: doomedId, next_poll_at: claim.next_poll_at })
 
     await team.kill(doomed)
-    const task = await until('the task settled by the survivor', LEASE_SECONDS * 1000 + TAKEOVER_MARGIN_MS, async () => {
-      const view = (await (await fetch(`${survivor.url}/v1/video/tasks/${id}`, { headers: { authorization: `Bearer ${TEST_KEY}` } })).json()) as { status: string }
-      return view.status === 'succeeded' ? view : undefined
-    })
-    expect(task).toMatchObject({ status: 'succeeded', usage: { seconds: 4, cost: 0.252 } })
-    await new Promise((r) => setTimeout(r, 300)) // a late second settlement would have landed by now
-    expect(await count(team.db, 'requests WHERE id = ?', [id])).toBe(1)
-    expect(await account(team.db)).toMatchObject({ balance_nano: 50e9 - 252_000_000, reserved_nano: 0 })
+    await expectSettledOnce(team, survivor, id, LEASE_SECONDS * 1000 + TAKEOVER_MARGIN_MS)
     expect(await count(team.db, 'holds')).toBe(0)
     expect(ark.calls.filter((c) => c.method === 'POST')).toHaveLength(1) // resumed, not resubmitted
     expect(polls()).toHaveLength(2) // the held one, and the survivor's
