@@ -231,6 +231,14 @@ export async function startChaosUpstream(): Promise<ChaosUpstream> {
   const aborter = new AbortController()
 
   async function handle(req: http.IncomingMessage, res: Res): Promise<void> {
+    // A stall ends when its client leaves (the gateway gave up on it) or the fake closes: none outlives its request.
+    const ended = new AbortController()
+    const end = () => ended.abort()
+    aborter.signal.addEventListener('abort', end, { once: true })
+    res.once('close', () => {
+      aborter.signal.removeEventListener('abort', end)
+      end()
+    })
     const raw = await readBody(req)
     let body: any = raw
     try { body = JSON.parse(raw) } catch { /* kept raw */ }
@@ -239,7 +247,7 @@ export async function startChaosUpstream(): Promise<ChaosUpstream> {
     const current = queue.shift() ?? mode
     const dialect = DIALECTS[path]
     if (current === 'reset_before_bytes') return void res.socket?.destroy()
-    if (current === 'stall_before_headers') return void (await sleep(STALL_MS, undefined, { signal: aborter.signal }).catch(() => {}))
+    if (current === 'stall_before_headers') return void (await sleep(STALL_MS, undefined, { signal: ended.signal }).catch(() => {}))
     if (current === 'echo_auth_400') {
       const secret = String(req.headers.authorization ?? req.headers['x-api-key'] ?? '')
       return sendJson(res, 400, (dialect ?? chat).errorBody(400, `Invalid request for credentials ${secret}`))
@@ -247,7 +255,7 @@ export async function startChaosUpstream(): Promise<ChaosUpstream> {
     if (path === '/v1/images/generations') return answerImages(res, current)
     if (!dialect) return sendJson(res, 404, chat.errorBody(404, `no route ${path}`))
     const model = String(body?.model ?? 'chaos')
-    return body?.stream === true ? answerStream(res, dialect, model, current, aborter.signal) : answerJson(res, dialect, model, current, aborter.signal)
+    return body?.stream === true ? answerStream(res, dialect, model, current, ended.signal) : answerJson(res, dialect, model, current, ended.signal)
   }
 
   const server = http.createServer((req, res) => {
