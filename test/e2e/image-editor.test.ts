@@ -82,7 +82,8 @@ describe.skipIf(browserMissing)('image panel', () => {
     await expect.poll(() => page.getByTestId('image-status').getAttribute('data-state'), { timeout: 20_000 }).toBe('succeeded')
     const result = page.getByTestId('image-run').first().getByTestId('image-result').first()
     await expect.poll(() => result.getAttribute('src'), { timeout: 15_000 }).toContain('/admin/v1/media/')
-    expect(await result.evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(0)
+    // The src is set before the bytes arrive: wait for the decode, not the attribute.
+    await expect.poll(() => result.evaluate((img) => (img as HTMLImageElement).naturalWidth), { timeout: 10_000 }).toBeGreaterThan(0)
     const download = page.waitForEvent('download')
     await page.getByTestId('image-run').first().getByTestId('image-download').first().click()
     expect((await download).suggestedFilename()).toMatch(/\.png$/)
