@@ -511,6 +511,61 @@ export const PG_MIGRATIONS: readonly string[] = [
      SELECT t.refused, t.available_nano, t.unbudgeted INTO refused, available_nano, unbudgeted
        FROM take_hold_thorough(p_id, p_replica, p_key_id, p_amount, p_upstream_ids, p_created_at) t;
    END $$;`,
+  // Team mode: a group commit's rows inserted, and their holds settled, in one statement each for the whole batch
+  // rather than two a row (write_ledger's steps otherwise as they were). Rows lock in the same order as before: the
+  // account's row, then the keys'; a repeated id inserts nothing and charges nothing.
+  `CREATE OR REPLACE FUNCTION write_ledger(p_rows JSONB, p_checkpoints JSONB, p_replaced TEXT[], p_replica TEXT, p_leases TEXT[]) RETURNS void LANGUAGE plpgsql AS $$
+   DECLARE
+     released_total BIGINT;
+     inserted_ids TEXT[];
+     account_total BIGINT;
+   BEGIN
+     IF jsonb_array_length(p_checkpoints) > 0 THEN
+       INSERT INTO pending_requests (id, key_id, group_id, model, endpoint, upstream_id, input_tokens, output_tokens, usage,
+         cost_nano, started_at, checkpointed_at, replica, breakdown)
+       SELECT c.id, c.key_id, c.group_id, c.model, c.endpoint, c.upstream_id, c.input_tokens, c.output_tokens, c.usage,
+         c.cost_nano, c.started_at, c.checkpointed_at, p_replica, c.breakdown
+       FROM jsonb_to_recordset(p_checkpoints) AS c(id TEXT, key_id TEXT, group_id TEXT, model TEXT, endpoint TEXT, upstream_id TEXT,
+         input_tokens BIGINT, output_tokens BIGINT, usage TEXT, cost_nano BIGINT, started_at BIGINT, checkpointed_at BIGINT, breakdown TEXT)
+       ON CONFLICT (id) DO UPDATE SET upstream_id = excluded.upstream_id, input_tokens = excluded.input_tokens,
+         output_tokens = excluded.output_tokens, usage = excluded.usage, cost_nano = excluded.cost_nano,
+         checkpointed_at = excluded.checkpointed_at, breakdown = excluded.breakdown;
+     END IF;
+     IF jsonb_array_length(p_rows) > 0 THEN
+       -- Settled with its charge: no moment where the hold is gone and the charge not yet counted.
+       WITH entries AS (
+         SELECT * FROM jsonb_to_recordset(p_rows) AS e(id TEXT, key_id TEXT, group_id TEXT, model TEXT, endpoint TEXT, status INTEGER,
+           error_code TEXT, upstream_id TEXT, input_tokens BIGINT, output_tokens BIGINT, usage TEXT, cost_nano BIGINT,
+           latency_ms DOUBLE PRECISION, created_at BIGINT, attempts TEXT, usage_source TEXT, breakdown TEXT, held BIGINT)
+       ), inserted AS (
+         INSERT INTO requests (id, key_id, group_id, model, endpoint, status, error_code, upstream_id, input_tokens, output_tokens,
+           usage, cost_nano, latency_ms, created_at, attempts, usage_source, breakdown, reserved_nano)
+         SELECT id, key_id, group_id, model, endpoint, status, error_code, upstream_id, input_tokens, output_tokens,
+           usage, cost_nano, latency_ms, created_at, attempts, usage_source, breakdown, held FROM entries
+         ON CONFLICT DO NOTHING
+         RETURNING id, cost_nano
+       ), released AS (
+         DELETE FROM holds WHERE id IN (SELECT id FROM entries WHERE held IS NOT NULL) RETURNING amount_nano
+       )
+       SELECT COALESCE((SELECT array_agg(id) FROM inserted), '{}'), COALESCE((SELECT SUM(cost_nano) FROM inserted), 0),
+           COALESCE((SELECT SUM(amount_nano) FROM released), 0)
+         INTO inserted_ids, account_total, released_total;
+       IF released_total <> 0 OR account_total > 0 THEN
+         UPDATE account SET reserved_nano = reserved_nano - released_total, balance_nano = balance_nano - account_total WHERE id = 1;
+       END IF;
+       IF cardinality(inserted_ids) > 0 THEN
+         UPDATE api_keys k SET used_nano = k.used_nano + t.total
+           FROM (SELECT key_id, SUM(cost_nano) AS total FROM requests WHERE id = ANY(inserted_ids) AND key_id IS NOT NULL AND cost_nano > 0 GROUP BY key_id) t
+           WHERE k.id = t.key_id;
+       END IF;
+     END IF;
+     IF cardinality(p_replaced) > 0 THEN
+       DELETE FROM pending_requests WHERE id = ANY(p_replaced);
+     END IF;
+     IF cardinality(p_leases) > 0 THEN
+       DELETE FROM leases WHERE id = ANY(p_leases);
+     END IF;
+   END $$;`,
 ]
 
 /**
