@@ -1,7 +1,7 @@
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openStore } from '../../electron/gateway/store/open-store.js'
-import { createPgPool, DEFAULT_POOL_SIZE, pgSql } from '../../electron/gateway/store/pg-sql.js'
+import { createPgPool, DEFAULT_POOL_SIZE, pgSql, preparedCall } from '../../electron/gateway/store/pg-sql.js'
 import type { Sql } from '../../electron/gateway/store/sql.js'
 import { tempDataDir } from '../helpers/gateway.js'
 import { freshDatabase } from '../helpers/pg-database.js'
@@ -180,5 +180,21 @@ describe('pgSql', () => {
     expect(DEFAULT_POOL_SIZE).toBe(20)
     await Promise.all([sized.store.close(), plain.store.close()])
     dir.remove()
+  })
+
+  it('prepares the per-request function calls once per connection, and no other statement', async () => {
+    const one = createPgPool({ url, max: 1, log: () => {} })
+    const single = pgSql(one)
+    try {
+      const call = preparedCall("SELECT upper(?) AS shout, ? + 1 AS next")
+      for (const word of ['a', 'b', 'c']) expect(await single.get(call, [word, 1])).toEqual({ shout: word.toUpperCase(), next: 2 })
+      await single.get('SELECT lower(?) AS quiet', ['A'])
+      const kept = await single.all<{ statement: string }>('SELECT statement FROM pg_prepared_statements ORDER BY statement')
+      expect(kept.map((k) => k.statement)).toEqual(['SELECT upper($1) AS shout, $2 + 1 AS next'])
+      // A statement naming a table's columns by `*` is never kept: a migration may change them.
+      expect(() => preparedCall('SELECT * FROM t')).toThrow('not a statement to prepare: SELECT * FROM t')
+    } finally {
+      await one.end()
+    }
   })
 })

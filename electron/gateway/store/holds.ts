@@ -1,6 +1,7 @@
 import { accountBudget, fundsVerdict } from '../money/budget.js'
 import { HeldHere, NONE_ELSEWHERE, type HeldElsewhere } from './held-here.js'
 import { ownerGone, type LeaseOutcome, type LeaseRequest } from './pg-leases.js'
+import { preparedCall } from './pg-sql.js'
 import type { Sql, SqlNow, SqlParams } from './sql.js'
 
 /**
@@ -160,6 +161,10 @@ export async function insertHoldIn(tx: Sql, replica: string, hold: { id: string;
   await tx.run('UPDATE account SET reserved_nano = reserved_nano + ? WHERE id = 1', [hold.amountNano])
 }
 
+const TAKE_HOLD = preparedCall('SELECT refused, available_nano, unbudgeted FROM take_hold(?, ?, ?, ?, CAST(? AS TEXT[]), ?)')
+const TAKE_LEASE_AND_HOLD = preparedCall('SELECT lease, refused, available_nano, unbudgeted FROM take_lease_and_hold(?, ?, ?, ?, ?, ?, ?, CAST(? AS TEXT[]), ?)')
+const MOVE_HOLD = preparedCall('SELECT move_hold(?, ?, ?) AS left_nano')
+
 const placeholders = (n: number): string => Array.from({ length: n }, () => '?').join(', ')
 
 /**
@@ -169,7 +174,7 @@ const placeholders = (n: number): string => Array.from({ length: n }, () => '?')
  */
 async function takeInOneCall(sql: Sql, replica: string, hold: HoldAsked): Promise<HoldTaken> {
   const row = (await sql.get<{ refused: 'balance' | 'key' | 'upstream' | null; available_nano: number | null; unbudgeted: string[] | null }>(
-    'SELECT refused, available_nano, unbudgeted FROM take_hold(?, ?, ?, ?, CAST(? AS TEXT[]), ?)',
+    TAKE_HOLD,
     [hold.id, replica, hold.keyId, hold.amountNano, hold.upstreamIds, Date.now()],
   ))!
   if (row.refused !== null) return { kind: 'insufficient', limit: row.refused, availableNano: Number(row.available_nano) }
@@ -182,7 +187,7 @@ async function takeInOneCall(sql: Sql, replica: string, hold: HoldAsked): Promis
  */
 export async function takeLeaseAndHold(sql: Sql, lease: LeaseRequest, hold: HoldAsked): Promise<{ lease: LeaseOutcome; taken?: HoldTaken }> {
   const row = (await sql.get<{ lease: LeaseOutcome; refused: 'balance' | 'key' | 'upstream' | null; available_nano: number | null; unbudgeted: string[] | null }>(
-    'SELECT lease, refused, available_nano, unbudgeted FROM take_lease_and_hold(?, ?, ?, ?, ?, ?, ?, CAST(? AS TEXT[]), ?)',
+    TAKE_LEASE_AND_HOLD,
     [lease.leaseId, lease.replica, lease.keyId, lease.keyCap, lease.accountCap, lease.ttlMs, hold.amountNano, hold.upstreamIds, Date.now()],
   ))!
   if (row.lease !== 'ok') return { lease: row.lease }
@@ -192,7 +197,7 @@ export async function takeLeaseAndHold(sql: Sql, lease: LeaseRequest, hold: Hold
 
 /** `moveTo` on PostgreSQL: `moveOnto` in one round trip (pg-schema.ts move_hold). */
 async function moveInOneCall(sql: Sql, id: string, upstreamId: string | null, amountNano: number): Promise<number | undefined> {
-  const row = (await sql.get<{ left_nano: number | null }>('SELECT move_hold(?, ?, ?) AS left_nano', [id, upstreamId, amountNano]))!
+  const row = (await sql.get<{ left_nano: number | null }>(MOVE_HOLD, [id, upstreamId, amountNano]))!
   return row.left_nano === null ? undefined : Number(row.left_nano)
 }
 

@@ -2,6 +2,7 @@ import { chargeNano } from '../money/money.js'
 import type { HeldHere } from './held-here.js'
 import { releaseHoldsIn } from './holds.js'
 import { ownerGone } from './pg-leases.js'
+import { preparedCall } from './pg-sql.js'
 import type { Sql } from './sql.js'
 
 /** One row per request (spec §1 billing; issue: request id, key, model, endpoint, status, usage, cost, latency). */
@@ -95,6 +96,8 @@ const interruptedRow = (p: PendingEntry): LedgerEntry => ({
 export const GROUP_COMMIT_MS = 10
 const GROUP_COMMIT_ROWS = 256
 
+const WRITE_LEDGER = preparedCall('SELECT write_ledger(CAST(? AS JSONB), CAST(? AS JSONB), CAST(? AS TEXT[]), ?, CAST(? AS TEXT[]))')
+
 /**
  * Writes ledger rows and charges the account and keys. Rows are committed in groups, one transaction per
  * GROUP_COMMIT_MS or GROUP_COMMIT_ROWS (one WAL append instead of one per request), with the charges of a
@@ -137,7 +140,7 @@ export function ledgerRepo(sql: Sql, log: (line: string) => void, replica: strin
   const writeInOneCall = async (entries: LedgerEntry[], checkpoints: PendingEntry[], replaced: string[], leases: string[]): Promise<void> => {
     const rows = entries.map((e) => ({ ...e, cost_nano: chargeNano(e.cost_nano), held: e.held ?? null }))
     const stored = checkpoints.map((c) => ({ ...c, breakdown: c.breakdown ?? null }))
-    await sql.run('SELECT write_ledger(CAST(? AS JSONB), CAST(? AS JSONB), CAST(? AS TEXT[]), ?, CAST(? AS TEXT[]))', [
+    await sql.run(WRITE_LEDGER, [
       JSON.stringify(rows), JSON.stringify(stored), replaced, replica, leases,
     ])
   }

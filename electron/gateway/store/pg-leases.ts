@@ -1,3 +1,4 @@
+import { preparedCall } from './pg-sql.js'
 import type { Sql } from './sql.js'
 
 /**
@@ -29,19 +30,20 @@ export async function acquireLease(sql: Sql, request: LeaseRequest): Promise<Lea
   return (await acquireLeaseSeeingLimits(sql, request)).outcome
 }
 
+const TAKE_LEASE_SEEING_LIMITS = preparedCall(
+  `SELECT take_lease(@leaseId, @replica, @keyId, @keyCap, @accountCap, @ttlMs) AS outcome,
+     (EXISTS (SELECT 1 FROM account WHERE id = 1 AND budget_nano IS NOT NULL)
+       OR EXISTS (SELECT 1 FROM api_keys WHERE id = @keyId AND quota_nano IS NOT NULL)
+       OR EXISTS (SELECT 1 FROM upstreams WHERE budget_nano IS NOT NULL)) AS limited`,
+)
+
 /**
  * `acquireLease`, and in the same round trip whether the database has any spending limit that could apply to the
  * key's requests: the account's budget, the key's quota, or any upstream account's budget (billing/holds.ts reads
  * this to hold nothing, at no further round trip, when none is set anywhere).
  */
 export async function acquireLeaseSeeingLimits(sql: Sql, request: LeaseRequest): Promise<{ outcome: LeaseOutcome; limited: boolean }> {
-  const row = await sql.get<{ outcome: LeaseOutcome; limited: boolean }>(
-    `SELECT take_lease(@leaseId, @replica, @keyId, @keyCap, @accountCap, @ttlMs) AS outcome,
-       (EXISTS (SELECT 1 FROM account WHERE id = 1 AND budget_nano IS NOT NULL)
-         OR EXISTS (SELECT 1 FROM api_keys WHERE id = @keyId AND quota_nano IS NOT NULL)
-         OR EXISTS (SELECT 1 FROM upstreams WHERE budget_nano IS NOT NULL)) AS limited`,
-    { ...request },
-  )
+  const row = await sql.get<{ outcome: LeaseOutcome; limited: boolean }>(TAKE_LEASE_SEEING_LIMITS, { ...request })
   return { outcome: row!.outcome, limited: row!.limited === true }
 }
 

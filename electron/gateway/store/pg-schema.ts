@@ -470,7 +470,8 @@ export const PG_MIGRATIONS: readonly string[] = [
            END AS key_slot) free
        WHERE p_account_cap > 0 AND free.slot IS NOT NULL AND (NOT key_binds OR (p_key_cap > 0 AND free.key_slot IS NOT NULL))
          AND NOT EXISTS (SELECT 1 FROM leases WHERE slot IS NULL AND expires_at > now_at)
-         AND NOT EXISTS (SELECT 1 FROM leases WHERE slot >= p_account_cap AND expires_at > now_at)
+         -- The highest slot in use, lapsed or not, read off the index's end: one beyond the cap goes the thorough way.
+         AND COALESCE((SELECT max(slot) FROM leases), -1) < p_account_cap
          AND NOT (key_binds AND EXISTS (SELECT 1 FROM leases WHERE key_id = p_key_id AND (key_slot IS NULL OR key_slot >= p_key_cap) AND expires_at > now_at))
        ON CONFLICT DO NOTHING;
      IF FOUND THEN
@@ -484,41 +485,37 @@ export const PG_MIGRATIONS: readonly string[] = [
      k RECORD;
      u RECORD;
    BEGIN
-     UPDATE account SET reserved_nano = reserved_nano + p_amount
-       WHERE id = 1 AND (budget_nano IS NULL OR balance_nano - reserved_nano >= p_amount);
-     IF FOUND THEN
-       SELECT ak.quota_nano, ak.used_nano,
-           CASE WHEN ak.quota_nano IS NULL THEN 0 ELSE COALESCE((SELECT SUM(h.amount_nano) FROM holds h WHERE h.key_id = ak.id), 0) END AS reserved_nano
-         INTO k FROM api_keys ak WHERE ak.id = p_key_id FOR UPDATE;
-       IF NOT FOUND OR k.quota_nano IS NULL OR k.quota_nano - k.used_nano - k.reserved_nano >= p_amount THEN
-         -- Room when no account may serve it, or one of them is unknown or has no budget: then the hold is written.
-         WITH candidates AS (
-           SELECT COALESCE(bool_or(up.id IS NULL OR up.budget_nano IS NULL), true) AS room,
-               COALESCE(array_agg(DISTINCT up.id) FILTER (WHERE up.id IS NOT NULL AND up.budget_nano IS NULL), '{}') AS open_ids
-             FROM unnest(p_upstream_ids) AS x(id) LEFT JOIN upstreams up ON up.id = x.id
-         ), held AS (
-           INSERT INTO holds (id, replica, key_id, upstream_id, amount_nano, created_at)
-             SELECT p_id, p_replica, p_key_id, NULL, p_amount, p_created_at FROM candidates WHERE room
-         )
-         SELECT room, open_ids INTO u FROM candidates;
-         IF u.room THEN
+     -- A key without a quota has nothing to check: the hold is written, then the account's row is locked and raised
+     -- where its budget covers the amount, as the last statement (held until the commit, so briefly). A key with a
+     -- quota, or a budget that does not cover it, goes the thorough way (the account's row first, then the key's).
+     SELECT quota_nano INTO k FROM api_keys WHERE id = p_key_id;
+     IF NOT FOUND OR k.quota_nano IS NULL THEN
+       -- Room when no account may serve it, or one of them is unknown or has no budget.
+       SELECT COALESCE(bool_or(up.id IS NULL OR up.budget_nano IS NULL), true) AS room,
+           COALESCE(array_agg(DISTINCT up.id) FILTER (WHERE up.id IS NOT NULL AND up.budget_nano IS NULL), '{}') AS open_ids
+         INTO u FROM unnest(p_upstream_ids) AS x(id) LEFT JOIN upstreams up ON up.id = x.id;
+       IF u.room THEN
+         INSERT INTO holds (id, replica, key_id, upstream_id, amount_nano, created_at) VALUES (p_id, p_replica, p_key_id, NULL, p_amount, p_created_at);
+         UPDATE account SET reserved_nano = reserved_nano + p_amount
+           WHERE id = 1 AND (budget_nano IS NULL OR balance_nano - reserved_nano >= p_amount);
+         IF FOUND THEN
            unbudgeted := u.open_ids;
            RETURN;
          END IF;
+         DELETE FROM holds WHERE id = p_id;
        END IF;
-       UPDATE account SET reserved_nano = reserved_nano - p_amount WHERE id = 1;
      END IF;
      SELECT t.refused, t.available_nano, t.unbudgeted INTO refused, available_nano, unbudgeted
        FROM take_hold_thorough(p_id, p_replica, p_key_id, p_amount, p_upstream_ids, p_created_at) t;
    END $$;`,
-  // Team mode: a group commit's rows inserted, and their holds settled, in one statement each for the whole batch
-  // rather than two a row (write_ledger's steps otherwise as they were). Rows lock in the same order as before: the
-  // account's row, then the keys'; a repeated id inserts nothing and charges nothing.
+  // Team mode: a group commit's rows inserted, and their holds settled, in one statement for the whole batch rather
+  // than two a row; the account's row, which every admission needs, changed as late as it can be, then the keys' (the
+  // order admission locks them in). A repeated id inserts nothing and charges nothing.
   `CREATE OR REPLACE FUNCTION write_ledger(p_rows JSONB, p_checkpoints JSONB, p_replaced TEXT[], p_replica TEXT, p_leases TEXT[]) RETURNS void LANGUAGE plpgsql AS $$
    DECLARE
-     released_total BIGINT;
-     inserted_ids TEXT[];
-     account_total BIGINT;
+     released_total BIGINT := 0;
+     inserted_ids TEXT[] := '{}';
+     account_total BIGINT := 0;
    BEGIN
      IF jsonb_array_length(p_checkpoints) > 0 THEN
        INSERT INTO pending_requests (id, key_id, group_id, model, endpoint, upstream_id, input_tokens, output_tokens, usage,
@@ -545,25 +542,26 @@ export const PG_MIGRATIONS: readonly string[] = [
          ON CONFLICT DO NOTHING
          RETURNING id, cost_nano
        ), released AS (
-         DELETE FROM holds WHERE id IN (SELECT id FROM entries WHERE held IS NOT NULL) RETURNING amount_nano
+         DELETE FROM holds WHERE id = ANY(ARRAY(SELECT id FROM entries WHERE held IS NOT NULL)) RETURNING amount_nano
        )
        SELECT COALESCE((SELECT array_agg(id) FROM inserted), '{}'), COALESCE((SELECT SUM(cost_nano) FROM inserted), 0),
            COALESCE((SELECT SUM(amount_nano) FROM released), 0)
          INTO inserted_ids, account_total, released_total;
-       IF released_total <> 0 OR account_total > 0 THEN
-         UPDATE account SET reserved_nano = reserved_nano - released_total, balance_nano = balance_nano - account_total WHERE id = 1;
-       END IF;
-       IF cardinality(inserted_ids) > 0 THEN
-         UPDATE api_keys k SET used_nano = k.used_nano + t.total
-           FROM (SELECT key_id, SUM(cost_nano) AS total FROM requests WHERE id = ANY(inserted_ids) AND key_id IS NOT NULL AND cost_nano > 0 GROUP BY key_id) t
-           WHERE k.id = t.key_id;
-       END IF;
      END IF;
      IF cardinality(p_replaced) > 0 THEN
        DELETE FROM pending_requests WHERE id = ANY(p_replaced);
      END IF;
      IF cardinality(p_leases) > 0 THEN
        DELETE FROM leases WHERE id = ANY(p_leases);
+     END IF;
+     -- The account's row last but the keys' (every admission needs it; it stays locked until the commit).
+     IF released_total <> 0 OR account_total > 0 THEN
+       UPDATE account SET reserved_nano = reserved_nano - released_total, balance_nano = balance_nano - account_total WHERE id = 1;
+     END IF;
+     IF cardinality(inserted_ids) > 0 THEN
+       UPDATE api_keys k SET used_nano = k.used_nano + t.total
+         FROM (SELECT key_id, SUM(cost_nano) AS total FROM requests WHERE id = ANY(inserted_ids) AND key_id IS NOT NULL AND cost_nano > 0 GROUP BY key_id) t
+         WHERE k.id = t.key_id;
      END IF;
    END $$;`,
 ]

@@ -120,6 +120,19 @@ function handle(db: pg.Pool | pg.PoolClient, transaction: Runner): Sql {
   }
 }
 
+/**
+ * Statements prepared once per connection (PostgreSQL keeps each parsed under a name), so a call is bound and run
+ * without being parsed and planned again: the per-request calls of the schema's functions (admission, hold moves,
+ * group commits). Their result's columns are named in the statement, never a table's `*` that a newer replica's
+ * migration could change under a statement a connection keeps.
+ */
+const PREPARED = new Map<string, string>()
+export function preparedCall(text: string): string {
+  if (!text.startsWith('SELECT ') || text.includes('*')) throw new Error(`not a statement to prepare: ${text}`)
+  if (!PREPARED.has(text)) PREPARED.set(text, `gatehouse_${PREPARED.size + 1}`)
+  return text
+}
+
 interface Translated {
   text: string
   /** for `@name` statements: the name bound to each `$n` */
@@ -166,9 +179,9 @@ function bind(text: string, params: SqlParams | undefined): pg.QueryConfig {
       if (!Object.hasOwn(record, name)) throw new Error(`missing named parameter @${name}`)
       return record[name]
     })
-    return { text: translated.text, values }
+    return { name: PREPARED.get(text), text: translated.text, values }
   }
   const values = (params as readonly unknown[] | undefined) ?? []
   if (values.length !== translated.count) throw new Error(`statement takes ${translated.count} parameters, got ${values.length}`)
-  return { text: translated.text, values: [...values] }
+  return { name: PREPARED.get(text), text: translated.text, values: [...values] }
 }
