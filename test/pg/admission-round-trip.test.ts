@@ -2,7 +2,7 @@
 // its hold in one statement, atomically: a full cap takes no hold, a refused hold keeps no lease.
 import type pg from 'pg'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { takeLeaseAndHold } from '../../electron/gateway/store/holds.js'
+import { takeLeaseAndHold, takeLeasesAndHolds } from '../../electron/gateway/store/holds.js'
 import type { LeaseRequest } from '../../electron/gateway/store/pg-leases.js'
 import { migratePg } from '../../electron/gateway/store/pg-schema.js'
 import { createPgPool, pgSql } from '../../electron/gateway/store/pg-sql.js'
@@ -62,6 +62,17 @@ describe('take_lease_and_hold: a request\'s lease and hold in one statement', ()
     const held = outcomes.filter((o) => o.taken?.kind === 'held')
     expect(held).toHaveLength(2)
     expect(outcomes.every((o) => o.lease === 'ok' ? o.taken !== undefined : o.taken === undefined)).toBe(true)
+    expect(await rows()).toEqual({ leases: 2, holds: 2, reserved: 800 })
+  })
+
+  it('several asked together: each in turn, in the order asked, answered its own outcome', async () => {
+    const held = { lease: 'ok', taken: { kind: 'held', unbudgeted: [] } }
+    const asked = [400, 400, 400].map((amount) => request(amount)).map(([lease, hold]) => ({ lease, hold }))
+    expect(await takeLeasesAndHolds(sql, asked)).toEqual([held, held, { lease: 'ok', taken: { kind: 'insufficient', limit: 'balance', availableNano: 200 } }])
+    expect(await rows()).toEqual({ leases: 2, holds: 2, reserved: 800 })
+    // With the slots full, the later ones are refused their lease and hold nothing.
+    const full = [100, 100].map((amount) => request(amount, { accountCap: 2 })).map(([lease, hold]) => ({ lease, hold }))
+    expect(await takeLeasesAndHolds(sql, full)).toEqual([{ lease: 'account' }, { lease: 'account' }])
     expect(await rows()).toEqual({ leases: 2, holds: 2, reserved: 800 })
   })
 })

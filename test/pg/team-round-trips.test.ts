@@ -50,8 +50,8 @@ async function burst(oneAtATime = false): Promise<string[]> {
 const count = (statements: string[], pattern: RegExp) => statements.filter((s) => pattern.test(s)).length
 const LEASE = /take_lease\(/
 const HOLD = /take_hold\(/
-// The lease and the hold in one statement (admission with a spending limit).
-const ADMIT = /take_lease_and_hold\(/
+// The lease and the hold in one statement (admission with a spending limit), for the requests asked together.
+const ADMIT = /take_leases_and_holds\(/
 const MOVE = /move_hold\(/
 // A lease given back on its own (the ledger's commit gives them back with the rows).
 const RELEASE = /DELETE FROM leases/
@@ -87,7 +87,9 @@ describe('team mode: database round trips per request', () => {
   it('with an account budget: the lease and the hold in one statement (the upstream account has no budget: nothing to place); no transaction', async () => {
     expect((await adminClient(gw).patch('/admin/v1/account', { budget: 100 })).status).toBe(200)
     const statements = await burst()
-    expect(count(statements, ADMIT)).toBe(CALLS)
+    // 32 at once: the admissions asked for while one is under way go together in the next statement.
+    expect(count(statements, ADMIT)).toBeGreaterThanOrEqual(1)
+    expect(count(statements, ADMIT)).toBeLessThan(CALLS)
     expect(count(statements, LEASE) + count(statements, HOLD)).toBe(0)
     expect(count(statements, MOVE)).toBe(0)
     expect(count(statements, /^\s*BEGIN/)).toBe(0)
@@ -115,7 +117,7 @@ describe('team mode: database round trips per request', () => {
       "SELECT spent_nano AS spent, (SELECT SUM(cost_nano) FROM requests WHERE upstream_id = 'a') AS cost FROM upstreams WHERE id = 'a'",
     ))!
     const before = await spend()
-    const statements = await burst()
+    const statements = await burst(true)
     expect(count(statements, ADMIT)).toBe(CALLS)
     expect(count(statements, LEASE) + count(statements, HOLD)).toBe(0)
     expect(count(statements, MOVE)).toBe(CALLS)

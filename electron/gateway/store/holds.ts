@@ -162,7 +162,7 @@ export async function insertHoldIn(tx: Sql, replica: string, hold: { id: string;
 }
 
 const TAKE_HOLD = preparedCall('SELECT refused, available_nano, unbudgeted FROM take_hold(?, ?, ?, ?, CAST(? AS TEXT[]), ?)')
-const TAKE_LEASE_AND_HOLD = preparedCall('SELECT lease, refused, available_nano, unbudgeted FROM take_lease_and_hold(?, ?, ?, ?, ?, ?, ?, CAST(? AS TEXT[]), ?)')
+const TAKE_LEASES_AND_HOLDS = preparedCall('SELECT n, lease, refused, available_nano, unbudgeted FROM take_leases_and_holds(CAST(? AS JSONB))')
 const MOVE_HOLD = preparedCall('SELECT move_hold(?, ?, ?) AS left_nano')
 
 const placeholders = (n: number): string => Array.from({ length: n }, () => '?').join(', ')
@@ -181,18 +181,37 @@ async function takeInOneCall(sql: Sql, replica: string, hold: HoldAsked): Promis
   return { kind: 'held', unbudgeted: row.unbudgeted ?? [] }
 }
 
+/** What team mode's admission answered: `taken` is absent when the lease was refused. */
+export interface Admitted {
+  lease: LeaseOutcome
+  taken?: HoldTaken
+}
+type AdmittedRow = { n: number; lease: LeaseOutcome; refused: 'balance' | 'key' | 'upstream' | null; available_nano: number | null; unbudgeted: string[] | null }
+
 /**
- * Team mode's admission in one round trip (pg-schema.ts take_lease_and_hold): the request's concurrency lease, then
- * its hold; a hold refused gives the lease back in the same call. `taken` is absent when the lease was refused.
+ * Team mode's admissions in one round trip (pg-schema.ts take_leases_and_holds): for each request in turn, its
+ * concurrency lease, then its hold; a hold refused gives the lease back in the same call. Answers in the order asked.
  */
-export async function takeLeaseAndHold(sql: Sql, lease: LeaseRequest, hold: HoldAsked): Promise<{ lease: LeaseOutcome; taken?: HoldTaken }> {
-  const row = (await sql.get<{ lease: LeaseOutcome; refused: 'balance' | 'key' | 'upstream' | null; available_nano: number | null; unbudgeted: string[] | null }>(
-    TAKE_LEASE_AND_HOLD,
-    [lease.leaseId, lease.replica, lease.keyId, lease.keyCap, lease.accountCap, lease.ttlMs, hold.amountNano, hold.upstreamIds, Date.now()],
-  ))!
+export async function takeLeasesAndHolds(sql: Sql, asked: ReadonlyArray<{ lease: LeaseRequest; hold: HoldAsked }>): Promise<Admitted[]> {
+  const now = Date.now()
+  const requests = asked.map(({ lease, hold }, n) => ({
+    n, id: lease.leaseId, replica: lease.replica, key_id: lease.keyId, key_cap: lease.keyCap, account_cap: lease.accountCap,
+    ttl_ms: lease.ttlMs, amount: hold.amountNano, upstream_ids: hold.upstreamIds, created_at: now,
+  }))
+  const rows = await sql.all<AdmittedRow>(TAKE_LEASES_AND_HOLDS, [JSON.stringify(requests)])
+  if (rows.length !== asked.length) throw new Error(`admission answered ${rows.length} of ${asked.length} requests`)
+  return rows.sort((a, b) => a.n - b.n).map(admitted)
+}
+
+function admitted(row: AdmittedRow): Admitted {
   if (row.lease !== 'ok') return { lease: row.lease }
   if (row.refused !== null) return { lease: 'ok', taken: { kind: 'insufficient', limit: row.refused, availableNano: Number(row.available_nano) } }
   return { lease: 'ok', taken: { kind: 'held', unbudgeted: row.unbudgeted ?? [] } }
+}
+
+/** One request's admission (`takeLeasesAndHolds` of one). */
+export async function takeLeaseAndHold(sql: Sql, lease: LeaseRequest, hold: HoldAsked): Promise<Admitted> {
+  return (await takeLeasesAndHolds(sql, [{ lease, hold }]))[0]
 }
 
 /** `moveTo` on PostgreSQL: `moveOnto` in one round trip (pg-schema.ts move_hold). */

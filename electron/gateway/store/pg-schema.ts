@@ -563,6 +563,22 @@ export const PG_MIGRATIONS: readonly string[] = [
          FROM (SELECT key_id, SUM(cost_nano) AS total FROM requests WHERE id = ANY(inserted_ids) AND key_id IS NOT NULL AND cost_nano > 0 GROUP BY key_id) t
          WHERE k.id = t.key_id;
      END IF;
+   END $$;`,  // Team mode: the admissions a replica asks for while its previous ones are under way, in one round trip and one
+  // transaction (team/lease-limiter.ts): each as take_lease_and_hold takes it, one after the other, in the order
+  // asked (n); an error takes none of them.
+  `CREATE FUNCTION take_leases_and_holds(p_requests JSONB)
+     RETURNS TABLE (n INTEGER, lease TEXT, refused TEXT, available_nano BIGINT, unbudgeted TEXT[]) LANGUAGE plpgsql AS $$
+   DECLARE
+     r RECORD;
+   BEGIN
+     FOR r IN SELECT * FROM jsonb_to_recordset(p_requests) AS e(n INTEGER, id TEXT, replica TEXT, key_id TEXT, key_cap INTEGER,
+       account_cap INTEGER, ttl_ms BIGINT, amount BIGINT, upstream_ids TEXT[], created_at BIGINT) ORDER BY e.n
+     LOOP
+       n := r.n;
+       SELECT t.lease, t.refused, t.available_nano, t.unbudgeted INTO lease, refused, available_nano, unbudgeted
+         FROM take_lease_and_hold(r.id, r.replica, r.key_id, r.key_cap, r.account_cap, r.ttl_ms, r.amount, r.upstream_ids, r.created_at) t;
+       RETURN NEXT;
+     END LOOP;
    END $$;`,
 ]
 

@@ -2,12 +2,43 @@ import { gatewayError } from '../errors.js'
 import { concurrencyLimitError, type ConcurrencyLimiter, type DeferredSlot, type Release } from '../limits.js'
 import type { ApiKey } from '../contract/accounts.js'
 import type { Registry } from '../registry.js'
-import { takeLeaseAndHold, type HoldAsked } from '../store/holds.js'
-import { acquireLeaseSeeingLimits, liveLeases, type LeaseOutcome } from '../store/pg-leases.js'
+import { takeLeasesAndHolds, type Admitted, type HoldAsked } from '../store/holds.js'
+import { acquireLeaseSeeingLimits, liveLeases, type LeaseOutcome, type LeaseRequest } from '../store/pg-leases.js'
 import type { Sql } from '../store/sql.js'
 
 /** How long a request refused a slot waits for this replica's releases under way before it is answered 429. */
 export const RELEASE_WAIT_MS = 1_000
+
+/** The most admissions one round trip takes (the rest go in the next). */
+export const ADMISSION_BATCH = 64
+
+/**
+ * Admissions (lease and hold) in round trips of their own: one goes out at once; those asked for while it is under
+ * way wait for it and go together in the next, at most ADMISSION_BATCH at a time. Every admission locks the account's
+ * row (its budget), so they would queue for it in the database anyway: here they queue in one call instead, with one
+ * round trip and one commit for the lot. An error of the call is each one's error.
+ */
+export function admissionBatcher(admit: (asked: ReadonlyArray<{ lease: LeaseRequest; hold: HoldAsked }>) => Promise<Admitted[]>) {
+  type Waiting = { lease: LeaseRequest; hold: HoldAsked; resolve: (a: Admitted) => void; reject: (err: unknown) => void }
+  let waiting: Waiting[] = []
+  let underWay = false
+  const send = (): void => {
+    const batch = waiting.slice(0, ADMISSION_BATCH)
+    waiting = waiting.slice(batch.length)
+    underWay = true
+    admit(batch)
+      .then((answers) => batch.forEach((w, i) => w.resolve(answers[i])), (err: unknown) => batch.forEach((w) => w.reject(err)))
+      .finally(() => {
+        underWay = false
+        if (waiting.length > 0) send()
+      })
+  }
+  return (lease: LeaseRequest, hold: HoldAsked): Promise<Admitted> =>
+    new Promise<Admitted>((resolve, reject) => {
+      waiting.push({ lease, hold, resolve, reject })
+      if (!underWay) send()
+    })
+}
 
 export interface LeaseLimiter extends ConcurrencyLimiter {
   acquire(...args: Parameters<ConcurrencyLimiter['acquire']>): Promise<Release>
@@ -32,6 +63,7 @@ export function createLeaseLimiter(opts: {
   giveBack: (leaseIds: readonly string[]) => Promise<void>
 }): LeaseLimiter {
   const { sql, replica, registry, ttlMs, log, giveBack } = opts
+  const admit = admissionBatcher((asked) => takeLeasesAndHolds(sql, asked))
   let held = 0
   const heldByKey = new Map<string, number>()
   // Whether each live lease's request saw a spending limit in the database when it took its slot.
@@ -122,7 +154,7 @@ export function createLeaseLimiter(opts: {
       async takeWithHold(hold: HoldAsked) {
         const accountCap = registry.account.concurrency
         const admitted = await withRetry(key, leaseId, accountCap, async () => {
-          const r = await takeLeaseAndHold(sql, lease(key, leaseId, accountCap), hold)
+          const r = await admit(lease(key, leaseId, accountCap), hold)
           return { outcome: r.lease, taken: r.taken }
         })
         const taken = admitted.taken!
