@@ -10,9 +10,11 @@ import type { Sql } from '../../electron/gateway/store/sql.js'
 import { freshDatabase } from '../helpers/pg-database.js'
 
 let pool: pg.Pool
+let url: string
 let sql: Sql
 beforeAll(async () => {
-  pool = createPgPool({ url: await freshDatabase(), max: 8, log: () => {} })
+  url = await freshDatabase()
+  pool = createPgPool({ url, max: 8, log: () => {} })
   await migratePg(pool)
   sql = pgSql(pool)
   await sql.run(`INSERT INTO api_keys (id, hash, hint, group_id, created_at) VALUES ('key-1', 'h1', 'sk-…', 'g', 1)`)
@@ -75,4 +77,26 @@ describe('take_lease_and_hold: a request\'s lease and hold in one statement', ()
     expect(await takeLeasesAndHolds(sql, full)).toEqual([{ lease: 'account' }, { lease: 'account' }])
     expect(await rows()).toEqual({ leases: 2, holds: 2, reserved: 800 })
   })
+
+  it('batches of two replicas at once never deadlock: each takes the account\'s row before any slot', async () => {
+    // Small caps, so that batches reach for the same slots; a deadlock would fail a batch (40P01) after a second.
+    await sql.run('UPDATE account SET budget_nano = 1000000000, balance_nano = 1000000000 WHERE id = 1')
+    const other = createPgPool({ url, max: 8, log: () => {} })
+    try {
+      const replicas = [sql, pgSql(other)]
+      for (let round = 0; round < 20; round++) {
+        const batches = replicas.flatMap((s, r) => [0, 1].map(() => takeLeasesAndHolds(s, Array.from({ length: 6 }, () => {
+          const [lease, hold] = request(10, { accountCap: 16, replica: `replica-${r}` })
+          return { lease, hold }
+        }))))
+        const outcomes = (await Promise.all(batches)).flat()
+        expect(outcomes.filter((o) => o.taken?.kind === 'held').length).toBeLessThanOrEqual(16)
+        await sql.run('DELETE FROM leases')
+        await sql.run('DELETE FROM holds')
+        await sql.run('UPDATE account SET reserved_nano = 0 WHERE id = 1')
+      }
+    } finally {
+      await other.end()
+    }
+  }, 60_000)
 })

@@ -565,12 +565,15 @@ export const PG_MIGRATIONS: readonly string[] = [
      END IF;
    END $$;`,  // Team mode: the admissions a replica asks for while its previous ones are under way, in one round trip and one
   // transaction (team/lease-limiter.ts): each as take_lease_and_hold takes it, one after the other, in the order
-  // asked (n); an error takes none of them.
+  // asked (n); an error takes none of them. The account's row is locked first: a batch that held it only from its
+  // first hold on could wait for a slot another replica's batch had taken and not committed, while that batch
+  // waited for the row (a deadlock, broken by the server after a second). Locked first, the batches take turns.
   `CREATE FUNCTION take_leases_and_holds(p_requests JSONB)
      RETURNS TABLE (n INTEGER, lease TEXT, refused TEXT, available_nano BIGINT, unbudgeted TEXT[]) LANGUAGE plpgsql AS $$
    DECLARE
      r RECORD;
    BEGIN
+     PERFORM 1 FROM account WHERE id = 1 FOR UPDATE;
      FOR r IN SELECT * FROM jsonb_to_recordset(p_requests) AS e(n INTEGER, id TEXT, replica TEXT, key_id TEXT, key_cap INTEGER,
        account_cap INTEGER, ttl_ms BIGINT, amount BIGINT, upstream_ids TEXT[], created_at BIGINT) ORDER BY e.n
      LOOP
