@@ -113,6 +113,26 @@ describe('pgSql', () => {
     await sql.run('DELETE FROM t')
   })
 
+  it('runs a statement on its own again after a deadlock, a bounded number of times; other errors are not retried', async () => {
+    // A sequence counts the calls: it is not undone with the statement's transaction.
+    await sql.run('CREATE SEQUENCE calls')
+    await sql.run(`CREATE FUNCTION deadlocked_until(n BIGINT) RETURNS TEXT LANGUAGE plpgsql AS $$
+      BEGIN
+        IF nextval('calls') < n THEN RAISE EXCEPTION 'deadlock detected' USING ERRCODE = 'deadlock_detected'; END IF;
+        RETURN 'ok';
+      END $$`)
+    const calls = async () => Number((await sql.get<{ n: number }>('SELECT last_value AS n FROM calls'))!.n)
+    expect(await sql.get('SELECT deadlocked_until(?) AS r', [2])).toEqual({ r: 'ok' })
+    expect(await calls()).toBe(2)
+    await expect(sql.get('SELECT deadlocked_until(?) AS r', [1_000])).rejects.toMatchObject({ code: '40P01' })
+    expect(await calls()).toBe(7)
+    // 'ok' is no integer: the statement fails after its one call, and is not run again.
+    await expect(sql.get('SELECT CAST(deadlocked_until(?) AS INTEGER) AS r', [0])).rejects.toMatchObject({ code: '22P02' })
+    expect(await calls()).toBe(8)
+    await sql.run('DROP FUNCTION deadlocked_until(BIGINT)')
+    await sql.run('DROP SEQUENCE calls')
+  })
+
   it('gets both of two deadlocked transactions through: the one PostgreSQL aborts runs again', async () => {
     await sql.run('INSERT INTO t (id, n) VALUES (?, ?), (?, ?)', ['r1', 0, 'r2', 0])
     const signal = () => {

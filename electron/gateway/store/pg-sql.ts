@@ -61,11 +61,12 @@ function parseExactInteger(text: string): number {
 /**
  * The store's `Sql` over PostgreSQL; `pool` comes from `createPgPool` (its types read BIGINT as numbers).
  * A transaction that fails on a serialization failure or a deadlock runs again (up to 5 times in all): its `fn`
- * may run more than once, so it keeps effects outside the database out of it.
+ * may run more than once, so it keeps effects outside the database out of it. So does a statement run on its own
+ * (its own transaction, which such a failure undid whole).
  */
 export function pgSql(pool: pg.Pool): Sql {
-  return handle(pool, async (fn) => {
-    for (let attempt = 1; ; attempt++) {
+  return handle(pool, (fn) =>
+    againOnConflict(async () => {
       const client = await pool.connect()
       let broken: Error | undefined
       try {
@@ -79,14 +80,25 @@ export function pgSql(pool: pg.Pool): Sql {
         } catch (rollbackError) {
           broken = rollbackError as Error
         }
-        if (attempt >= TRANSACTION_ATTEMPTS || !RETRYABLE.has((err as { code?: string }).code ?? '')) throw err
+        throw err
       } finally {
         // A client whose ROLLBACK failed is in an unknown state: the pool discards it.
         client.release(broken)
       }
-      await new Promise((resolve) => setTimeout(resolve, 5 * 2 ** attempt * (0.5 + Math.random())))
+    }),
+  )
+}
+
+/** `attempt` once more after a serialization failure or a deadlock (it did nothing), up to 5 times in all. */
+async function againOnConflict<T>(attempt: () => Promise<T>): Promise<T> {
+  for (let n = 1; ; n++) {
+    try {
+      return await attempt()
+    } catch (err) {
+      if (n >= TRANSACTION_ATTEMPTS || !RETRYABLE.has((err as { code?: string }).code ?? '')) throw err
     }
-  })
+    await new Promise((resolve) => setTimeout(resolve, 5 * 2 ** n * (0.5 + Math.random())))
+  }
 }
 
 type Runner = <T>(fn: (tx: Sql) => Promise<T>) => Promise<T>
@@ -108,7 +120,10 @@ function savepoints(client: pg.PoolClient, depth = 1): Runner {
 }
 
 function handle(db: pg.Pool | pg.PoolClient, transaction: Runner): Sql {
-  const query = (text: string, params?: SqlParams) => db.query(bind(text, params))
+  // On the pool a statement is its own transaction, run again as one; inside a transaction the transaction is.
+  const query = db instanceof pg.Pool
+    ? (text: string, params?: SqlParams) => againOnConflict(() => db.query(bind(text, params)))
+    : (text: string, params?: SqlParams) => db.query(bind(text, params))
   return {
     dialect: 'postgres',
     forUpdate: ' FOR UPDATE',
