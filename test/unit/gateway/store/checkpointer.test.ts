@@ -1,6 +1,8 @@
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { startCheckpointer } from '../../../../electron/gateway/store/checkpointer.js'
+import { openDb } from '../../../../electron/gateway/store/db.js'
 import { createStore } from '../../../../electron/gateway/store/index.js'
 import { tempDataDir } from '../../../helpers/gateway.js'
 
@@ -40,4 +42,32 @@ describe('the WAL checkpointer thread', () => {
       expect(existsSync(data.dir) ? readdirSync(data.dir) : []).toEqual([])
     }
   }, 60_000)
+
+  it('keeps the WAL bounded under steady commits: past its limit the worker has it start over', async () => {
+    // Passive checkpoints alone never end caught up with a writer that commits every few ms: these 600 commits
+    // (about 80 KB of pages each) then leave a WAL of about 50 MB. With a limit of 256 frames (1 MiB) and a
+    // checkpoint every 250 ms, the file stays within what a quarter second of commits writes past the limit.
+    const data = tempDataDir()
+    const db = openDb(data.dir)
+    db.pragma('wal_autocheckpoint = 0')
+    db.exec('CREATE TABLE w (id INTEGER PRIMARY KEY, v TEXT); CREATE INDEX w_v ON w (v)')
+    const checkpointer = startCheckpointer(db.name, () => {}, () => {}, { intervalMs: 250, walLimitFrames: 256 })
+    const insert = db.prepare('INSERT INTO w (v) VALUES (?)')
+    const wal = join(data.dir, 'gatehouse.sqlite-wal')
+    let seed = 1
+    const next = () => (seed = (seed * 48271) % 2147483647)
+    let largest = 0
+    for (let commit = 0; commit < 600; commit++) {
+      db.transaction(() => {
+        for (let k = 0; k < 10; k++) insert.run(String(next()).repeat(12))
+      })()
+      largest = Math.max(largest, statSync(wal).size)
+      await new Promise((resolve) => setTimeout(resolve, 2))
+    }
+    checkpointer.stop()
+    expect(db.prepare('SELECT count(*) AS n FROM w').get()).toEqual({ n: 6000 })
+    db.close()
+    data.remove()
+    expect(largest).toBeLessThan(24_000_000)
+  }, 30_000)
 })
