@@ -19,6 +19,43 @@ export const MIGRATION_LOCK = 0x736368656d61
 /** The advisory lock a start's seeding and config apply take (gateway.ts prepareStore): "start" in ASCII. */
 export const STARTUP_LOCK = 0x7374617274
 
+/**
+ * take_lease's signature and what it draws (both of its versions): the database's time, whether the key's cap binds
+ * (not above the account's), and where in each cap's slots its search starts.
+ */
+const TAKE_LEASE_DECLARED = `CREATE FUNCTION take_lease(p_id TEXT, p_replica TEXT, p_key_id TEXT, p_key_cap INTEGER, p_account_cap INTEGER, p_ttl_ms BIGINT)
+   RETURNS TEXT LANGUAGE plpgsql AS $$
+   DECLARE
+     now_at TIMESTAMPTZ := clock_timestamp();
+     key_binds BOOLEAN := p_key_cap IS NOT NULL AND p_key_cap <= p_account_cap;
+     key_from INTEGER := CASE WHEN key_binds AND p_key_cap > 0 THEN floor(random() * p_key_cap)::INTEGER ELSE 0 END;
+     account_from INTEGER := CASE WHEN p_account_cap > 0 THEN floor(random() * p_account_cap)::INTEGER ELSE 0 END;`
+/** write_ledger's steps (both of its versions): a commit's stream checkpoints, written or rewritten. */
+const WRITE_CHECKPOINTS = `     IF jsonb_array_length(p_checkpoints) > 0 THEN
+       INSERT INTO pending_requests (id, key_id, group_id, model, endpoint, upstream_id, input_tokens, output_tokens, usage,
+         cost_nano, started_at, checkpointed_at, replica, breakdown)
+       SELECT c.id, c.key_id, c.group_id, c.model, c.endpoint, c.upstream_id, c.input_tokens, c.output_tokens, c.usage,
+         c.cost_nano, c.started_at, c.checkpointed_at, p_replica, c.breakdown
+       FROM jsonb_to_recordset(p_checkpoints) AS c(id TEXT, key_id TEXT, group_id TEXT, model TEXT, endpoint TEXT, upstream_id TEXT,
+         input_tokens BIGINT, output_tokens BIGINT, usage TEXT, cost_nano BIGINT, started_at BIGINT, checkpointed_at BIGINT, breakdown TEXT)
+       ON CONFLICT (id) DO UPDATE SET upstream_id = excluded.upstream_id, input_tokens = excluded.input_tokens,
+         output_tokens = excluded.output_tokens, usage = excluded.usage, cost_nano = excluded.cost_nano,
+         checkpointed_at = excluded.checkpointed_at, breakdown = excluded.breakdown;
+     END IF;`
+/** write_ledger's steps: the keys charged once for the rows inserted. */
+const CHARGE_KEYS = `     IF cardinality(inserted_ids) > 0 THEN
+       UPDATE api_keys k SET used_nano = k.used_nano + t.total
+         FROM (SELECT key_id, SUM(cost_nano) AS total FROM requests WHERE id = ANY(inserted_ids) AND key_id IS NOT NULL AND cost_nano > 0 GROUP BY key_id) t
+         WHERE k.id = t.key_id;
+     END IF;`
+/** write_ledger's steps: the pending rows the final rows replace, and the leases of the requests that ended. */
+const GIVE_BACK = `     IF cardinality(p_replaced) > 0 THEN
+       DELETE FROM pending_requests WHERE id = ANY(p_replaced);
+     END IF;
+     IF cardinality(p_leases) > 0 THEN
+       DELETE FROM leases WHERE id = ANY(p_leases);
+     END IF;`
+
 /** Migrations, applied in order, each once per database; schema_migrations records which ran. */
 export const PG_MIGRATIONS: readonly string[] = [
   `CREATE TABLE account (
@@ -238,13 +275,7 @@ export const PG_MIGRATIONS: readonly string[] = [
    CREATE UNIQUE INDEX leases_slot ON leases (slot);
    CREATE UNIQUE INDEX leases_key_slot ON leases (key_id, key_slot);
    CREATE INDEX leases_expires ON leases (expires_at);
-   CREATE FUNCTION take_lease(p_id TEXT, p_replica TEXT, p_key_id TEXT, p_key_cap INTEGER, p_account_cap INTEGER, p_ttl_ms BIGINT)
-   RETURNS TEXT LANGUAGE plpgsql AS $$
-   DECLARE
-     now_at TIMESTAMPTZ := clock_timestamp();
-     key_binds BOOLEAN := p_key_cap IS NOT NULL AND p_key_cap <= p_account_cap;
-     key_from INTEGER := CASE WHEN key_binds AND p_key_cap > 0 THEN floor(random() * p_key_cap)::INTEGER ELSE 0 END;
-     account_from INTEGER := CASE WHEN p_account_cap > 0 THEN floor(random() * p_account_cap)::INTEGER ELSE 0 END;
+   ${TAKE_LEASE_DECLARED}
      key_slot_no INTEGER;
      slot_no INTEGER;
    BEGIN
@@ -372,17 +403,7 @@ export const PG_MIGRATIONS: readonly string[] = [
      inserted_ids TEXT[] := '{}';
      account_total BIGINT := 0;
    BEGIN
-     IF jsonb_array_length(p_checkpoints) > 0 THEN
-       INSERT INTO pending_requests (id, key_id, group_id, model, endpoint, upstream_id, input_tokens, output_tokens, usage,
-         cost_nano, started_at, checkpointed_at, replica, breakdown)
-       SELECT c.id, c.key_id, c.group_id, c.model, c.endpoint, c.upstream_id, c.input_tokens, c.output_tokens, c.usage,
-         c.cost_nano, c.started_at, c.checkpointed_at, p_replica, c.breakdown
-       FROM jsonb_to_recordset(p_checkpoints) AS c(id TEXT, key_id TEXT, group_id TEXT, model TEXT, endpoint TEXT, upstream_id TEXT,
-         input_tokens BIGINT, output_tokens BIGINT, usage TEXT, cost_nano BIGINT, started_at BIGINT, checkpointed_at BIGINT, breakdown TEXT)
-       ON CONFLICT (id) DO UPDATE SET upstream_id = excluded.upstream_id, input_tokens = excluded.input_tokens,
-         output_tokens = excluded.output_tokens, usage = excluded.usage, cost_nano = excluded.cost_nano,
-         checkpointed_at = excluded.checkpointed_at, breakdown = excluded.breakdown;
-     END IF;
+${WRITE_CHECKPOINTS}
      FOR r IN SELECT * FROM jsonb_to_recordset(p_rows) AS e(id TEXT, key_id TEXT, group_id TEXT, model TEXT, endpoint TEXT, status INTEGER,
        error_code TEXT, upstream_id TEXT, input_tokens BIGINT, output_tokens BIGINT, usage TEXT, cost_nano BIGINT,
        latency_ms DOUBLE PRECISION, created_at BIGINT, attempts TEXT, usage_source TEXT, breakdown TEXT, held BIGINT)
@@ -407,17 +428,8 @@ export const PG_MIGRATIONS: readonly string[] = [
      IF released_total <> 0 OR account_total > 0 THEN
        UPDATE account SET reserved_nano = reserved_nano - released_total, balance_nano = balance_nano - account_total WHERE id = 1;
      END IF;
-     IF cardinality(inserted_ids) > 0 THEN
-       UPDATE api_keys k SET used_nano = k.used_nano + t.total
-         FROM (SELECT key_id, SUM(cost_nano) AS total FROM requests WHERE id = ANY(inserted_ids) AND key_id IS NOT NULL AND cost_nano > 0 GROUP BY key_id) t
-         WHERE k.id = t.key_id;
-     END IF;
-     IF cardinality(p_replaced) > 0 THEN
-       DELETE FROM pending_requests WHERE id = ANY(p_replaced);
-     END IF;
-     IF cardinality(p_leases) > 0 THEN
-       DELETE FROM leases WHERE id = ANY(p_leases);
-     END IF;
+${CHARGE_KEYS}
+${GIVE_BACK}
    END $$;`,
   // Team mode: a request's admission in one round trip (team/lease-limiter.ts takeWithHold): its concurrency lease
   // (take_lease), then, when it got one, its hold (take_hold). A hold refused gives the lease back in the same call,
@@ -447,13 +459,7 @@ export const PG_MIGRATIONS: readonly string[] = [
   `ALTER FUNCTION take_lease(TEXT, TEXT, TEXT, INTEGER, INTEGER, BIGINT) RENAME TO take_lease_thorough;
    ALTER FUNCTION take_hold(TEXT, TEXT, TEXT, BIGINT, TEXT[], BIGINT) RENAME TO take_hold_thorough;
    DROP INDEX leases_key;
-   CREATE FUNCTION take_lease(p_id TEXT, p_replica TEXT, p_key_id TEXT, p_key_cap INTEGER, p_account_cap INTEGER, p_ttl_ms BIGINT)
-   RETURNS TEXT LANGUAGE plpgsql AS $$
-   DECLARE
-     now_at TIMESTAMPTZ := clock_timestamp();
-     key_binds BOOLEAN := p_key_cap IS NOT NULL AND p_key_cap <= p_account_cap;
-     key_from INTEGER := CASE WHEN key_binds AND p_key_cap > 0 THEN floor(random() * p_key_cap)::INTEGER ELSE 0 END;
-     account_from INTEGER := CASE WHEN p_account_cap > 0 THEN floor(random() * p_account_cap)::INTEGER ELSE 0 END;
+   ${TAKE_LEASE_DECLARED}
    BEGIN
      -- The slot drawn at random is tried first (usually free: no series to build), then the others in turn.
      INSERT INTO leases (id, replica, key_id, expires_at, slot, key_slot)
@@ -517,17 +523,7 @@ export const PG_MIGRATIONS: readonly string[] = [
      inserted_ids TEXT[] := '{}';
      account_total BIGINT := 0;
    BEGIN
-     IF jsonb_array_length(p_checkpoints) > 0 THEN
-       INSERT INTO pending_requests (id, key_id, group_id, model, endpoint, upstream_id, input_tokens, output_tokens, usage,
-         cost_nano, started_at, checkpointed_at, replica, breakdown)
-       SELECT c.id, c.key_id, c.group_id, c.model, c.endpoint, c.upstream_id, c.input_tokens, c.output_tokens, c.usage,
-         c.cost_nano, c.started_at, c.checkpointed_at, p_replica, c.breakdown
-       FROM jsonb_to_recordset(p_checkpoints) AS c(id TEXT, key_id TEXT, group_id TEXT, model TEXT, endpoint TEXT, upstream_id TEXT,
-         input_tokens BIGINT, output_tokens BIGINT, usage TEXT, cost_nano BIGINT, started_at BIGINT, checkpointed_at BIGINT, breakdown TEXT)
-       ON CONFLICT (id) DO UPDATE SET upstream_id = excluded.upstream_id, input_tokens = excluded.input_tokens,
-         output_tokens = excluded.output_tokens, usage = excluded.usage, cost_nano = excluded.cost_nano,
-         checkpointed_at = excluded.checkpointed_at, breakdown = excluded.breakdown;
-     END IF;
+${WRITE_CHECKPOINTS}
      IF jsonb_array_length(p_rows) > 0 THEN
        -- Settled with its charge: no moment where the hold is gone and the charge not yet counted.
        WITH entries AS (
@@ -548,21 +544,12 @@ export const PG_MIGRATIONS: readonly string[] = [
            COALESCE((SELECT SUM(amount_nano) FROM released), 0)
          INTO inserted_ids, account_total, released_total;
      END IF;
-     IF cardinality(p_replaced) > 0 THEN
-       DELETE FROM pending_requests WHERE id = ANY(p_replaced);
-     END IF;
-     IF cardinality(p_leases) > 0 THEN
-       DELETE FROM leases WHERE id = ANY(p_leases);
-     END IF;
+${GIVE_BACK}
      -- The account's row last but the keys' (every admission needs it; it stays locked until the commit).
      IF released_total <> 0 OR account_total > 0 THEN
        UPDATE account SET reserved_nano = reserved_nano - released_total, balance_nano = balance_nano - account_total WHERE id = 1;
      END IF;
-     IF cardinality(inserted_ids) > 0 THEN
-       UPDATE api_keys k SET used_nano = k.used_nano + t.total
-         FROM (SELECT key_id, SUM(cost_nano) AS total FROM requests WHERE id = ANY(inserted_ids) AND key_id IS NOT NULL AND cost_nano > 0 GROUP BY key_id) t
-         WHERE k.id = t.key_id;
-     END IF;
+${CHARGE_KEYS}
    END $$;`,  // Team mode: the admissions a replica asks for while its previous ones are under way, in one round trip and one
   // transaction (team/lease-limiter.ts): each as take_lease_and_hold takes it, one after the other, in the order
   // asked (n); an error takes none of them. The account's row is locked first: a batch that held it only from its
