@@ -119,8 +119,13 @@ describe('the renderer build prints no warning into npm start’s output', () =>
     logger.warn = (msg) => void said.push(msg)
     logger.warnOnce = (msg) => void said.push(msg)
     logger.error = (msg) => void said.push(msg)
+    // A plugin that holds one transform for 2.5 s: a build on a busy machine, which once printed how long plugins took.
+    const slow = { name: 'as-on-a-busy-machine', transform(_code: string, id: string) {
+      if (id.endsWith('main.tsx')) for (const until = Date.now() + 2500; Date.now() < until;);
+      return null
+    } }
     try {
-      await build({ configFile: join(root, 'vite.config.ts'), logLevel: 'warn', customLogger: logger, build: { outDir: out, emptyOutDir: true } })
+      await build({ configFile: join(root, 'vite.config.ts'), logLevel: 'warn', customLogger: logger, plugins: [slow], build: { outDir: out, emptyOutDir: true } })
     } finally {
       rmSync(out, { recursive: true, force: true })
     }
