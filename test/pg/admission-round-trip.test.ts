@@ -2,7 +2,7 @@
 // its hold in one statement, atomically: a full cap takes no hold, a refused hold keeps no lease.
 import type pg from 'pg'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { takeLeaseAndHold, takeLeasesAndHolds } from '../../electron/gateway/store/holds.js'
+import { takeLeasesAndHolds, type Admitted, type HoldAsked } from '../../electron/gateway/store/holds.js'
 import type { LeaseRequest } from '../../electron/gateway/store/pg-leases.js'
 import { migratePg } from '../../electron/gateway/store/pg-schema.js'
 import { createPgPool, pgSql } from '../../electron/gateway/store/pg-sql.js'
@@ -26,6 +26,9 @@ beforeEach(async () => {
   // A budget of 1,000 nano-USD, nothing spent or reserved.
   await sql.run('UPDATE account SET budget_nano = 1000, balance_nano = 1000, reserved_nano = 0 WHERE id = 1')
 })
+
+/** One request's admission: a batch of one. */
+const takeLeaseAndHold = async (sql: Sql, lease: LeaseRequest, hold: HoldAsked): Promise<Admitted> => (await takeLeasesAndHolds(sql, [{ lease, hold }]))[0]
 
 let next = 0
 const request = (amountNano: number, over: Partial<LeaseRequest> = {}) => {

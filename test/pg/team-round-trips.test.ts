@@ -130,4 +130,25 @@ describe('team mode: database round trips per request', () => {
     expect(after.cost - before.cost).toBeGreaterThan(0)
     expect(after.spent - before.spent).toBe(after.cost - before.cost)
   })
+
+  it('a database error while admitting a held request answers 503 shared_store_unavailable, never a 500; nothing is held', async () => {
+    // A budget, so the request is admitted with its hold (the batched call).
+    expect((await adminClient(gw).patch('/admin/v1/account', { budget: 100 })).status).toBe(200)
+    const sql = gw.services.store.sql
+    await sql.run('ALTER FUNCTION take_leases_and_holds(JSONB) RENAME TO take_leases_and_holds_gone')
+    try {
+      const res = await gw.post('/v1/chat/completions', body)
+      expect(res.status).toBe(503)
+      expect(res.headers.get('retry-after')).toBe('1')
+      expect(((await res.json()) as { error: { code: string; message: string } }).error).toMatchObject({
+        code: 'shared_store_unavailable',
+        message: 'The gateway could not reach its shared database to take a concurrency slot; retry in a moment.',
+      })
+      expect(fake.calls).toHaveLength(0)
+      expect(await sql.get('SELECT (SELECT count(*) FROM holds)::int AS holds, (SELECT count(*) FROM leases)::int AS leases')).toEqual({ holds: 0, leases: 0 })
+    } finally {
+      await sql.run('ALTER FUNCTION take_leases_and_holds_gone(JSONB) RENAME TO take_leases_and_holds')
+    }
+    expect((await gw.post('/v1/chat/completions', body)).status).toBe(200)
+  })
 })

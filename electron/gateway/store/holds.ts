@@ -209,11 +209,6 @@ function admitted(row: AdmittedRow): Admitted {
   return { lease: 'ok', taken: { kind: 'held', unbudgeted: row.unbudgeted ?? [] } }
 }
 
-/** One request's admission (`takeLeasesAndHolds` of one). */
-export async function takeLeaseAndHold(sql: Sql, lease: LeaseRequest, hold: HoldAsked): Promise<Admitted> {
-  return (await takeLeasesAndHolds(sql, [{ lease, hold }]))[0]
-}
-
 /** `moveTo` on PostgreSQL: `moveOnto` in one round trip (pg-schema.ts move_hold). */
 async function moveInOneCall(sql: Sql, id: string, upstreamId: string | null, amountNano: number): Promise<number | undefined> {
   const row = (await sql.get<{ left_nano: number | null }>(MOVE_HOLD, [id, upstreamId, amountNano]))!
