@@ -203,6 +203,13 @@ export const MIGRATIONS: readonly string[] = [
      WHERE kind = 'video' AND settled = 0 AND reserved_nano <> 0;`,
 ]
 
+/**
+ * The serving connection's page cache, in KiB. The driver's build defaults to 16 MB, which a growing ledger fills:
+ * measured under load, the process's RSS was 14 MB lower with 2 MB, at the same throughput. The hot pages (the
+ * account, keys, the ledger's last pages) fit many times over; older pages are read from the OS's cache.
+ */
+export const PAGE_CACHE_KIB = 2000
+
 /** Opens (creating if needed) the gateway's SQLite store in the data dir and brings its schema up to date. */
 export function openDb(dataDir: string): Db {
   tightenDataDir(dataDir)
@@ -215,6 +222,7 @@ export function openDb(dataDir: string): Db {
   db.pragma('synchronous = NORMAL')
   db.pragma('foreign_keys = ON')
   db.pragma('busy_timeout = 5000')
+  db.pragma(`cache_size = -${PAGE_CACHE_KIB}`)
   migrate(db)
   return db
 }

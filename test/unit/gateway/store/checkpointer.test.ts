@@ -2,13 +2,24 @@ import { existsSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { startCheckpointer } from '../../../../electron/gateway/store/checkpointer.js'
-import { openDb } from '../../../../electron/gateway/store/db.js'
+import { openDb, PAGE_CACHE_KIB } from '../../../../electron/gateway/store/db.js'
 import { createStore } from '../../../../electron/gateway/store/index.js'
 import { tempDataDir } from '../../../helpers/gateway.js'
 
 const row = (i: number) => ({
   id: `req_${String(i).padStart(32, '0')}`, key_id: null, group_id: null, model: 'm', endpoint: 'chat.completions', status: 200,
   error_code: null, upstream_id: null, input_tokens: 1, output_tokens: 1, usage: null, cost_nano: 0, latency_ms: 1, created_at: Date.now(),
+})
+
+describe('the serving connection', () => {
+  it('keeps a page cache of PAGE_CACHE_KIB (2 MB), not the 16 MB its driver defaults to', () => {
+    const data = tempDataDir()
+    const db = openDb(data.dir)
+    expect(PAGE_CACHE_KIB).toBe(2000)
+    expect(db.pragma('cache_size', { simple: true })).toBe(-2000)
+    db.close()
+    data.remove()
+  })
 })
 
 describe('the WAL checkpointer thread', () => {
