@@ -10,6 +10,7 @@ import { costNano } from './billing.js'
 import { countTextTokens } from '../tokens/tokens.js'
 import type { TokenUsage } from '../contract/upstream.js'
 import type { NormalizedImageRequest } from '../contract/image-upstream.js'
+import type { ClientLeaving } from '../contract/family.js'
 
 /** A quote in nano-USD, and what it was computed from. */
 export interface QuotePrice {
@@ -76,9 +77,9 @@ export interface TokenQuoteOptions extends PriceOptions {
  * Token prices: min = the prompt's tokens at the input price; expected adds a typical answer (at most the cap) per
  * answer asked for; max adds the output cap per answer (the worst case a reservation must cover).
  */
-export async function tokenQuote(model: CatalogModel, prompt: string, cap: { tokens: number; source: string }, signal: AbortSignal, options: TokenQuoteOptions = {}): Promise<QuotePrice> {
+export async function tokenQuote(model: CatalogModel, prompt: string, cap: { tokens: number; source: string }, client: ClientLeaving, options: TokenQuoteOptions = {}): Promise<QuotePrice> {
   const bounded = options.inputBound === true && prompt.length > COUNTED_HOLD_CHARS
-  const inputTokens = bounded ? Buffer.byteLength(prompt, 'utf8') : await countTextTokens(prompt, { signal })
+  const inputTokens = bounded ? Buffer.byteLength(prompt, 'utf8') : await countTextTokens(prompt, { client })
   const n = options.n ?? 1
   const typical = Math.min(options.typicalOutput ?? typicalOutputTokens(model), cap.tokens)
   return {
@@ -141,11 +142,11 @@ function imagePixels(req: Pick<NormalizedImageRequest, 'size' | 'tier'>): { leas
  * table is priced by tokens with the model's output limit per image. Each reference image of an edit adds the
  * model's `referenceInputTokens` at the image input price.
  */
-export async function imageTokenQuote(model: CatalogModel, req: Pick<NormalizedImageRequest, 'prompt' | 'n' | 'size' | 'tier' | 'quality' | 'referenceCount'>, signal: AbortSignal): Promise<QuotePrice> {
+export async function imageTokenQuote(model: CatalogModel, req: Pick<NormalizedImageRequest, 'prompt' | 'n' | 'size' | 'tier' | 'quality' | 'referenceCount'>, client: ClientLeaving): Promise<QuotePrice> {
   const table = qualityTokens(model)
-  if (table.length === 0) return tokenQuote(model, req.prompt, outputCap({}, [], model), signal, { n: req.n })
+  if (table.length === 0) return tokenQuote(model, req.prompt, outputCap({}, [], model), client, { n: req.n })
   const imageInputTokens = referenceTokens(model, req.referenceCount)
-  const inputTokens = (await countTextTokens(req.prompt, { signal })) + imageInputTokens
+  const inputTokens = (await countTextTokens(req.prompt, { client })) + imageInputTokens
   const pixels = imagePixels(req)
   const named = table.find(([quality]) => quality === req.quality)
   const expectedEntry = named ?? table.find(([quality]) => quality === EXPECTED_QUALITY) ?? table[table.length - 1]

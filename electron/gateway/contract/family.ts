@@ -53,6 +53,14 @@ export interface AbortedFlag {
   readonly aborted: boolean
 }
 
+/**
+ * What a client can leave through: its `aborted` flag, and a signal for waits that need one (client/client-abort.ts
+ * makes it on first use: code that only reads the flag costs no AbortSignal).
+ */
+export interface ClientLeaving extends AbortedFlag {
+  readonly signal: AbortSignal
+}
+
 /** A family's request rules: checks (throwing 400) and rewrites of the chat body before forwarding. */
 export type ChatRule = (body: Record<string, unknown>, model: CatalogModel) => Record<string, unknown>
 

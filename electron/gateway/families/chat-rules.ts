@@ -3,7 +3,8 @@ import type { CatalogModel } from '../../../shared/types.js'
 import { gatewayError } from '../errors.js'
 import { promptText } from '../tokens/tokens.js'
 import { familyModule } from './index.js'
-import { checkInputLimit, type ClientLeaving } from './kit/input-limit.js'
+import type { ClientLeaving } from '../contract/family.js'
+import { checkInputLimit } from './kit/input-limit.js'
 
 const KEPT_SERVICE_TIERS = new Set(['priority', 'flex'])
 

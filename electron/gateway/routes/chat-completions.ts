@@ -25,7 +25,7 @@ const ADMISSION = jsonAdmission({
  */
 export const CHAT_QUOTE: Quotable<Record<string, unknown>> = {
   admission: ADMISSION,
-  price: (body, model, ctx, options) => tokenQuote(model, promptText(body.messages), outputCap(body, ['max_completion_tokens', 'max_tokens'], model), ctx.abort.signal, { ...options, n: typeof body.n === 'number' ? body.n : 1 }),
+  price: (body, model, ctx, options) => tokenQuote(model, promptText(body.messages), outputCap(body, ['max_completion_tokens', 'max_tokens'], model), ctx.abort, { ...options, n: typeof body.n === 'number' ? body.n : 1 }),
 }
 
 /** POST /v1/chat/completions (spec §4.1). */

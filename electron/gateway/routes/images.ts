@@ -120,7 +120,7 @@ function imagesQuote(endpoint: ImageEndpoint): Quotable<NormalizedImageRequest> 
   return {
     admission: ADMISSION[endpoint],
     price: async (req, model, ctx) => model.pricing.unit === 'token'
-      ? imageTokenQuote(model, req, ctx.abort.signal)
+      ? imageTokenQuote(model, req, ctx.abort)
       : usageQuote(model, perImageUsage(req.n, req.tier), { images: req.n, ...(req.tier !== undefined ? { tier: req.tier } : {}) }),
   }
 }

@@ -17,7 +17,7 @@ const ADMISSION = jsonAdmission({
   // The worst case held: the input, and `generation_config.max_output_tokens` or the model's output limit.
   funds: holdWorstCase<Record<string, unknown>>((body, model, ctx, options) => {
     const config = body.generation_config !== null && typeof body.generation_config === 'object' ? (body.generation_config as Record<string, unknown>) : {}
-    return tokenQuote(model, promptOf(body), outputCap(config, ['max_output_tokens'], model), ctx.abort.signal, options)
+    return tokenQuote(model, promptOf(body), outputCap(config, ['max_output_tokens'], model), ctx.abort, options)
   }, 'generation_config.max_output_tokens'),
 })
 

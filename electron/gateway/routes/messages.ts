@@ -32,7 +32,7 @@ export function messagesPromptText(body: Record<string, unknown>): string {
 /** What a message can cost: its system prompt and messages, and `max_tokens` (required by the protocol). */
 export const MESSAGES_QUOTE: Quotable<Record<string, unknown>> = {
   admission: MESSAGES,
-  price: (body, model, ctx, options) => tokenQuote(model, messagesPromptText(body), outputCap(body, ['max_tokens'], model), ctx.abort.signal, options),
+  price: (body, model, ctx, options) => tokenQuote(model, messagesPromptText(body), outputCap(body, ['max_tokens'], model), ctx.abort, options),
 }
 
 /** POST /v1/messages: Anthropic's wire format, relayed event by event (spec §4.3, §6). */

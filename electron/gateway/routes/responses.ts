@@ -40,7 +40,7 @@ export function responsesPromptText(body: Record<string, unknown>): string {
 /** What a response can cost: its input, and `max_output_tokens` or the model's output limit. */
 export const RESPONSES_QUOTE: Quotable<Record<string, unknown>> = {
   admission: ADMISSION,
-  price: (body, model, ctx, options) => tokenQuote(model, responsesPromptText(body), outputCap(body, ['max_output_tokens'], model), ctx.abort.signal, options),
+  price: (body, model, ctx, options) => tokenQuote(model, responsesPromptText(body), outputCap(body, ['max_output_tokens'], model), ctx.abort, options),
 }
 
 /** POST /v1/responses: relayed to OpenAI-compatible accounts (spec §4.3). */

@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import { gatewayError } from '../errors.js'
+import type { ClientLeaving } from '../contract/family.js'
 import { O200kCounter, O200kRanks } from './o200k.js'
 import { textPieces } from './token-slices.js'
 import type { TokenAnswer, TokenJob } from './token-worker.js'
@@ -137,18 +138,20 @@ function countInline(text: string): number | undefined {
 }
 
 /**
- * Tokens of a text, counted off the event loop; with `signal`, rejects with 499 `client_closed_request` as soon as
- * the client leaves (billing counts pass none: they must complete). With `stopAbove`, counting ends as soon as the
+ * Tokens of a text, counted off the event loop; with `client`, rejects with 499 `client_closed_request` as soon as
+ * the client leaves (billing counts pass none: they must complete). A short text is counted at once, reading only
+ * the client's flag: its signal is asked for only by a count that waits for the thread. With `stopAbove`, counting ends as soon as the
  * count passes it: a larger answer means only "more than `stopAbove`" (a limit check needs no more).
  */
-export function countTextTokens(text: string, options: { signal?: AbortSignal; stopAbove?: number } = {}): Promise<number> {
+export function countTextTokens(text: string, options: { client?: ClientLeaving; stopAbove?: number } = {}): Promise<number> {
   if (text === '') return Promise.resolve(0)
-  const { signal, stopAbove } = options
-  if (signal?.aborted) return Promise.reject(gatewayError('client_closed_request', 'client_closed_request'))
+  const { client, stopAbove } = options
+  if (client?.aborted) return Promise.reject(gatewayError('client_closed_request', 'client_closed_request'))
   if (text.length <= INLINE_COUNT_CHARS) {
     const counted = countInline(text)
     if (counted !== undefined) return Promise.resolve(counted)
   }
+  const signal = client?.signal
   const thread = counter()
   thread.ref()
   const id = ++nextId

@@ -2,6 +2,7 @@ import fc from 'fast-check'
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base'
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { GatewayError } from '../../../electron/gateway/errors.js'
+import { ClientAbort } from '../../../electron/gateway/client/client-abort.js'
 import { countQwenTokens, loadQwenTokenizer } from '../../../electron/gateway/families/qwen-tokens.js'
 import { PIECE_CHARS, textPieces } from '../../../electron/gateway/tokens/token-slices.js'
 import { countingInline, countTextTokens, INLINE_COUNT_CHARS, TOKEN_WORKER_IDLE_MS, tokenCounterRunning, tokenThreadRunning } from '../../../electron/gateway/tokens/tokens.js'
@@ -64,6 +65,20 @@ describe('short texts on the event loop', () => {
     await until('the counter thread to end', 10_000, () => !tokenThreadRunning())
     expect(tokenCounterRunning()).toBe(true)
   })
+
+  it('a short count reads only the client\'s flag: no AbortSignal is made for it, and a client gone is a 499', async () => {
+    await countTextTokens('Asks for the tables.')
+    await until('the tables to arrive', 10_000, () => countingInline())
+    let signalsAsked = 0
+    const client = { aborted: false, get signal() { signalsAsked++; return new AbortController().signal } }
+    expect(await countTextTokens('Hello, world!', { client })).toBe(countTokens('Hello, world!'))
+    expect(signalsAsked).toBe(0)
+    const gone = new ClientAbort()
+    gone.abort()
+    const err = await countTextTokens('Hello, world!', { client: gone }).then(() => undefined, (e: unknown) => e)
+    expect((err as GatewayError).status).toBe(499)
+    expect((err as GatewayError).code).toBe('client_closed_request')
+  })
 })
 
 describe('textPieces', () => {
@@ -119,8 +134,8 @@ describe('countTextTokens', () => {
   }, 120_000)
 
   it('a fired signal stops the count with 499 client_closed_request', async () => {
-    const abort = new AbortController()
-    const counting = countTextTokens(spaceless(1024 * 1024), { signal: abort.signal })
+    const abort = new ClientAbort()
+    const counting = countTextTokens(spaceless(1024 * 1024), { client: abort })
     setImmediate(() => abort.abort())
     const err = await counting.then(() => undefined, (e: unknown) => e)
     expect(err).toBeInstanceOf(GatewayError)

@@ -26,12 +26,6 @@ const VENDOR_MESSAGE: Partial<Record<CatalogModel['vendor'], MessageId>> = {
 /** The code every refusal carries: OpenAI's, which clients and the model fallbacks (`context_length`) know. */
 export const INPUT_TOO_LONG_CODE = 'context_length_exceeded'
 
-/** What a client can leave through: its `aborted` flag, and a signal for the counter. */
-export interface ClientLeaving {
-  readonly aborted: boolean
-  readonly signal: AbortSignal
-}
-
 /**
  * Refuses a prompt (the text `textOf` reads) of more than the model's `limits.maxInputTokens` tokens with its vendor's
  * 400 (param `param`). Synchronous and free when the model has no cap or the text's bytes already prove it fits.
@@ -42,7 +36,7 @@ export function checkInputLimit(textOf: () => string, model: CatalogModel, clien
   // The text is gathered only for a model with a cap.
   const text = textOf()
   if (Buffer.byteLength(text, 'utf8') <= max) return
-  return countTextTokens(text, { signal: client?.signal, stopAbove: max }).then((tokens) => {
+  return countTextTokens(text, { client, stopAbove: max }).then((tokens) => {
     if (tokens <= max) return
     throw gatewayError('invalid_request', VENDOR_MESSAGE[model.vendor] ?? 'input_too_long', { max }, { param, upstreamCode: INPUT_TOO_LONG_CODE })
   })
