@@ -81,6 +81,25 @@ describe('write_ledger: one group commit', () => {
     })
   })
 
+  it('charges each upstream account the sum of its new rows, once per row, however many accounts a batch goes through', async () => {
+    await pool.query(`INSERT INTO upstreams (id, vendor, base_url, api_key_enc) VALUES ('up-2', 'openai', 'http://b', 'e')`)
+    const spent = async () => Object.fromEntries((await pool.query('SELECT id, spent_nano FROM upstreams ORDER BY id')).rows.map((r) => [r.id, Number(r.spent_nano)]))
+    await writeLedger([
+      row('a', { cost_nano: 100, upstream_id: 'up-1' }),
+      row('b', { cost_nano: 250, upstream_id: 'up-2' }),
+      row('c', { cost_nano: 30, upstream_id: 'up-1' }),
+      row('d', { cost_nano: 0, upstream_id: 'up-2' }),
+      row('e', { cost_nano: 70 }),
+      row('a', { cost_nano: 100, upstream_id: 'up-1' }),
+    ])
+    expect(await spent()).toEqual({ 'up-1': 130, 'up-2': 250 })
+    await writeLedger([row('a', { cost_nano: 100, upstream_id: 'up-1' }), row('f', { cost_nano: 5, upstream_id: 'up-2' })])
+    expect(await spent()).toEqual({ 'up-1': 130, 'up-2': 255 })
+    // A row written by any other statement is charged too (a settled stream's, an import's).
+    await pool.query("INSERT INTO requests (id, endpoint, status, upstream_id, cost_nano, latency_ms, created_at) VALUES ('g', 'chat.completions', 499, 'up-1', 7, 1, 1)")
+    expect(await spent()).toEqual({ 'up-1': 137, 'up-2': 255 })
+  })
+
   it('an empty batch still replaces pending rows and gives leases back', async () => {
     await pool.query(`INSERT INTO pending_requests (id, key_id, group_id, model, endpoint, cost_nano, started_at, checkpointed_at, replica) VALUES ('p', 'key-1', 'g', 'm', 'chat.completions', 0, 1, 1, 'r')`)
     await pool.query("INSERT INTO leases (id, replica, key_id, expires_at, slot) VALUES ('l', 'r', 'key-1', clock_timestamp() + interval '1 minute', 0)")

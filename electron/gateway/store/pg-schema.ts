@@ -570,6 +570,21 @@ ${CHARGE_KEYS}
        RETURN NEXT;
      END LOOP;
    END $$;`,
+  // Team mode: a ledger row that costs something still adds to its upstream account's spend whichever path wrote it,
+  // but once per statement rather than once per row: a group commit's rows charge each account in one UPDATE (the
+  // row trigger ran a function and an UPDATE for every row, about a tenth of write_ledger's time). The accounts' rows
+  // are locked in the order of their ids first, so two replicas' commits never wait for each other in a circle.
+  `DROP TRIGGER requests_charge_upstream ON requests;
+   CREATE OR REPLACE FUNCTION requests_charge_upstream() RETURNS trigger LANGUAGE plpgsql AS $$
+   BEGIN
+     PERFORM 1 FROM upstreams WHERE id IN (SELECT upstream_id FROM inserted WHERE cost_nano > 0) ORDER BY id FOR UPDATE;
+     UPDATE upstreams u SET spent_nano = u.spent_nano + t.total
+       FROM (SELECT upstream_id, SUM(cost_nano) AS total FROM inserted WHERE upstream_id IS NOT NULL AND cost_nano > 0 GROUP BY upstream_id) t
+       WHERE u.id = t.upstream_id;
+     RETURN NULL;
+   END $$;
+   CREATE TRIGGER requests_charge_upstream AFTER INSERT ON requests REFERENCING NEW TABLE AS inserted
+     FOR EACH STATEMENT EXECUTE FUNCTION requests_charge_upstream();`,
 ]
 
 /**
