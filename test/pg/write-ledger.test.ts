@@ -100,6 +100,28 @@ describe('write_ledger: one group commit', () => {
     expect(await spent()).toEqual({ 'up-1': 137, 'up-2': 255 })
   })
 
+  it('never reads the ledger back: a plan kept from when the table was small scans nothing as it grows', async () => {
+    // One connection, as a replica's pool keeps it: its plans are made while the ledger is small, then reused.
+    const client = await pool.connect()
+    try {
+      const call = (rows: unknown[]) => client.query("SELECT write_ledger(CAST($1 AS JSONB), '[]'::jsonb, '{}', 'r', '{}')", [JSON.stringify(rows)])
+      for (let i = 0; i < 10; i++) await call([row(`small-${i}`)])
+      await client.query(`INSERT INTO requests (id, key_id, endpoint, status, cost_nano, latency_ms, created_at)
+        SELECT 'old-' || g, 'key-1', 'chat.completions', 200, 0, 1, 1 FROM generate_series(1, 5000) g`)
+      const scans = async () => {
+        await client.query('SELECT pg_stat_force_next_flush()')
+        await client.query('SELECT 1')
+        return Number((await pool.query("SELECT seq_scan FROM pg_stat_user_tables WHERE relname = 'requests'")).rows[0].seq_scan)
+      }
+      const before = await scans()
+      for (let i = 0; i < 10; i++) await call([row(`grown-${i}`), row(`grown-${i}-b`, { key_id: 'key-2' })])
+      expect(await scans()).toBe(before)
+      expect((await figures()).keys).toEqual({ 'key-1': 2000, 'key-2': 1000 })
+    } finally {
+      client.release()
+    }
+  })
+
   it('an empty batch still replaces pending rows and gives leases back', async () => {
     await pool.query(`INSERT INTO pending_requests (id, key_id, group_id, model, endpoint, cost_nano, started_at, checkpointed_at, replica) VALUES ('p', 'key-1', 'g', 'm', 'chat.completions', 0, 1, 1, 'r')`)
     await pool.query("INSERT INTO leases (id, replica, key_id, expires_at, slot) VALUES ('l', 'r', 'key-1', clock_timestamp() + interval '1 minute', 0)")

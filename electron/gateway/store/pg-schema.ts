@@ -585,6 +585,48 @@ ${CHARGE_KEYS}
    END $$;
    CREATE TRIGGER requests_charge_upstream AFTER INSERT ON requests REFERENCING NEW TABLE AS inserted
      FOR EACH STATEMENT EXECUTE FUNCTION requests_charge_upstream();`,
+  // Team mode: write_ledger charges the keys from the rows its INSERT returned. It looked them up again in requests
+  // by id, and the plan a connection kept from when the table was small scanned the whole ledger: each commit took
+  // longer as the ledger grew (12 ms for 50 rows at 20,000 rows stored).
+  `CREATE OR REPLACE FUNCTION write_ledger(p_rows JSONB, p_checkpoints JSONB, p_replaced TEXT[], p_replica TEXT, p_leases TEXT[]) RETURNS void LANGUAGE plpgsql AS $$
+   DECLARE
+     released_total BIGINT := 0;
+     account_total BIGINT := 0;
+     key_ids TEXT[] := '{}';
+     key_totals BIGINT[] := '{}';
+   BEGIN
+${WRITE_CHECKPOINTS}
+     IF jsonb_array_length(p_rows) > 0 THEN
+       -- Settled with its charge: no moment where the hold is gone and the charge not yet counted.
+       WITH entries AS (
+         SELECT * FROM jsonb_to_recordset(p_rows) AS e(id TEXT, key_id TEXT, group_id TEXT, model TEXT, endpoint TEXT, status INTEGER,
+           error_code TEXT, upstream_id TEXT, input_tokens BIGINT, output_tokens BIGINT, usage TEXT, cost_nano BIGINT,
+           latency_ms DOUBLE PRECISION, created_at BIGINT, attempts TEXT, usage_source TEXT, breakdown TEXT, held BIGINT)
+       ), inserted AS (
+         INSERT INTO requests (id, key_id, group_id, model, endpoint, status, error_code, upstream_id, input_tokens, output_tokens,
+           usage, cost_nano, latency_ms, created_at, attempts, usage_source, breakdown, reserved_nano)
+         SELECT id, key_id, group_id, model, endpoint, status, error_code, upstream_id, input_tokens, output_tokens,
+           usage, cost_nano, latency_ms, created_at, attempts, usage_source, breakdown, held FROM entries
+         ON CONFLICT DO NOTHING
+         RETURNING key_id, cost_nano
+       ), released AS (
+         DELETE FROM holds WHERE id = ANY(ARRAY(SELECT id FROM entries WHERE held IS NOT NULL)) RETURNING amount_nano
+       ), by_key AS (
+         SELECT key_id, SUM(cost_nano) AS total FROM inserted WHERE key_id IS NOT NULL AND cost_nano > 0 GROUP BY key_id
+       )
+       SELECT COALESCE((SELECT SUM(cost_nano) FROM inserted), 0), COALESCE((SELECT SUM(amount_nano) FROM released), 0),
+           COALESCE((SELECT array_agg(key_id ORDER BY key_id) FROM by_key), '{}'), COALESCE((SELECT array_agg(total ORDER BY key_id) FROM by_key), '{}')
+         INTO account_total, released_total, key_ids, key_totals;
+     END IF;
+${GIVE_BACK}
+     -- The account's row last but the keys' (every admission needs it; it stays locked until the commit).
+     IF released_total <> 0 OR account_total > 0 THEN
+       UPDATE account SET reserved_nano = reserved_nano - released_total, balance_nano = balance_nano - account_total WHERE id = 1;
+     END IF;
+     IF cardinality(key_ids) > 0 THEN
+       UPDATE api_keys k SET used_nano = k.used_nano + t.total FROM unnest(key_ids, key_totals) AS t(key_id, total) WHERE k.id = t.key_id;
+     END IF;
+   END $$;`,
 ]
 
 /**
