@@ -80,7 +80,13 @@ describe('GET /metrics', () => {
     const during = await scrape(gw)
     expect(value(during, 'gatehouse_key_in_flight_requests', { key_id: served.key_id! })).toBe(1)
     expect((await slow).status).toBe(200)
-    expect(value(await scrape(gw), 'gatehouse_in_flight_requests')).toBe(0)
+    const after = await scrape(gw)
+    expect(value(after, 'gatehouse_in_flight_requests')).toBe(0)
+    // Counts add up across requests, and a scrape reads them without changing them.
+    expect(value(after, 'gatehouse_requests_total', { endpoint: 'chat.completions', model: 'test-gpt', status: '200' })).toBe(2)
+    expect(value(after, 'gatehouse_upstream_attempts_total', { account: 'second', result: 'ok' })).toBe(2)
+    expect(value(await scrape(gw), 'gatehouse_requests_total', { endpoint: 'chat.completions', model: 'test-gpt', status: '200' })).toBe(2)
+    expect(value(await scrape(gw), 'gatehouse_upstream_errors_total', { account: 'first', reason: 'key_refused' })).toBe(1)
   })
 
   it('shows ids, never a gateway key or an upstream secret', async () => {

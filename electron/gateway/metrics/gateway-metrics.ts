@@ -51,6 +51,31 @@ export function attemptReason(outcome: string): UpstreamReason | undefined {
 }
 
 /**
+ * A counter whose counts wait in a Map, by their label values, until a scrape hands them to prom-client: prom-client
+ * hashes and checks a label set on every increment (five a request), where this adds to a Map entry. The counts only
+ * grow, so each scrape writes them afresh.
+ */
+function tally<L extends string>(config: { name: string; help: string; labelNames: readonly L[]; registers: Registry[] }) {
+  const counts = new Map<string, { labels: Record<L, string>; value: number }>()
+  new Counter<L>({
+    ...config,
+    collect() {
+      this.reset()
+      for (const { labels, value } of counts.values()) this.inc(labels, value)
+    },
+  })
+  return (values: readonly string[], by = 1): void => {
+    const key = values.join('\u0000')
+    let entry = counts.get(key)
+    if (entry === undefined) {
+      entry = { labels: Object.fromEntries(config.labelNames.map((name, i) => [name, values[i]])) as Record<L, string>, value: 0 }
+      counts.set(key, entry)
+    }
+    entry.value += by
+  }
+}
+
+/**
  * The gateway's Prometheus metrics (README "Metrics"), one registry per gateway. Counters move once per ledger row
  * (server.ts); in-flight requests and breaker states are read from their owners when scraped.
  */
@@ -58,13 +83,13 @@ export function createGatewayMetrics(sources: MetricsSources, token?: string) {
   const allows = metricsTokenCheck(token)
   const registry = new Registry()
   const registers = [registry]
-  const requests = new Counter({ name: 'gatehouse_requests_total', help: 'Requests written to the ledger, by endpoint, model and HTTP status.', labelNames: ['endpoint', 'model', 'status'] as const, registers })
+  const requests = tally({ name: 'gatehouse_requests_total', help: 'Requests written to the ledger, by endpoint, model and HTTP status.', labelNames: ['endpoint', 'model', 'status'] as const, registers })
   const latency = new Histogram({ name: 'gatehouse_request_duration_seconds', help: 'Time from a request\'s arrival to its ledger row, by endpoint and model.', labelNames: ['endpoint', 'model'] as const, buckets: LATENCY_BUCKETS, registers })
-  const tokens = new Counter({ name: 'gatehouse_tokens_total', help: 'Tokens billed, by model and direction (input counts cache reads and writes).', labelNames: ['model', 'direction'] as const, registers })
-  const costUsd = new Counter({ name: 'gatehouse_cost_usd_total', help: 'Cost charged to the account in USD, by model.', labelNames: ['model'] as const, registers })
-  const attempts = new Counter({ name: 'gatehouse_upstream_attempts_total', help: 'Upstream attempts of the failover loop, by upstream account and result (ok, failed, skipped).', labelNames: ['account', 'result'] as const, registers })
-  const failovers = new Counter({ name: 'gatehouse_failovers_total', help: 'Moves of a request to the next upstream account, by endpoint.', labelNames: ['endpoint'] as const, registers })
-  const errors = new Counter({ name: 'gatehouse_upstream_errors_total', help: 'Failed upstream attempts, by upstream account and reason.', labelNames: ['account', 'reason'] as const, registers })
+  const tokens = tally({ name: 'gatehouse_tokens_total', help: 'Tokens billed, by model and direction (input counts cache reads and writes).', labelNames: ['model', 'direction'] as const, registers })
+  const costUsd = tally({ name: 'gatehouse_cost_usd_total', help: 'Cost charged to the account in USD, by model.', labelNames: ['model'] as const, registers })
+  const attempts = tally({ name: 'gatehouse_upstream_attempts_total', help: 'Upstream attempts of the failover loop, by upstream account and result (ok, failed, skipped).', labelNames: ['account', 'result'] as const, registers })
+  const failovers = tally({ name: 'gatehouse_failovers_total', help: 'Moves of a request to the next upstream account, by endpoint.', labelNames: ['endpoint'] as const, registers })
+  const errors = tally({ name: 'gatehouse_upstream_errors_total', help: 'Failed upstream attempts, by upstream account and reason.', labelNames: ['account', 'reason'] as const, registers })
   new Gauge({
     name: 'gatehouse_in_flight_requests', help: 'Requests holding a concurrency slot in this process.', registers,
     collect() { this.set(sources.inFlight().total) },
@@ -97,24 +122,24 @@ export function createGatewayMetrics(sources: MetricsSources, token?: string) {
     record(ctx: RequestContext, endpoint: string, status: number): void {
       const { outcome } = ctx
       const model = ctx.model?.id ?? ''
-      requests.labels(endpoint, model, String(outcome.status ?? status)).inc()
+      requests([endpoint, model, String(outcome.status ?? status)])
       latency.labels(endpoint, model).observe((performance.now() - ctx.startedAt) / 1000)
       if (outcome.usage !== undefined) {
         const input = allInputTokens(outcome.usage)
-        if (input > 0) tokens.labels(model, 'input').inc(input)
-        if (outcome.usage.outputTokens > 0) tokens.labels(model, 'output').inc(outcome.usage.outputTokens)
+        if (input > 0) tokens([model, 'input'], input)
+        if (outcome.usage.outputTokens > 0) tokens([model, 'output'], outcome.usage.outputTokens)
       }
       const cost = chargeNano(outcome.costNano)
-      if (cost > 0) costUsd.labels(model).inc(nanoToUsd(cost))
+      if (cost > 0) costUsd([model], nanoToUsd(cost))
       if (outcome.attempts === undefined) return
       for (const a of outcome.attempts) {
-        if (a.next === 'failed over') failovers.labels(endpoint).inc()
-        if (a.outcome === 'ok') attempts.labels(a.account, 'ok').inc()
-        else if (a.outcome.startsWith('skipped')) attempts.labels(a.account, 'skipped').inc()
+        if (a.next === 'failed over') failovers([endpoint])
+        if (a.outcome === 'ok') attempts([a.account, 'ok'])
+        else if (a.outcome.startsWith('skipped')) attempts([a.account, 'skipped'])
         else if (a.outcome !== 'aborted') {
-          attempts.labels(a.account, 'failed').inc()
+          attempts([a.account, 'failed'])
           const reason = attemptReason(a.outcome)
-          if (reason !== undefined) errors.labels(a.account, reason).inc()
+          if (reason !== undefined) errors([a.account, reason])
         }
       }
     },
