@@ -42,6 +42,28 @@ const WRITE_CHECKPOINTS = `     IF jsonb_array_length(p_checkpoints) > 0 THEN
          output_tokens = excluded.output_tokens, usage = excluded.usage, cost_nano = excluded.cost_nano,
          checkpointed_at = excluded.checkpointed_at, breakdown = excluded.breakdown;
      END IF;`
+/**
+ * write_ledger's steps (its set-based versions): a batch's rows inserted (a repeated id inserts nothing), returning
+ * `returning` of each new row, and the holds they name released.
+ */
+const insertRows = (returning: string): string => `       WITH entries AS (
+         SELECT * FROM jsonb_to_recordset(p_rows) AS e(id TEXT, key_id TEXT, group_id TEXT, model TEXT, endpoint TEXT, status INTEGER,
+           error_code TEXT, upstream_id TEXT, input_tokens BIGINT, output_tokens BIGINT, usage TEXT, cost_nano BIGINT,
+           latency_ms DOUBLE PRECISION, created_at BIGINT, attempts TEXT, usage_source TEXT, breakdown TEXT, held BIGINT)
+       ), inserted AS (
+         INSERT INTO requests (id, key_id, group_id, model, endpoint, status, error_code, upstream_id, input_tokens, output_tokens,
+           usage, cost_nano, latency_ms, created_at, attempts, usage_source, breakdown, reserved_nano)
+         SELECT id, key_id, group_id, model, endpoint, status, error_code, upstream_id, input_tokens, output_tokens,
+           usage, cost_nano, latency_ms, created_at, attempts, usage_source, breakdown, held FROM entries
+         ON CONFLICT DO NOTHING
+         RETURNING ${returning}
+       ), released AS (
+         DELETE FROM holds WHERE id = ANY(ARRAY(SELECT id FROM entries WHERE held IS NOT NULL)) RETURNING amount_nano`
+/** write_ledger's steps (its set-based versions): the account charged and its reservations lowered, once a commit. */
+const SETTLE_ACCOUNT = `     -- The account's row last but the keys' (every admission needs it; it stays locked until the commit).
+     IF released_total <> 0 OR account_total > 0 THEN
+       UPDATE account SET reserved_nano = reserved_nano - released_total, balance_nano = balance_nano - account_total WHERE id = 1;
+     END IF;`
 /** write_ledger's steps: the keys charged once for the rows inserted. */
 const CHARGE_KEYS = `     IF cardinality(inserted_ids) > 0 THEN
        UPDATE api_keys k SET used_nano = k.used_nano + t.total
@@ -526,29 +548,14 @@ ${GIVE_BACK}
 ${WRITE_CHECKPOINTS}
      IF jsonb_array_length(p_rows) > 0 THEN
        -- Settled with its charge: no moment where the hold is gone and the charge not yet counted.
-       WITH entries AS (
-         SELECT * FROM jsonb_to_recordset(p_rows) AS e(id TEXT, key_id TEXT, group_id TEXT, model TEXT, endpoint TEXT, status INTEGER,
-           error_code TEXT, upstream_id TEXT, input_tokens BIGINT, output_tokens BIGINT, usage TEXT, cost_nano BIGINT,
-           latency_ms DOUBLE PRECISION, created_at BIGINT, attempts TEXT, usage_source TEXT, breakdown TEXT, held BIGINT)
-       ), inserted AS (
-         INSERT INTO requests (id, key_id, group_id, model, endpoint, status, error_code, upstream_id, input_tokens, output_tokens,
-           usage, cost_nano, latency_ms, created_at, attempts, usage_source, breakdown, reserved_nano)
-         SELECT id, key_id, group_id, model, endpoint, status, error_code, upstream_id, input_tokens, output_tokens,
-           usage, cost_nano, latency_ms, created_at, attempts, usage_source, breakdown, held FROM entries
-         ON CONFLICT DO NOTHING
-         RETURNING id, cost_nano
-       ), released AS (
-         DELETE FROM holds WHERE id = ANY(ARRAY(SELECT id FROM entries WHERE held IS NOT NULL)) RETURNING amount_nano
+${insertRows('id, cost_nano')}
        )
        SELECT COALESCE((SELECT array_agg(id) FROM inserted), '{}'), COALESCE((SELECT SUM(cost_nano) FROM inserted), 0),
            COALESCE((SELECT SUM(amount_nano) FROM released), 0)
          INTO inserted_ids, account_total, released_total;
      END IF;
 ${GIVE_BACK}
-     -- The account's row last but the keys' (every admission needs it; it stays locked until the commit).
-     IF released_total <> 0 OR account_total > 0 THEN
-       UPDATE account SET reserved_nano = reserved_nano - released_total, balance_nano = balance_nano - account_total WHERE id = 1;
-     END IF;
+${SETTLE_ACCOUNT}
 ${CHARGE_KEYS}
    END $$;`,  // Team mode: the admissions a replica asks for while its previous ones are under way, in one round trip and one
   // transaction (team/lease-limiter.ts): each as take_lease_and_hold takes it, one after the other, in the order
@@ -598,19 +605,7 @@ ${CHARGE_KEYS}
 ${WRITE_CHECKPOINTS}
      IF jsonb_array_length(p_rows) > 0 THEN
        -- Settled with its charge: no moment where the hold is gone and the charge not yet counted.
-       WITH entries AS (
-         SELECT * FROM jsonb_to_recordset(p_rows) AS e(id TEXT, key_id TEXT, group_id TEXT, model TEXT, endpoint TEXT, status INTEGER,
-           error_code TEXT, upstream_id TEXT, input_tokens BIGINT, output_tokens BIGINT, usage TEXT, cost_nano BIGINT,
-           latency_ms DOUBLE PRECISION, created_at BIGINT, attempts TEXT, usage_source TEXT, breakdown TEXT, held BIGINT)
-       ), inserted AS (
-         INSERT INTO requests (id, key_id, group_id, model, endpoint, status, error_code, upstream_id, input_tokens, output_tokens,
-           usage, cost_nano, latency_ms, created_at, attempts, usage_source, breakdown, reserved_nano)
-         SELECT id, key_id, group_id, model, endpoint, status, error_code, upstream_id, input_tokens, output_tokens,
-           usage, cost_nano, latency_ms, created_at, attempts, usage_source, breakdown, held FROM entries
-         ON CONFLICT DO NOTHING
-         RETURNING key_id, cost_nano
-       ), released AS (
-         DELETE FROM holds WHERE id = ANY(ARRAY(SELECT id FROM entries WHERE held IS NOT NULL)) RETURNING amount_nano
+${insertRows('key_id, cost_nano')}
        ), by_key AS (
          SELECT key_id, SUM(cost_nano) AS total FROM inserted WHERE key_id IS NOT NULL AND cost_nano > 0 GROUP BY key_id
        )
@@ -619,10 +614,7 @@ ${WRITE_CHECKPOINTS}
          INTO account_total, released_total, key_ids, key_totals;
      END IF;
 ${GIVE_BACK}
-     -- The account's row last but the keys' (every admission needs it; it stays locked until the commit).
-     IF released_total <> 0 OR account_total > 0 THEN
-       UPDATE account SET reserved_nano = reserved_nano - released_total, balance_nano = balance_nano - account_total WHERE id = 1;
-     END IF;
+${SETTLE_ACCOUNT}
      IF cardinality(key_ids) > 0 THEN
        UPDATE api_keys k SET used_nano = k.used_nano + t.total FROM unnest(key_ids, key_totals) AS t(key_id, total) WHERE k.id = t.key_id;
      END IF;
