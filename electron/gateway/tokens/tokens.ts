@@ -139,9 +139,9 @@ function countInline(text: string): number | undefined {
 
 /**
  * Tokens of a text, counted off the event loop; with `client`, rejects with 499 `client_closed_request` as soon as
- * the client leaves (billing counts pass none: they must complete). A short text is counted at once, reading only
- * the client's flag: its signal is asked for only by a count that waits for the thread. With `stopAbove`, counting ends as soon as the
- * count passes it: a larger answer means only "more than `stopAbove`" (a limit check needs no more).
+ * the client leaves (billing counts pass none: they must complete). A short text is counted at once, reading only the
+ * client's flag: its signal is asked for only by a count that waits for the thread. With `stopAbove`, counting ends
+ * as soon as the count passes it: a larger answer means only "more than `stopAbove`" (a limit check needs no more).
  */
 export function countTextTokens(text: string, options: { client?: ClientLeaving; stopAbove?: number } = {}): Promise<number> {
   if (text === '') return Promise.resolve(0)
