@@ -12,6 +12,7 @@
  */
 import type { CatalogModel } from '../../../../shared/types.js'
 import type { MessageId } from '../../../../shared/messages.js'
+import type { ClientLeaving } from '../../contract/family.js'
 import { gatewayError } from '../../errors.js'
 import { countTextTokens } from '../../tokens/tokens.js'
 
