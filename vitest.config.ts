@@ -105,8 +105,17 @@ export default defineConfig({
         env: { GATEHOUSE_TEST_STORE: 'postgres' },
         globalSetup: ['test/helpers/pg-global-setup.ts'],
       }),
-      // Browser tests: the built renderer in Chromium. The build runs once, before these files, when stale.
-      ...sharing({ ...shared, name: 'e2e', include: ['test/e2e/**/*.test.ts'], globalSetup: ['test/e2e/global-setup.ts'], testTimeout: 60_000, hookTimeout: 60_000 }),
+      // Browser tests: the built renderer in Chromium. The build runs once, before these files, when stale. A page
+      // waited for with expect.poll gets 10 s, not 1: a streamed answer on a busy two-core run took longer than one.
+      ...sharing({
+        ...shared,
+        name: 'e2e',
+        include: ['test/e2e/**/*.test.ts'],
+        globalSetup: ['test/e2e/global-setup.ts'],
+        testTimeout: 60_000,
+        hookTimeout: 60_000,
+        expect: { poll: { timeout: 10_000 } },
+      }),
     ],
   },
 })
