@@ -557,7 +557,8 @@ ${insertRows('id, cost_nano')}
 ${GIVE_BACK}
 ${SETTLE_ACCOUNT}
 ${CHARGE_KEYS}
-   END $$;`,  // Team mode: the admissions a replica asks for while its previous ones are under way, in one round trip and one
+   END $$;`,
+  // Team mode: the admissions a replica asks for while its previous ones are under way, in one round trip and one
   // transaction (team/lease-limiter.ts): each as take_lease_and_hold takes it, one after the other, in the order
   // asked (n); an error takes none of them. The account's row is locked first: a batch that held it only from its
   // first hold on could wait for a slot another replica's batch had taken and not committed, while that batch
@@ -579,8 +580,9 @@ ${CHARGE_KEYS}
    END $$;`,
   // Team mode: a ledger row that costs something still adds to its upstream account's spend whichever path wrote it,
   // but once per statement rather than once per row: a group commit's rows charge each account in one UPDATE (the
-  // row trigger ran a function and an UPDATE for every row, about a tenth of write_ledger's time). The accounts' rows
-  // are locked in the order of their ids first, so two replicas' commits never wait for each other in a circle.
+  // row trigger ran a function and an UPDATE for every row: 29.5 µs a row in a commit of 50, 24 µs now). The
+  // accounts' rows are locked in the order of their ids first, so two replicas' commits never wait for each other in a
+  // circle over them.
   `DROP TRIGGER requests_charge_upstream ON requests;
    CREATE OR REPLACE FUNCTION requests_charge_upstream() RETURNS trigger LANGUAGE plpgsql AS $$
    BEGIN
