@@ -1,5 +1,6 @@
-// Team mode's admission in one round trip (issue 27): take_lease_and_hold takes a request's concurrency lease and
-// its hold in one statement, atomically: a full cap takes no hold, a refused hold keeps no lease.
+// Team mode's admission in one round trip (issue 27): a request's concurrency lease and its hold in one statement
+// (admit_request alone, take_leases_and_holds for several), atomically: a full cap takes no hold, a refused hold
+// keeps no lease.
 import type pg from 'pg'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { takeLeasesAndHolds, type Admitted, type HoldAsked } from '../../electron/gateway/store/holds.js'
@@ -42,7 +43,7 @@ const rows = async () => ({
   reserved: Number((await sql.get<{ n: number }>('SELECT reserved_nano AS n FROM account WHERE id = 1'))!.n),
 })
 
-describe('take_lease_and_hold: a request\'s lease and hold in one statement', () => {
+describe('admission: a request\'s lease and hold in one statement', () => {
   it('takes both: the lease row, the hold row, and the account\'s reservations raised by it', async () => {
     expect(await takeLeaseAndHold(sql, ...request(400))).toEqual({ lease: 'ok', taken: { kind: 'held', unbudgeted: [] } })
     expect(await rows()).toEqual({ leases: 1, holds: 1, reserved: 400 })
@@ -81,14 +82,15 @@ describe('take_lease_and_hold: a request\'s lease and hold in one statement', ()
     expect(await rows()).toEqual({ leases: 2, holds: 2, reserved: 800 })
   })
 
-  it('batches of two replicas at once never deadlock: each takes the account\'s row before any slot', async () => {
+  it('batches and single admissions of two replicas at once never deadlock: each takes the account\'s row before any slot', async () => {
     // Small caps, so that batches reach for the same slots; a deadlock would fail a batch (40P01) after a second.
     await sql.run('UPDATE account SET budget_nano = 1000000000, balance_nano = 1000000000 WHERE id = 1')
     const other = createPgPool({ url, max: 8, log: () => {} })
     try {
       const replicas = [sql, pgSql(other)]
       for (let round = 0; round < 20; round++) {
-        const batches = replicas.flatMap((s, r) => [0, 1].map(() => takeLeasesAndHolds(s, Array.from({ length: 6 }, () => {
+        // Two batches of 6 and two alone (admit_request) from each replica.
+        const batches = replicas.flatMap((s, r) => [6, 1, 6, 1].map((size) => takeLeasesAndHolds(s, Array.from({ length: size }, () => {
           const [lease, hold] = request(10, { accountCap: 16, replica: `replica-${r}` })
           return { lease, hold }
         }))))

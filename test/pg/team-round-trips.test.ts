@@ -50,8 +50,10 @@ async function burst(oneAtATime = false): Promise<string[]> {
 const count = (statements: string[], pattern: RegExp) => statements.filter((s) => pattern.test(s)).length
 const LEASE = /take_lease\(/
 const HOLD = /take_hold\(/
-// The lease and the hold in one statement (admission with a spending limit), for the requests asked together.
-const ADMIT = /take_leases_and_holds\(/
+// The lease and the hold in one statement (admission with a spending limit): the requests asked together, or one alone.
+const ADMIT_TOGETHER = /take_leases_and_holds\(/
+const ADMIT_ALONE = /admit_request\(/
+const ADMIT = new RegExp(`${ADMIT_TOGETHER.source}|${ADMIT_ALONE.source}`)
 const MOVE = /move_hold\(/
 // A lease given back on its own (the ledger's commit gives them back with the rows).
 const RELEASE = /DELETE FROM leases/
@@ -118,7 +120,9 @@ describe('team mode: database round trips per request', () => {
     ))!
     const before = await spend()
     const statements = await burst(true)
-    expect(count(statements, ADMIT)).toBe(CALLS)
+    // One at a time: each admission alone, without the batch's wrapping.
+    expect(count(statements, ADMIT_ALONE)).toBe(CALLS)
+    expect(count(statements, ADMIT_TOGETHER)).toBe(0)
     expect(count(statements, LEASE) + count(statements, HOLD)).toBe(0)
     expect(count(statements, MOVE)).toBe(CALLS)
     expect(count(statements, /^\s*BEGIN/)).toBe(0)
@@ -135,7 +139,9 @@ describe('team mode: database round trips per request', () => {
     // A budget, so the request is admitted with its hold (the batched call).
     expect((await adminClient(gw).patch('/admin/v1/account', { budget: 100 })).status).toBe(200)
     const sql = gw.services.store.sql
+    // Gone, whichever way the request is admitted (alone, or with others).
     await sql.run('ALTER FUNCTION take_leases_and_holds(JSONB) RENAME TO take_leases_and_holds_gone')
+    await sql.run('ALTER FUNCTION admit_request(TEXT, TEXT, TEXT, INTEGER, INTEGER, BIGINT, BIGINT, TEXT[], BIGINT) RENAME TO admit_request_gone')
     try {
       const res = await gw.post('/v1/chat/completions', body)
       expect(res.status).toBe(503)
@@ -148,6 +154,7 @@ describe('team mode: database round trips per request', () => {
       expect(await sql.get('SELECT (SELECT count(*) FROM holds)::int AS holds, (SELECT count(*) FROM leases)::int AS leases')).toEqual({ holds: 0, leases: 0 })
     } finally {
       await sql.run('ALTER FUNCTION take_leases_and_holds_gone(JSONB) RENAME TO take_leases_and_holds')
+      await sql.run('ALTER FUNCTION admit_request_gone(TEXT, TEXT, TEXT, INTEGER, INTEGER, BIGINT, BIGINT, TEXT[], BIGINT) RENAME TO admit_request')
     }
     expect((await gw.post('/v1/chat/completions', body)).status).toBe(200)
   })

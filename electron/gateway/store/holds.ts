@@ -163,6 +163,7 @@ export async function insertHoldIn(tx: Sql, replica: string, hold: { id: string;
 
 const TAKE_HOLD = preparedCall('SELECT refused, available_nano, unbudgeted FROM take_hold(?, ?, ?, ?, CAST(? AS TEXT[]), ?)')
 const TAKE_LEASES_AND_HOLDS = preparedCall('SELECT n, lease, refused, available_nano, unbudgeted FROM take_leases_and_holds(CAST(? AS JSONB))')
+const ADMIT_REQUEST = preparedCall('SELECT lease, refused, available_nano, unbudgeted FROM admit_request(?, ?, ?, ?, ?, ?, ?, CAST(? AS TEXT[]), ?)')
 const MOVE_HOLD = preparedCall('SELECT move_hold(?, ?, ?) AS left_nano')
 
 const placeholders = (n: number): string => Array.from({ length: n }, () => '?').join(', ')
@@ -189,11 +190,19 @@ export interface Admitted {
 type AdmittedRow = { n: number; lease: LeaseOutcome; refused: 'balance' | 'key' | 'upstream' | null; available_nano: number | null; unbudgeted: string[] | null }
 
 /**
- * Team mode's admissions in one round trip (pg-schema.ts take_leases_and_holds): for each request in turn, its
- * concurrency lease, then its hold; a hold refused gives the lease back in the same call. Answers in the order asked.
+ * Team mode's admissions in one round trip (pg-schema.ts take_leases_and_holds; admit_request for one alone): for each
+ * request in turn, its concurrency lease, then its hold; a hold refused gives the lease back in the same call. Answers
+ * in the order asked.
  */
 export async function takeLeasesAndHolds(sql: Sql, asked: ReadonlyArray<{ lease: LeaseRequest; hold: HoldAsked }>): Promise<Admitted[]> {
   const now = Date.now()
+  if (asked.length === 1) {
+    const { lease, hold } = asked[0]
+    const row = await sql.get<Omit<AdmittedRow, 'n'>>(ADMIT_REQUEST, [
+      lease.leaseId, lease.replica, lease.keyId, lease.keyCap, lease.accountCap, lease.ttlMs, hold.amountNano, hold.upstreamIds, now,
+    ])
+    return [admitted(row!)]
+  }
   const requests = asked.map(({ lease, hold }, n) => ({
     n, id: lease.leaseId, replica: lease.replica, key_id: lease.keyId, key_cap: lease.keyCap, account_cap: lease.accountCap,
     ttl_ms: lease.ttlMs, amount: hold.amountNano, upstream_ids: hold.upstreamIds, created_at: now,
@@ -203,7 +212,7 @@ export async function takeLeasesAndHolds(sql: Sql, asked: ReadonlyArray<{ lease:
   return rows.sort((a, b) => a.n - b.n).map(admitted)
 }
 
-function admitted(row: AdmittedRow): Admitted {
+function admitted(row: Omit<AdmittedRow, 'n'>): Admitted {
   if (row.lease !== 'ok') return { lease: row.lease }
   if (row.refused !== null) return { lease: 'ok', taken: { kind: 'insufficient', limit: row.refused, availableNano: Number(row.available_nano) } }
   return { lease: 'ok', taken: { kind: 'held', unbudgeted: row.unbudgeted ?? [] } }
