@@ -6,7 +6,7 @@
 // is alone on the target core, the second replica on the other core, the load generator and PostgreSQL unpinned.
 import { execFileSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
@@ -68,19 +68,28 @@ export function describeTeamPlacement(placement: Placement): string {
  * Pins the cluster to `core`: its postmaster (found as the parent of a connection's backend) and every process it
  * has started; the backends it starts later inherit the postmaster's core.
  */
-async function pinDatabase(adminUrl: string, core: string): Promise<void> {
+export async function pinDatabase(adminUrl: string, core: string): Promise<void> {
   const client = new pg.Client({ connectionString: adminUrl })
   await client.connect()
-  let backend: number
+  let postmaster: string | undefined
   try {
-    backend = Number((await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0].pid)
+    // Read while the connection is open: its backend exits when it ends.
+    const backend = Number((await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0].pid)
+    postmaster = /^PPid:\s*(\d+)$/m.exec(readFileSync(`/proc/${backend}/status`, 'utf8'))?.[1]
+    if (postmaster === undefined) throw new Error(`no parent process found for PostgreSQL backend ${backend}`)
   } finally {
     await client.end()
   }
-  const postmaster = /^PPid:\s*(\d+)$/m.exec(readFileSync(`/proc/${backend}/status`, 'utf8'))?.[1]
-  if (postmaster === undefined) throw new Error(`no parent process found for PostgreSQL backend ${backend}`)
   const children = execFileSync('ps', ['-o', 'pid=', '--ppid', postmaster], { encoding: 'utf8' }).split('\n').map((l) => l.trim()).filter((l) => l !== '')
-  for (const pid of [postmaster, ...children]) execFileSync('/usr/bin/taskset', ['-a', '-p', '-c', core, pid], { stdio: 'ignore' })
+  execFileSync('/usr/bin/taskset', ['-a', '-p', '-c', core, postmaster], { stdio: 'ignore' })
+  for (const pid of children) {
+    try {
+      execFileSync('/usr/bin/taskset', ['-a', '-p', '-c', core, pid], { stdio: 'ignore' })
+    } catch (err) {
+      // A backend that ended meanwhile (the connection above's) has nothing left to pin.
+      if (existsSync(`/proc/${pid}`)) throw err
+    }
+  }
 }
 
 /** Two runs side by side, one per replica: rates and counts summed, the latencies the worse of the two. */
