@@ -6,7 +6,7 @@
 // is alone on the target core, the second replica on the other core, the load generator and PostgreSQL unpinned.
 import { execFileSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
@@ -64,6 +64,15 @@ export function describeTeamPlacement(placement: Placement): string {
   return `the SQLite Gatehouse and the single replica alone on core ${cores.replicas[0]}, the two replicas on cores ${cores.replicas.join(' and ')} (taskset); the fake upstream on core ${cores.replicas[1]} as before; load generator and PostgreSQL unpinned`
 }
 
+/** A process's parent pid, from its /proc entry; undefined once it has ended. */
+function parentOf(pid: string): string | undefined {
+  try {
+    return /^PPid:\s*(\d+)$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]
+  } catch {
+    return undefined
+  }
+}
+
 /**
  * Pins the cluster to `core`: its postmaster (found as the parent of a connection's backend) and every process it
  * has started; the backends it starts later inherit the postmaster's core.
@@ -75,12 +84,12 @@ export async function pinDatabase(adminUrl: string, core: string): Promise<void>
   try {
     // Read while the connection is open: its backend exits when it ends.
     const backend = Number((await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0].pid)
-    postmaster = /^PPid:\s*(\d+)$/m.exec(readFileSync(`/proc/${backend}/status`, 'utf8'))?.[1]
+    postmaster = parentOf(String(backend))
     if (postmaster === undefined) throw new Error(`no parent process found for PostgreSQL backend ${backend}`)
   } finally {
     await client.end()
   }
-  const children = execFileSync('ps', ['-o', 'pid=', '--ppid', postmaster], { encoding: 'utf8' }).split('\n').map((l) => l.trim()).filter((l) => l !== '')
+  const children = readdirSync('/proc').filter((pid) => /^\d+$/.test(pid) && parentOf(pid) === postmaster)
   execFileSync('/usr/bin/taskset', ['-a', '-p', '-c', core, postmaster], { stdio: 'ignore' })
   for (const pid of children) {
     try {

@@ -1,6 +1,6 @@
 // The bench's team phase pins a PostgreSQL cluster to a core of its own (bench/team.ts, with 4 cores or more): the
 // postmaster and every process it runs, so the backends it starts later inherit the core.
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { pinDatabase } from '../../bench/team.js'
@@ -33,6 +33,24 @@ describe('bench: pinDatabase', () => {
     // Several times: the connection it opens to find the postmaster ends as the pinning runs.
     for (let i = 0; i < 5; i++) await pinDatabase(cluster.adminUrl, '0')
     expect(coresOf(before.postmaster)).toBe('0')
+    // Its processes already running: the checkpointer, the WAL writer and the others.
+    const children = readdirSync('/proc').filter((pid) => {
+      try {
+        return /^\d+$/.test(pid) && /^PPid:\s*(\d+)$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] === before.postmaster
+      } catch {
+        return false
+      }
+    })
+    expect(children.length).toBeGreaterThanOrEqual(3)
+    // (one that has ended since, an autovacuum worker, is left out)
+    const cores = children.flatMap((pid) => {
+      try {
+        return [coresOf(pid)]
+      } catch {
+        return []
+      }
+    })
+    expect(new Set(cores)).toEqual(new Set(['0']))
     const after = await backend(cluster.adminUrl)
     expect(after.postmaster).toBe(before.postmaster)
     expect(after.cores).toBe('0')
