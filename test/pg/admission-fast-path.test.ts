@@ -1,6 +1,6 @@
 // Team mode's admission takes its usual case in a few statements (pg-schema.ts: take_lease and take_hold try a fast
-// way first, then the thorough one, the functions as they were; admit_request, a request's lease and hold, raises the
-// reservations before it takes the lease). Whatever the rows, the answer must be the thorough one's: the same outcome, the same refusal with the same amount left, the same accounts without a budget, the
+// way first, then the thorough one, the functions as they were). Whatever the rows, the answer must be the thorough
+// one's: the same outcome, the same refusal with the same amount left, the same accounts without a budget, the
 // same rows afterwards, and never a cap exceeded.
 import fc from 'fast-check'
 import type pg from 'pg'
@@ -162,58 +162,5 @@ describe('take_lease: the fast way answers as the thorough one', () => {
   it('caps of 0 admit nothing: the account\'s, then the key\'s', async () => {
     expect((await takeLeaseWith('take_lease', { accountCap: 0, keyCap: null, leases: [] })).outcome).toBe('account')
     expect((await takeLeaseWith('take_lease', { accountCap: 3, keyCap: 0, leases: [] })).outcome).toBe('key')
-  })
-})
-
-/** What a request's admission (lease and hold) answered and left: its answer, the reservations, its hold and lease. */
-async function admitWith(fn: string, hs: HoldState, ls: LeaseState) {
-  return rolledBack(async (client) => {
-    await setHoldState(client, hs)
-    await setLeaseState(client, ls)
-    const answer = (await client.query(
-      `SELECT lease, refused, available_nano, unbudgeted FROM ${fn}('req', 'r', 'key-1', $1, $2, 60000, $3, CAST($4 AS TEXT[]), 7)`,
-      [ls.keyCap, ls.accountCap, hs.amount, hs.candidates],
-    )).rows[0]
-    const account = (await client.query('SELECT reserved_nano FROM account WHERE id = 1')).rows[0]
-    const hold = (await client.query("SELECT key_id, upstream_id, amount_nano, replica, created_at FROM holds WHERE id = 'req'")).rows[0] ?? null
-    const lease = (await client.query("SELECT key_id, replica FROM leases WHERE id = 'req'")).rows[0] ?? null
-    return {
-      lease: answer.lease,
-      refused: answer.refused,
-      available: answer.available_nano === null ? null : Number(answer.available_nano),
-      unbudgeted: answer.unbudgeted === null ? null : [...answer.unbudgeted].sort(),
-      reserved: Number(account.reserved_nano),
-      hold,
-      leased: lease,
-      live: await liveLeases(client),
-    }
-  })
-}
-
-describe('admit_request: a request alone answers as take_lease_and_hold', () => {
-  it('for any funds, holds of others, caps and leases already there (300 cases)', async () => {
-    await fc.assert(
-      fc.asyncProperty(holdState, leaseState, async (hs, ls) => {
-        expect(await admitWith('admit_request', hs, ls)).toEqual(await admitWith('take_lease_and_hold', hs, ls))
-      }),
-      { numRuns: 300 },
-    )
-  })
-
-  it('a full cap raises the reservations and lowers them again: the 429 takes nothing', async () => {
-    const hs: HoldState = { accountBudget: 1_000, balance: 1_000, reserved: 100, quota: null, used: 0, others: [], upstreamBudgets: [null, null, null], spent: [0, 0, 0], candidates: ['up-1'], amount: 300 }
-    const ls: LeaseState = { accountCap: 1, keyCap: null, leases: [{ key: 'key-2', slot: 0, keySlot: null, lapsed: false }] }
-    expect(await admitWith('admit_request', hs, ls)).toEqual({
-      lease: 'account', refused: null, available: null, unbudgeted: null, reserved: 100, hold: null, leased: null, live: { all: 1, key: 0 },
-    })
-  })
-
-  it('the usual case: the lease, the hold, the reservations raised once, the accounts without a budget named', async () => {
-    const hs: HoldState = { accountBudget: 1_000, balance: 1_000, reserved: 100, quota: null, used: 0, others: [], upstreamBudgets: [null, 500, null], spent: [0, 0, 0], candidates: ['up-2', 'up-1', 'up-1', 'gone'], amount: 900 }
-    expect(await admitWith('admit_request', hs, { accountCap: 2, keyCap: 1, leases: [] })).toEqual({
-      lease: 'ok', refused: null, available: null, unbudgeted: ['up-1'], reserved: 1_000,
-      hold: { key_id: 'key-1', upstream_id: null, amount_nano: 900, replica: 'r', created_at: 7 },
-      leased: { key_id: 'key-1', replica: 'r' }, live: { all: 1, key: 1 },
-    })
   })
 })
