@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { startFakeOpenAI } from '../fakes/openai.js'
 import { chatConfig, fakeOpenAIChat, startGatewayOnTestStore, tempDataDir, TEST_KEY, withGateway } from '../helpers/gateway.js'
+import { until } from '../helpers/until.js'
 import { readSse } from '../helpers/sse.js'
 
 const body = { model: 'test-gpt', messages: [{ role: 'user', content: 'hello' }] }
@@ -65,8 +66,8 @@ describe('billing (spec §1)', () => {
     let seen = ''
     while (!seen.includes('two')) seen += new TextDecoder().decode((await reader.read()).value)
     abort.abort()
-    await new Promise((r) => setTimeout(r, 300))
-    const row = (await ledger())
+    const id = res.headers.get('x-request-id')!
+    const row = await until('the 499 is in the ledger', 5_000, () => gw.services.store.ledger.get(id))
     expect(row.status).toBe(499)
     expect(row.error_code).toBe('client_closed_request')
     expect(row.output_tokens).toBeGreaterThanOrEqual(2)
@@ -77,12 +78,13 @@ describe('billing (spec §1)', () => {
   it('a client that leaves before the first byte of a stream is recorded as 499 and not billed', async () => {
     fake.setScenario({ kind: 'slow', delayMs: 400 })
     const abort = new AbortController()
+    const before = (await ledger())?.id
     const pending = fetch(`${gw.url}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${TEST_KEY}` }, body: JSON.stringify({ ...body, stream: true }), signal: abort.signal }).catch(() => undefined)
-    await new Promise((r) => setTimeout(r, 100))
+    await until('the request reached the vendor', 5_000, () => fake.calls.length === 1)
     abort.abort()
     await pending
-    await new Promise((r) => setTimeout(r, 100))
-    expect((await ledger())).toMatchObject({ status: 499, cost_nano: 0, output_tokens: null })
+    const row = await until('its row is in the ledger', 5_000, async () => { const r = await ledger(); return r?.id !== before && r })
+    expect(row).toMatchObject({ status: 499, cost_nano: 0, output_tokens: null })
   })
 
   it('402 insufficient_quota before any upstream call when the key quota cannot hold the worst case', async () => {

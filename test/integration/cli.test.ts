@@ -6,6 +6,7 @@ import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js'
 import { chatConfig, tempDataDir, TEST_KEY } from '../helpers/gateway.js'
 import { finished } from '../helpers/gateway-process.js'
 import { runGateway, type GatewayProcess } from '../helpers/spawn-gateway.js'
+import { until } from '../helpers/until.js'
 
 let fake: FakeOpenAI
 beforeAll(async () => {
@@ -24,7 +25,7 @@ describe('headless run contract', () => {
     // An in-flight request finishes although SIGTERM arrives while it waits on the upstream.
     fake.setScenario({ kind: 'slow', delayMs: 400 })
     const inFlight = fetch(`${url}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${TEST_KEY}` }, body: JSON.stringify({ model: 'test-gpt', messages: [{ role: 'user', content: 'hi' }] }) })
-    await new Promise((r) => setTimeout(r, 150))
+    await until('the request reached the vendor', 5_000, () => fake.calls.length === 1)
     run.child.kill('SIGTERM')
     const res = await inFlight
     expect(res.status).toBe(200)

@@ -2,6 +2,7 @@ import { Readable } from 'node:stream'
 import { request } from 'undici'
 import { describe, expect, it } from 'vitest'
 import { chatConfig, fakeOpenAIChat, startTestGateway, TEST_KEY, withGateway } from '../helpers/gateway.js'
+import { until } from '../helpers/until.js'
 
 const body = { model: 'test-gpt', messages: [{ role: 'user', content: 'hello' }] }
 const CAPPED_KEY = 'sk-capped-0123456789'
@@ -9,7 +10,7 @@ const SECOND_KEY = 'sk-second-0123456789'
 
 const { gw, fakes: { openai: fake } } = withGateway({
   ...fakeOpenAIChat(
-    { account: { balance: 100, concurrency: 3 }, timeouts: { connectMs: 500, firstByteMs: 500, streamFirstByteMs: 500, firstTokenMs: 500, idleMs: 500 } },
+    { account: { balance: 100, concurrency: 3 }, timeouts: { connectMs: 500, firstByteMs: 3_000, streamFirstByteMs: 500, firstTokenMs: 500, idleMs: 500 } },
     [{ key: CAPPED_KEY, group: 'main', concurrency: 1 }, { key: SECOND_KEY, group: 'main' }],
   ),
   resetFakes: true,
@@ -58,13 +59,18 @@ describe('body size (spec §8)', () => {
 })
 
 describe('concurrency (spec §8)', () => {
+  // The requests that hold the slots are answered slowly (2 s, under the 3 s first-byte deadline); each test waits
+  // until the gateway holds them before asking once more, so a busy machine cannot let them finish first.
+  const HELD_MS = 2_000
+
   it('the key cap answers 429 apikey_concurrency_limit at once, with Retry-After', async () => {
-    fake.setScenario({ kind: 'slow', delayMs: 300 })
-    const held = gw.post('/v1/chat/completions', body, as(CAPPED_KEY))
-    await new Promise((r) => setTimeout(r, 50))
-    const started = Date.now()
+    fake.setScenario({ kind: 'slow', delayMs: HELD_MS })
+    let heldDone = false
+    const held = gw.post('/v1/chat/completions', body, as(CAPPED_KEY)).finally(() => void (heldDone = true))
+    await until('the first request holds the key\'s slot', 5_000, () => gw.services.limiter.inFlight() === 1)
     const res = await gw.post('/v1/chat/completions', body, as(CAPPED_KEY))
-    expect(Date.now() - started).toBeLessThan(200)
+    // At once: answered while the slot's holder is still waiting for its vendor.
+    expect(heldDone).toBe(false)
     expect(res.status).toBe(429)
     expect(res.headers.get('retry-after')).toBe('1')
     expect(res.headers.get('retry-after-ms')).toBe('1000')
@@ -77,10 +83,13 @@ describe('concurrency (spec §8)', () => {
   })
 
   it('the account cap answers 429 user_concurrency_limit across keys', async () => {
-    fake.setScenario({ kind: 'slow', delayMs: 300 })
+    fake.setScenario({ kind: 'slow', delayMs: HELD_MS })
+    let heldDone = 0
     const held = [gw.post('/v1/chat/completions', body), gw.post('/v1/chat/completions', body), gw.post('/v1/chat/completions', body, as(SECOND_KEY))]
-    await new Promise((r) => setTimeout(r, 80))
+      .map((p) => p.finally(() => void heldDone++))
+    await until('three requests hold the account\'s three slots', 5_000, () => gw.services.limiter.inFlight() === 3)
     const res = await gw.post('/v1/chat/completions', body, as(SECOND_KEY))
+    expect(heldDone).toBe(0)
     expect(res.status).toBe(429)
     expect(res.headers.get('retry-after')).toBe('1')
     expect((await errorOf(res)).code).toBe('user_concurrency_limit')
@@ -97,10 +106,9 @@ describe('concurrency (spec §8)', () => {
     await gw.post('/v1/chat/completions', body)
     const disconnect = new AbortController()
     const gone = fetch(`${gw.url}/v1/chat/completions`, { method: 'POST', headers: as(TEST_KEY), body: JSON.stringify(body), signal: disconnect.signal }).catch(() => undefined)
-    await new Promise((r) => setTimeout(r, 50))
+    await until('the stalled request holds a slot', 5_000, () => gw.services.limiter.inFlight() === 1)
     disconnect.abort()
     await gone
-    await new Promise((r) => setTimeout(r, 50))
-    expect(gw.services.limiter.inFlight()).toBe(0)
+    await until('every slot is released', 5_000, () => gw.services.limiter.inFlight() === 0)
   })
 })

@@ -13,6 +13,7 @@ import { FAKE_MP4, type FakeVideoServer } from '../fakes/video/task-script.js'
 import { startFakeXai } from '../fakes/video/xai.js'
 import { startGatewayOnTestStore, TEST_KEY, tempDataDir } from '../helpers/gateway.js'
 import { storedMediaPaths } from '../helpers/stored-media.js'
+import { until as waitUntil } from '../helpers/until.js'
 
 const SEEDANCE = 'doubao-seedance-2-0-260128'
 const KLING = 'kling-v2-5-turbo'
@@ -317,7 +318,8 @@ describe('concurrency and the documents', () => {
     const { body } = await submit(manual, { model: GROK, prompt: 'slot fox', duration: 1 })
     fakes.xai.switches.slow = 300
     const slow = manual.post('/v1/video/generate', { model: GROK, prompt: 'slow fox', duration: 1 }, {}, SLOT_KEY)
-    await new Promise((r) => setTimeout(r, 100))
+    // The slot is held from admission until the vendor answers (300 ms later): ask again once the vendor has the call.
+    await waitUntil('the slow submission reached the vendor', 5_000, () => fakes.xai.calls.some((c) => JSON.stringify(c.body).includes('slow fox')))
     const blocked = await manual.post('/v1/video/generate', { model: GROK, prompt: 'other fox', duration: 1 }, {}, SLOT_KEY)
     expect([blocked.status, ((await blocked.json()) as { error: { code: string } }).error.code]).toEqual([429, 'apikey_concurrency_limit'])
     // While its only slot is taken, the key still polls (404: the task is another key's, not 429) and reads its usage.

@@ -363,8 +363,9 @@ describe('team mode: replicas on one PostgreSQL database', () => {
     const team = await startTeam(chatConfig([{ id: 'a', baseUrl: fake.url }], { account: { balance: 100, concurrency: 5 } }))
     const replica = await team.start()
     fake.setScenario({ kind: 'slow', delayMs: 400 })
+    const calls = fake.calls.length
     const inFlight = chat(replica.url)
-    await new Promise((r) => setTimeout(r, 150))
+    await until('the request reached the vendor', 5_000, () => fake.calls.length > calls)
     replica.run.child.kill('SIGTERM')
     const res = await inFlight
     expect(res.status).toBe(200)
