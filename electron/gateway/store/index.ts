@@ -111,7 +111,7 @@ export function createStore(dataDir: string, log: (line: string) => void = (line
   db.pragma('wal_autocheckpoint = 0')
   const checkpointer = startCheckpointer(db.name, () => db.open && db.pragma('wal_autocheckpoint = 1000'), log)
   // The data dir's store has one process, the gateway (a start releases what an earlier run held): holds in memory.
-  const store = storeOver(sqliteSql(db), log, () => {
+  const store = storeOver(sqliteSql(db, checkpointer.gate), log, () => {
     checkpointer.stop()
     db.close()
   }, replica, new HeldHere())

@@ -1,10 +1,13 @@
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { join } from 'node:path'
+import Database from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
 import { startCheckpointer } from '../../../../electron/gateway/store/checkpointer.js'
 import { openDb, PAGE_CACHE_KIB } from '../../../../electron/gateway/store/db.js'
 import { createStore } from '../../../../electron/gateway/store/index.js'
+import { sqliteSql } from '../../../../electron/gateway/store/sqlite-sql.js'
 import { tempDataDir } from '../../../helpers/gateway.js'
+import { until } from '../../../helpers/until.js'
 
 const row = (i: number) => ({
   id: `req_${String(i).padStart(32, '0')}`, key_id: null, group_id: null, model: 'm', endpoint: 'chat.completions', status: 200,
@@ -81,5 +84,46 @@ describe('the WAL checkpointer thread', () => {
     db.close()
     data.remove()
     expect(largest).toBeLessThan(30_000_000)
+  }, 30_000)
+
+  it('a write asked for while the worker restarts the WAL waits for it without holding the event loop; reads go on meanwhile', async () => {
+    const data = tempDataDir()
+    const db = openDb(data.dir)
+    db.pragma('wal_autocheckpoint = 0')
+    db.exec('CREATE TABLE w (id INTEGER PRIMARY KEY, v TEXT)')
+    db.prepare('INSERT INTO w (v) VALUES (?)').run('first')
+    // A reader on another connection keeps a snapshot of the WAL, and a later commit leaves it behind: a restart takes
+    // the writer's lock, then waits for that reader to finish (here for up to 20 s).
+    const reader = new Database(db.name)
+    reader.exec('BEGIN')
+    expect(reader.prepare('SELECT count(*) AS n FROM w').get()).toEqual({ n: 1 })
+    db.prepare('INSERT INTO w (v) VALUES (?)').run('second')
+    const checkpointer = startCheckpointer(db.name, () => {}, () => {}, { intervalMs: 20, walLimitFrames: 1, restartBusyMs: 20_000 })
+    const sql = sqliteSql(db, checkpointer.gate)
+    try {
+      await until('the worker restarts the WAL', 5_000, () => checkpointer.gate.closed())
+      let written = false
+      const write = sql.transaction(async (tx) => {
+        await tx.run('INSERT INTO w (v) VALUES (?)', ['third'])
+        written = true
+      })
+      // Writes that wait begin in the order asked.
+      const next = sql.transaction((tx) => tx.run('INSERT INTO w (v) VALUES (?)', ['fourth']))
+      // A read asked for after the writes does not wait for them, and the event loop turns while they wait (held in
+      // SQLite's busy wait, it would not get here before the serving connection's own 5 s busy timeout failed them).
+      expect(await sql.get('SELECT count(*) AS n FROM w')).toEqual({ n: 2 })
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      expect([written, checkpointer.gate.closed()]).toEqual([false, true])
+      // The reader done, the restart ends and the writes begin.
+      reader.exec('COMMIT')
+      await Promise.all([write, next])
+      expect((await sql.all<{ v: string }>('SELECT v FROM w ORDER BY id')).map((r) => r.v)).toEqual(['first', 'second', 'third', 'fourth'])
+      expect(checkpointer.gate.closed()).toBe(false)
+    } finally {
+      reader.close()
+      checkpointer.stop()
+      db.close()
+      data.remove()
+    }
   }, 30_000)
 })
