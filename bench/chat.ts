@@ -69,7 +69,7 @@ async function loadRounds(rounds: number, children: Children, log: Log): Promise
       for (const t of rotate(measured(children), round)) {
         const child = children[t]!
         log(`  round ${round + 1}/${rounds}, ${LABELS[t]}: ${connections} connections, ${load.warmupS} s warm-up + ${load.durationS} s`)
-        results[t].push(await loadTest(`${child.url}${CHAT_PATH}`, BENCH_KEY, chatBody(), connections, load, child.requestHeaders))
+        results[t].push(await loadTest(`${child.url}${CHAT_PATH}`, BENCH_KEY, chatBody(), connections, load, child.requestHeaders, child.pid))
         await sleep(SETTLE_MS)
       }
     }

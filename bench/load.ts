@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { noteAnswers } from './answered.js'
+import { readProcCpuMs } from './proc-cpu.js'
 import { ROOT } from './root.js'
 
 const run = promisify(execFile)
@@ -36,7 +37,11 @@ export interface LoadRun {
   non2xx: number
 }
 
-export interface LoadResult extends Omit<LoadRun, 'answered2xx'> { connections: number }
+export interface LoadResult extends Omit<LoadRun, 'answered2xx'> {
+  connections: number
+  /** the target's CPU time (all its threads) over the measured run, per request answered, in µs; NaN when not read */
+  cpuUsPerRequest: number
+}
 
 interface WrkResult { requests: number; durationUs: number; connectErrors: number; readErrors: number; writeErrors: number; statusErrors: number; timeouts: number; p50Us: number; p99Us: number }
 
@@ -70,19 +75,23 @@ const generate = LOAD_GENERATOR.name === 'wrk' ? wrk : autocannon
 
 /**
  * The chat body (or any JSON body) POSTed to `url` on `connections` connections: warm-up, then the measured run.
- * `headers`: more request headers, beside the content type and the key (a peer's routing headers).
+ * `headers`: more request headers, beside the content type and the key (a peer's routing headers); `targetPid`: the
+ * process whose CPU time per request is read over the measured run.
  */
-export async function loadTest(url: string, apiKey: string, body: string, connections: number, opts: { durationS: number; warmupS: number }, headers: Record<string, string> = {}): Promise<LoadResult> {
+export async function loadTest(url: string, apiKey: string, body: string, connections: number, opts: { durationS: number; warmupS: number }, headers: Record<string, string> = {}, targetPid?: number): Promise<LoadResult> {
   const dir = mkdtempSync(join(tmpdir(), 'gatehouse-bench-body-'))
   try {
     const bodyFile = join(dir, 'body.json')
     writeFileSync(bodyFile, body)
     const job = { url, authorization: `Bearer ${apiKey}`, bodyFile, connections, headers }
     const warm = await generate({ ...job, durationS: opts.warmupS })
+    const cpuBefore = readProcCpuMs(targetPid)
     const measured = await generate({ ...job, durationS: opts.durationS })
+    const cpuAfter = readProcCpuMs(targetPid)
+    const cpuUsPerRequest = cpuBefore === undefined || cpuAfter === undefined || measured.requests === 0 ? NaN : ((cpuAfter - cpuBefore) * 1000) / measured.requests
     noteAnswers(url, warm.answered2xx + measured.answered2xx)
     const { answered2xx: _, ...rest } = measured
-    return { connections, ...rest }
+    return { connections, ...rest, cpuUsPerRequest }
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }

@@ -73,6 +73,7 @@ export function medianLoad(rounds: LoadResult[]): LoadResult {
     requestsPerSec: median(rounds.map((r) => r.requestsPerSec)),
     p50: median(rounds.map((r) => r.p50)),
     p99: median(rounds.map((r) => r.p99)),
+    cpuUsPerRequest: median(rounds.map((r) => r.cpuUsPerRequest)),
     requests: sum((r) => r.requests),
     errors: sum((r) => r.errors),
     non2xx: sum((r) => r.non2xx),

@@ -51,6 +51,8 @@ export function summarize(m: Measurements, connections: number[]) {
     /** latencies as multiples of the other's */
     p50: byConn(connections, (c) => multiple(lat('gatehouse', c, 'p50'), lat(o, c, 'p50'))),
     p99: byConn(connections, (c) => multiple(lat('gatehouse', c, 'p99'), lat(o, c, 'p99'))),
+    /** CPU time per request as a multiple of the other's: the code's own cost, steadier than req/s on a shared machine */
+    cpuPerRequest: byConn(connections, (c) => multiple(at(m.load.gatehouse, c)?.cpuUsPerRequest, at(m.load[o], c)?.cpuUsPerRequest)),
     ttfbP50: byConn(STREAM_CONNECTIONS, (c) => multiple(stream('gatehouse', c)?.p50, stream(o, c)?.p50)),
     streamsPerSecPct: byConn(STREAM_CONNECTIONS, (c) => share(stream('gatehouse', c)?.perSec, stream(o, c)?.perSec)),
     rss: { idle: multiple(m.memory.gatehouse.idleMb, m.memory[o].idleMb), afterLoad: multiple(m.memory.gatehouse.afterLoadMb, m.memory[o].afterLoadMb), peak: multiple(m.memory.gatehouse.peakMb, m.memory[o].peakMb) },
@@ -108,6 +110,7 @@ export function printReport(m: Measurements, s: Summary, connections: number[], 
       row(`chat req/s @${c}`, FLOORS.json, (t) => load(t, c)?.requestsPerSec ?? NaN, (v) => v.toFixed(0), rate),
       row(`chat p50 ms @${c}`, FLOORS.json, (t) => load(t, c)?.p50 ?? NaN, ms, slower),
       row(`chat p99 ms @${c}`, FLOORS.json, (t) => load(t, c)?.p99 ?? NaN, ms, slower),
+      row(`chat CPU µs/req @${c}`, FLOORS.json, (t) => load(t, c)?.cpuUsPerRequest ?? NaN, (v) => (Number.isFinite(v) ? v.toFixed(0) : 'n/a'), slower),
     ]),
     ...STREAM_CONNECTIONS.flatMap((c, i) => [
       row(`stream TTFB p50 ms @${c}`, FLOORS.stream, (t) => stream(t, i)?.p50 ?? NaN, ms, slower),
@@ -121,7 +124,8 @@ export function printReport(m: Measurements, s: Summary, connections: number[], 
   console.log(table(`\nChat completions (JSON and streams/s @16: ${generator}; TTFB: sequential on one connection (undici), @16 beside the ${generator} load; ${of})`, head, rows))
   console.log('  GH = Gatehouse. Floors: JSON chat and memory rows are held to the buffering bare proxy (it reads the answer whole and')
   console.log('  sends it in one write, as Gatehouse must to read the usage); stream rows to the streaming one (a stream cannot be buffered).')
-  console.log('  req/s and streams/s as a share of the other\'s, latency and memory as a multiple of it; @N = N connections')
+  console.log('  req/s and streams/s as a share of the other\'s, latency, CPU and memory as a multiple of it; @N = N connections')
+  console.log('  CPU µs/req: the target process\'s user + system time over the measured run (all its threads), per request answered')
   for (const [t, why] of Object.entries(m.notRun)) console.log(`  ${LABELS[t as TargetName]}: not measured: ${why}`)
 
   const measured = TARGETS.filter((t) => m.notRun[t] === undefined)

@@ -108,6 +108,7 @@ function summed(a: LoadResult, b: LoadResult, connections: number): LoadResult {
     requestsPerSec: a.requestsPerSec + b.requestsPerSec,
     p50: Math.max(a.p50, b.p50),
     p99: Math.max(a.p99, b.p99),
+    cpuUsPerRequest: (a.cpuUsPerRequest * a.requests + b.cpuUsPerRequest * b.requests) / (a.requests + b.requests),
     requests: a.requests + b.requests,
     errors: a.errors + b.errors,
     non2xx: a.non2xx + b.non2xx,

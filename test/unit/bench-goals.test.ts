@@ -84,7 +84,7 @@ describe('oneCoreGoals', () => {
 })
 
 describe('summarize', () => {
-  const load = (connections: number, requestsPerSec: number, p50: number, p99: number): LoadResult => ({ connections, requestsPerSec, p50, p99, requests: 1000, errors: 0, non2xx: 0 })
+  const load = (connections: number, requestsPerSec: number, p50: number, p99: number): LoadResult => ({ connections, requestsPerSec, p50, p99, cpuUsPerRequest: 1e6 / requestsPerSec, requests: 1000, errors: 0, non2xx: 0 })
   const stream = (p50: number, perSec: number): SeqResult => ({ requests: 100, p50, p99: p50 * 2, totalP50: p50 + 1, totalP99: p50 * 3, failures: 0, perSec })
   const memory = (afterLoadMb: number): TargetMemory => ({ idleMb: afterLoadMb / 2, afterLoadMb, peakMb: afterLoadMb + 10 })
   // Each target answers at its own rate, so that a ratio taken against the wrong one shows.
@@ -121,6 +121,8 @@ describe('summarize', () => {
   it('gives Gatehouse against both floors and the peer, NaN for a peer that was not measured', () => {
     expect(s.gatehouseVs.bare.throughputPct[64]).toBeCloseTo(141.667, 3)
     expect(s.gatehouseVs.bare.p99[64]).toBe(1)
+    expect(s.gatehouseVs.buffered.cpuPerRequest[16]).toBeCloseTo(10_000 / 8_500, 10)
+    expect(s.gatehouseVs.portkey.cpuPerRequest[16]).toBeNaN()
     expect(s.gatehouseVs.buffered.ttfbP50[1]).toBeCloseTo(0.6875, 10)
     expect(s.gatehouseVs.buffered.rss.afterLoad).toBeCloseTo(1.1, 10)
     expect(s.gatehouseVs.bare.streamsPerSecPct[16]).toBe(100)
