@@ -8,6 +8,7 @@
  * Ranks come from the `<base64 bytes> <rank>` lines of gpt-tokenizer's packaged `data/o200k_base.tiktoken`.
  */
 import { readFileSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 
 /** The ranks file: found from this module both in the sources and beside a bundle (the package stays external). */
@@ -38,14 +39,29 @@ function hashBytes(bytes: Uint8Array, start: number, end: number): number {
 const BASE64 = new Int8Array(128).fill(-1)
 for (const [i, ch] of [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'].entries()) BASE64[ch.charCodeAt(0)] = i
 
+/** Lines read, or tokens placed in the hash table, between two pauses of a build in steps (`buildTables`). */
+const LINES_PER_STEP = 8_192
+
+/** A build in steps: it pauses (yields) every LINES_PER_STEP lines, so that it can run in slices. */
+type Steps<T> = Generator<void, T, void>
+
+/** Runs `steps` to the end at once. */
+function finish<T>(steps: Steps<T>): T {
+  for (;;) {
+    const step = steps.next()
+    if (step.done) return step.value
+  }
+}
+
 /**
  * Every token's bytes, one after the other, and where each ends, from `<base64 bytes> <rank>` lines. Two passes: the
  * first sizes the arrays, so that nothing is allocated twice.
  */
-function parseRanksFile(file: Uint8Array): { bytes: Buffer; ends: Uint32Array } {
+function* parseRanksFile(file: Uint8Array): Steps<{ bytes: Buffer; ends: Uint32Array }> {
   let lines = 0
   let totalBytes = 0
   for (let i = 0; i < file.length; i++, lines++) {
+    if (lines % LINES_PER_STEP === 0) yield
     const lineStart = i
     while (i < file.length && file[i] !== 32 && file[i] !== 10) i++
     let padding = 0
@@ -58,6 +74,7 @@ function parseRanksFile(file: Uint8Array): { bytes: Buffer; ends: Uint32Array } 
   let written = 0
   let i = 0
   for (let rank = 0; rank < lines; rank++, i++) {
+    if (rank % LINES_PER_STEP === 0) yield
     const fail = (why: string) => new Error(`o200k ranks: line ${rank + 1} ${why}`)
     // The token, in base64 ('=' is padding).
     let acc = 0
@@ -83,11 +100,30 @@ function parseRanksFile(file: Uint8Array): { bytes: Buffer; ends: Uint32Array } 
   return { bytes, ends }
 }
 
-/** A ranks table's arrays: what the counter thread hands the event loop so that it can count short texts itself. */
+/** A ranks table's arrays. */
 export interface RankTables {
   bytes: Uint8Array
   ends: Uint32Array
   slots: Int32Array
+}
+
+/** A `.tiktoken` file's tables, built in steps: its lines parsed, then each token placed in the hash table. */
+function* buildTables(file: Uint8Array): Steps<RankTables> {
+  const { bytes, ends } = yield* parseRanksFile(file)
+  const count = ends.length
+  // At most half full: probes stay short.
+  let size = 1
+  while (size < count * 2) size *= 2
+  const mask = size - 1
+  const slots = new Int32Array(size).fill(-1)
+  for (let r = 0; r < count; r++) {
+    if (r % LINES_PER_STEP === 0) yield
+    const start = r === 0 ? 0 : ends[r - 1]
+    let slot = hashBytes(bytes, start, ends[r]) & mask
+    while (slots[slot] !== -1) slot = (slot + 1) & mask
+    slots[slot] = r
+  }
+  return { bytes, ends, slots }
 }
 
 /** The ranks, keyed by token bytes. */
@@ -101,36 +137,14 @@ export class O200kRanks {
 
   /**
    * From the contents of a `.tiktoken` file, whose ranks must be 0, 1, 2… in line order (tiktoken's own are), or
-   * from the arrays of a table built already (`tables()`, copied from another thread).
+   * from the arrays of a table built already (`buildTables`).
    */
   constructor(source: Uint8Array | RankTables) {
-    if (!(source instanceof Uint8Array)) {
-      this.bytes = source.bytes
-      this.ends = source.ends
-      this.slots = source.slots
-      this.mask = source.slots.length - 1
-      return
-    }
-    const { bytes, ends } = parseRanksFile(source)
-    this.bytes = bytes
-    this.ends = ends
-    const count = ends.length
-    // At most half full: probes stay short.
-    let size = 1
-    while (size < count * 2) size *= 2
-    this.mask = size - 1
-    this.slots = new Int32Array(size).fill(-1)
-    for (let r = 0; r < count; r++) {
-      const start = r === 0 ? 0 : this.ends[r - 1]
-      let slot = hashBytes(this.bytes, start, this.ends[r]) & this.mask
-      while (this.slots[slot] !== -1) slot = (slot + 1) & this.mask
-      this.slots[slot] = r
-    }
-  }
-
-  /** The table's arrays (not copies). */
-  tables(): RankTables {
-    return { bytes: this.bytes, ends: this.ends, slots: this.slots }
+    const tables = source instanceof Uint8Array ? finish(buildTables(source)) : source
+    this.bytes = tables.bytes
+    this.ends = tables.ends
+    this.slots = tables.slots
+    this.mask = tables.slots.length - 1
   }
 
   /** How many tokens there are. */
@@ -230,4 +244,19 @@ export class O200kCounter {
 /** The counter over the packaged ranks file (~3.6 MB read once; the file's contents are not kept). */
 export function loadO200kCounter(file = O200K_RANKS_FILE): O200kCounter {
   return new O200kCounter(new O200kRanks(readFileSync(file)))
+}
+
+/**
+ * `loadO200kCounter` on the event loop without holding it: the file read asynchronously, the tables built in slices
+ * of about `sliceMs` each, the loop turning between them (the whole build is ~60–100 ms of work).
+ */
+export async function loadO200kCounterInSlices(sliceMs: number, file = O200K_RANKS_FILE): Promise<O200kCounter> {
+  const steps = buildTables(await readFile(file))
+  for (;;) {
+    const until = performance.now() + sliceMs
+    let step = steps.next()
+    while (!step.done && performance.now() < until) step = steps.next()
+    if (step.done) return new O200kCounter(new O200kRanks(step.value))
+    await new Promise<void>((resolve) => setImmediate(resolve))
+  }
 }

@@ -2,16 +2,15 @@
  * The token counter's own thread (tokens.ts starts it on the first count and lets it go when idle): it loads
  * o200k_base's ranks (o200k.ts: ~5 MB, ~40 ms of work) and counts each text in bounded pieces (token-slices.ts), so
  * neither the ranks' memory between counts nor the work of a huge text ever sits on the gateway's event loop.
- * Jobs: `{ id, text, stopAbove? }` → `{ id, count }`; `{ cancel: id }` stops a job between two slices;
- * `{ tables: id }` → `{ id, tables }`, copies of the ranks' arrays, for the event loop to count short texts itself.
+ * Jobs: `{ id, text, stopAbove? }` → `{ id, count }`; `{ cancel: id }` stops a job between two slices.
  */
 import { parentPort } from 'node:worker_threads'
-import { loadO200kCounter, type RankTables } from './o200k.js'
+import { loadO200kCounter } from './o200k.js'
 import { countInSlices } from './token-slices.js'
 
 /** `stopAbove`: counting ends once the count passes it (the answer is then only known to be larger). */
-export type TokenJob = { id: number; text: string; stopAbove?: number } | { cancel: number } | { tables: number }
-export type TokenAnswer = { id: number; count: number } | { id: number; error: string } | { id: number; tables: RankTables }
+export type TokenJob = { id: number; text: string; stopAbove?: number } | { cancel: number }
+export type TokenAnswer = { id: number; count: number } | { id: number; error: string }
 
 const counter = loadO200kCounter()
 const countPiece = (piece: string) => counter.count(piece)
@@ -23,7 +22,6 @@ const signalOf = (id: number) => ({ get aborted() { return cancelled.has(id) } }
 
 port.on('message', (job: TokenJob) => {
   if ('cancel' in job) return void cancelled.add(job.cancel)
-  if ('tables' in job) return void port.postMessage({ id: job.tables, tables: counter.ranks.tables() } satisfies TokenAnswer)
   countInSlices([job.text], countPiece, { signal: signalOf(job.id), stopAbove: job.stopAbove }).then(
     (count) => port.postMessage({ id: job.id, count } satisfies TokenAnswer),
     (err: Error) => port.postMessage({ id: job.id, error: err.message } satisfies TokenAnswer),

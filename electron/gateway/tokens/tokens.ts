@@ -1,9 +1,10 @@
 /**
  * Local token counting (o200k_base), used when an upstream never reported usage (an interrupted stream),
- * for the billing checkpoints of streams under way and for quotes. The counting runs in a worker thread
- * (token-worker.ts, in bounded pieces: token-slices.ts documents the error bound), started on the first count
- * and ended after TOKEN_WORKER_IDLE_MS without one: the event loop never waits for the tokenizer, and its
- * tables are held only while counts are asked for.
+ * for the billing checkpoints of streams under way and for quotes. A short text (INLINE_COUNT_CHARS) is counted on
+ * the event loop, with tables built there in slices on the first such count; a longer one in a worker thread
+ * (token-worker.ts, in bounded pieces: token-slices.ts documents the error bound), started on the first long count.
+ * Each is let go after TOKEN_WORKER_IDLE_MS without a count of its kind: the event loop never waits for the
+ * tokenizer, and its tables are held only while counts are asked for.
  */
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
@@ -11,7 +12,7 @@ import { pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import { gatewayError } from '../errors.js'
 import type { ClientLeaving } from '../contract/family.js'
-import { O200kCounter, O200kRanks } from './o200k.js'
+import { loadO200kCounterInSlices, type O200kCounter } from './o200k.js'
 import { textPieces } from './token-slices.js'
 import type { TokenAnswer, TokenJob } from './token-worker.js'
 
@@ -20,6 +21,13 @@ export const TOKEN_WORKER_IDLE_MS = 30_000
 
 /** Texts up to this many characters are counted on the event loop (at most ~35 µs), once it has the tables. */
 export const INLINE_COUNT_CHARS = 1024
+
+/**
+ * The event loop's tables are built there, in slices of about this long, rather than by the thread and handed over: a
+ * short text never starts a thread (its start, and a second copy of the tables while they were handed over), and the
+ * counts that need one, long texts, are rare.
+ */
+const INLINE_LOAD_SLICE_MS = 4
 
 // Bundled, the worker is token-worker.js beside the bundle (scripts/bundle.mjs); from the sources, tsx runs it.
 const FROM_SOURCE = import.meta.url.endsWith('.ts')
@@ -51,13 +59,6 @@ function counter(): Worker {
   if (worker) return worker
   const started = startWorker()
   started.on('message', (answer: TokenAnswer) => {
-    if ('tables' in answer) {
-      keepInline(new O200kCounter(new O200kRanks(answer.tables)))
-      // Once it has nothing else to count, the thread goes at once rather than after an idle period: its isolate, heap
-      // and tables are ~20 MB more than the copy. A long text starts it again.
-      endAfterHandover = true
-      return settle()
-    }
     const job = jobs.get(answer.id)
     if (!job) return
     jobs.delete(answer.id)
@@ -69,8 +70,6 @@ function counter(): Worker {
   const fail = (why: string) => {
     if (worker !== started) return
     worker = undefined
-    tablesAsked = false
-    endAfterHandover = false
     for (const job of jobs.values()) job.reject(new Error(`token counting failed: ${why}`))
     jobs.clear()
   }
@@ -85,15 +84,9 @@ function settle(): void {
   if (jobs.size > 0 || !worker) return
   worker.unref()
   const idle = worker
-  if (endAfterHandover) {
-    endAfterHandover = false
-    worker = undefined
-    return void idle.terminate()
-  }
   idleTimer = setTimeout(() => {
     if (worker === idle && jobs.size === 0) {
       worker = undefined
-      tablesAsked = false
       void idle.terminate()
     }
   }, TOKEN_WORKER_IDLE_MS).unref()
@@ -102,15 +95,29 @@ function settle(): void {
 /** Whether the tokenizer's tables are held: by the counter thread, or as the event loop's copy. */
 export const tokenCounterRunning = (): boolean => worker !== undefined || inline !== undefined
 
-// The event loop's copy of the tables, asked of the thread on the first short count (counted by the thread meanwhile),
-// and let go after an idle period with no short count: counts since the last look at the idle timer.
+// The event loop's tables, built on the first short count (`loading` meanwhile, which the short counts asked for then
+// wait for), and let go after an idle period with no short count: counts since the last look at the idle timer.
 let inline: O200kCounter | undefined
-let tablesAsked = false
-let endAfterHandover = false
+let loading: Promise<O200kCounter> | undefined
 let inlineCounts = 0
 
+/** The event loop's counter: at once when it has one, else once its tables are built. */
+function inlineCounter(): Promise<O200kCounter> {
+  loading ??= loadO200kCounterInSlices(INLINE_LOAD_SLICE_MS).then(
+    (counter) => {
+      loading = undefined
+      keepInline(counter)
+      return counter
+    },
+    (err: Error) => {
+      loading = undefined
+      throw new Error(`token counting failed: ${err.message}`)
+    },
+  )
+  return loading
+}
+
 function keepInline(counter: O200kCounter): void {
-  tablesAsked = false
   inline = counter
   inlineCounts = 0
   const look = () => {
@@ -125,15 +132,14 @@ function keepInline(counter: O200kCounter): void {
 /** Whether the counter thread is alive. */
 export const tokenThreadRunning = (): boolean => worker !== undefined
 
-/** Whether short texts are counted on the event loop now (its copy of the tables has arrived). */
+/** Whether short texts are counted on the event loop now (its tables are built). */
 export const countingInline = (): boolean => inline !== undefined
 
-/** A short text counted on the event loop, in the thread's pieces (the same count); undefined while there are no tables yet (the thread counts it, and hands them over). */
-function countInline(text: string): number | undefined {
-  if (inline === undefined) return undefined
+/** A short text counted on the event loop, in the thread's pieces (the same count). */
+function countInline(counter: O200kCounter, text: string): number {
   inlineCounts++
   let total = 0
-  for (const piece of textPieces(text)) total += inline.count(piece)
+  for (const piece of textPieces(text)) total += counter.count(piece)
   return total
 }
 
@@ -148,8 +154,11 @@ export function countTextTokens(text: string, options: { client?: ClientLeaving;
   const { client, stopAbove } = options
   if (client?.aborted) return Promise.reject(gatewayError('client_closed_request', 'client_closed_request'))
   if (text.length <= INLINE_COUNT_CHARS) {
-    const counted = countInline(text)
-    if (counted !== undefined) return Promise.resolve(counted)
+    if (inline !== undefined) return Promise.resolve(countInline(inline, text))
+    return inlineCounter().then((counter) => {
+      if (client?.aborted) throw gatewayError('client_closed_request', 'client_closed_request')
+      return countInline(counter, text)
+    })
   }
   const signal = client?.signal
   const thread = counter()
@@ -166,11 +175,6 @@ export function countTextTokens(text: string, options: { client?: ClientLeaving;
     const done = () => signal?.removeEventListener('abort', onAbort)
     jobs.set(id, { resolve: (n) => (done(), resolve(n)), reject: (err) => (done(), reject(err)) })
     thread.postMessage({ id, text, ...(stopAbove !== undefined ? { stopAbove } : {}) } satisfies TokenJob)
-    // After the count, so that the thread has nothing left to do when the tables reach the event loop.
-    if (text.length <= INLINE_COUNT_CHARS && !tablesAsked) {
-      tablesAsked = true
-      thread.postMessage({ tables: ++nextId } satisfies TokenJob)
-    }
   })
 }
 

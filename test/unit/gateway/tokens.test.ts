@@ -25,29 +25,55 @@ beforeAll(async () => {
   await loadQwenTokenizer()
 }, 60_000)
 
+/** Prose longer than INLINE_COUNT_CHARS: counted by the thread. */
+const LONG = 'The first count of a fresh thread. '.repeat(40)
+
 describe('the counter thread', () => {
   afterEach(() => vi.useRealTimers())
 
-  it('starts on the first count, loading the tokenizer without holding the event loop, and ends once idle', async () => {
+  it('starts on the first long count, loading the tokenizer without holding the event loop, and ends once idle', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
-    const { result, blockedMs } = await longestBlock(() => countTextTokens('The first count of a fresh thread.'))
-    expect(result).toBe(countTokens('The first count of a fresh thread.'))
+    expect(LONG.length).toBeGreaterThan(INLINE_COUNT_CHARS)
+    const { result, blockedMs } = await longestBlock(() => countTextTokens(LONG))
+    expect(result).toBe([...textPieces(LONG)].reduce((sum, piece) => sum + countTokens(piece), 0))
     expect(blockedMs).toBeLessThan(100)
-    expect(tokenCounterRunning()).toBe(true)
+    expect([tokenThreadRunning(), countingInline()]).toEqual([true, false])
     vi.advanceTimersByTime(TOKEN_WORKER_IDLE_MS - 1)
     expect(tokenCounterRunning()).toBe(true)
     vi.advanceTimersByTime(1)
     expect(tokenCounterRunning()).toBe(false)
-    // A count after that starts a new thread.
-    expect(await countTextTokens('again')).toBe(countTokens('again'))
-    expect(tokenCounterRunning()).toBe(true)
+    // A long count after that starts a new thread, which ends in its turn.
+    expect(await countTextTokens(`again ${LONG}`)).toBe([...textPieces(`again ${LONG}`)].reduce((sum, piece) => sum + countTokens(piece), 0))
+    expect(tokenThreadRunning()).toBe(true)
+    vi.advanceTimersByTime(TOKEN_WORKER_IDLE_MS)
+    expect(tokenThreadRunning()).toBe(false)
   }, 60_000)
 })
 
 describe('short texts on the event loop', () => {
-  it('once the thread has handed over its tables, a short text is counted on the event loop, exactly as the thread counts it', async () => {
-    await countTextTokens('Asks for the tables.')
-    await until('the tables to arrive', 10_000, () => countingInline())
+  afterEach(() => vi.useRealTimers())
+
+  it('the first short count builds the tables on the event loop in slices, while it turns, and starts no thread', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    expect([tokenCounterRunning(), countingInline()]).toEqual([false, false])
+    // The build is 60–100 ms of work: in slices of ~4 ms, the event loop is never held for long.
+    const { result: [first, second], blockedMs } = await longestBlock(() => Promise.all([countTextTokens('The first short count.'), countTextTokens('And one asked meanwhile.')]))
+    expect([first, second]).toEqual([countTokens('The first short count.'), countTokens('And one asked meanwhile.')])
+    expect(blockedMs).toBeLessThan(40)
+    expect([tokenThreadRunning(), countingInline()]).toEqual([false, true])
+    // Kept while short counts come (those since the last look), let go at the first look that finds none.
+    vi.advanceTimersByTime(TOKEN_WORKER_IDLE_MS)
+    expect(countingInline()).toBe(true)
+    vi.advanceTimersByTime(TOKEN_WORKER_IDLE_MS)
+    expect(countingInline()).toBe(false)
+    // The next short count builds them again.
+    expect(await countTextTokens('Built again.')).toBe(countTokens('Built again.'))
+    expect([tokenThreadRunning(), countingInline()]).toEqual([false, true])
+  }, 60_000)
+
+  it('a short text is counted on the event loop, exactly as the thread counts it', async () => {
+    await countTextTokens('Builds the tables.')
+    expect(countingInline()).toBe(true)
     // Counted before this function returns: no trip to the thread.
     let counted: number | undefined
     void countTextTokens('Hello, world!').then((n) => (counted = n))
@@ -60,15 +86,11 @@ describe('short texts on the event loop', () => {
       }),
       { numRuns: 200 },
     )
-    expect(countingInline()).toBe(true)
-    // Only the copy is held: the thread, with nothing to count, has gone.
-    await until('the counter thread to end', 10_000, () => !tokenThreadRunning())
-    expect(tokenCounterRunning()).toBe(true)
+    expect([countingInline(), tokenThreadRunning()]).toEqual([true, false])
   })
 
   it('a short count reads only the client\'s flag: no AbortSignal is made for it, and a client gone is a 499', async () => {
-    await countTextTokens('Asks for the tables.')
-    await until('the tables to arrive', 10_000, () => countingInline())
+    await countTextTokens('Builds the tables.')
     let signalsAsked = 0
     const client = { aborted: false, get signal() { signalsAsked++; return new AbortController().signal } }
     expect(await countTextTokens('Hello, world!', { client })).toBe(countTokens('Hello, world!'))
