@@ -92,7 +92,7 @@ function settle(): void {
   }, TOKEN_WORKER_IDLE_MS).unref()
 }
 
-/** Whether the tokenizer's tables are held: by the counter thread, or as the event loop's copy. */
+/** Whether the tokenizer's tables are held: by the counter thread, or on the event loop. */
 export const tokenCounterRunning = (): boolean => worker !== undefined || inline !== undefined
 
 // The event loop's tables, built on the first short count (`loading` meanwhile, which the short counts asked for then
