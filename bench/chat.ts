@@ -6,6 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import type { Placement } from './cores.js'
 import { LOAD_GENERATOR, loadTest, type LoadResult } from './load.js'
 import { chatBody, CHAT_PATH, medianLoad, medianSeq, probe, rotate, streams, type SeqResult } from './measure.js'
+import { readProcCpuMs } from './proc-cpu.js'
 import { readProcMemory } from './proc-memory.js'
 import { LABELS, STREAM_CONNECTIONS, TARGETS, type Measurements, type TargetMemory, type TargetName } from './report.js'
 import { BENCH_KEY, startBareProxy, startFakeUpstream, startGatehouse, startPortkey, type Child, type FakeOrigins, type GatehouseChild } from './targets.js'
@@ -69,7 +70,7 @@ async function loadRounds(rounds: number, children: Children, log: Log): Promise
       for (const t of rotate(measured(children), round)) {
         const child = children[t]!
         log(`  round ${round + 1}/${rounds}, ${LABELS[t]}: ${connections} connections, ${load.warmupS} s warm-up + ${load.durationS} s`)
-        results[t].push(await loadTest(`${child.url}${CHAT_PATH}`, BENCH_KEY, chatBody(), connections, load, child.requestHeaders, child.pid))
+        results[t].push(await loadTest(`${child.url}${CHAT_PATH}`, BENCH_KEY, chatBody(), connections, load, child.requestHeaders, { target: () => readProcCpuMs(child.pid) }))
         await sleep(SETTLE_MS)
       }
     }

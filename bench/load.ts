@@ -7,7 +7,6 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { noteAnswers } from './answered.js'
-import { readProcCpuMs } from './proc-cpu.js'
 import { ROOT } from './root.js'
 
 const run = promisify(execFile)
@@ -41,6 +40,23 @@ export interface LoadResult extends Omit<LoadRun, 'answered2xx'> {
   connections: number
   /** the target's CPU time (all its threads) over the measured run, per request answered, in µs; NaN when not read */
   cpuUsPerRequest: number
+  /** the same of the database behind it (team mode: the PostgreSQL cluster's processes); NaN when not read */
+  databaseCpuUsPerRequest: number
+}
+
+/** Reads of CPU time so far, in ms (bench/proc-cpu.ts), taken before and after the measured run. */
+export interface CpuProbes {
+  target?: () => number | undefined
+  database?: () => number | undefined
+}
+
+/** What `probe` read over `run`, per request it answered, in µs (NaN without a probe or a request). */
+async function perRequest(probes: CpuProbes, run: () => Promise<LoadRun>): Promise<{ run: LoadRun; target: number; database: number }> {
+  const before = { target: probes.target?.(), database: probes.database?.() }
+  const measured = await run()
+  const usPerRequest = (start: number | undefined, end: number | undefined) =>
+    start === undefined || end === undefined || measured.requests === 0 ? NaN : ((end - start) * 1000) / measured.requests
+  return { run: measured, target: usPerRequest(before.target, probes.target?.()), database: usPerRequest(before.database, probes.database?.()) }
 }
 
 interface WrkResult { requests: number; durationUs: number; connectErrors: number; readErrors: number; writeErrors: number; statusErrors: number; timeouts: number; p50Us: number; p99Us: number }
@@ -75,23 +91,20 @@ const generate = LOAD_GENERATOR.name === 'wrk' ? wrk : autocannon
 
 /**
  * The chat body (or any JSON body) POSTed to `url` on `connections` connections: warm-up, then the measured run.
- * `headers`: more request headers, beside the content type and the key (a peer's routing headers); `targetPid`: the
- * process whose CPU time per request is read over the measured run.
+ * `headers`: more request headers, beside the content type and the key (a peer's routing headers); `cpu`: the CPU
+ * times read over the measured run, per request.
  */
-export async function loadTest(url: string, apiKey: string, body: string, connections: number, opts: { durationS: number; warmupS: number }, headers: Record<string, string> = {}, targetPid?: number): Promise<LoadResult> {
+export async function loadTest(url: string, apiKey: string, body: string, connections: number, opts: { durationS: number; warmupS: number }, headers: Record<string, string> = {}, cpu: CpuProbes = {}): Promise<LoadResult> {
   const dir = mkdtempSync(join(tmpdir(), 'gatehouse-bench-body-'))
   try {
     const bodyFile = join(dir, 'body.json')
     writeFileSync(bodyFile, body)
     const job = { url, authorization: `Bearer ${apiKey}`, bodyFile, connections, headers }
     const warm = await generate({ ...job, durationS: opts.warmupS })
-    const cpuBefore = readProcCpuMs(targetPid)
-    const measured = await generate({ ...job, durationS: opts.durationS })
-    const cpuAfter = readProcCpuMs(targetPid)
-    const cpuUsPerRequest = cpuBefore === undefined || cpuAfter === undefined || measured.requests === 0 ? NaN : ((cpuAfter - cpuBefore) * 1000) / measured.requests
+    const { run: measured, target, database } = await perRequest(cpu, () => generate({ ...job, durationS: opts.durationS }))
     noteAnswers(url, warm.answered2xx + measured.answered2xx)
     const { answered2xx: _, ...rest } = measured
-    return { connections, ...rest, cpuUsPerRequest }
+    return { connections, ...rest, cpuUsPerRequest: target, databaseCpuUsPerRequest: database }
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }

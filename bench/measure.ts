@@ -74,6 +74,7 @@ export function medianLoad(rounds: LoadResult[]): LoadResult {
     p50: median(rounds.map((r) => r.p50)),
     p99: median(rounds.map((r) => r.p99)),
     cpuUsPerRequest: median(rounds.map((r) => r.cpuUsPerRequest)),
+    databaseCpuUsPerRequest: median(rounds.map((r) => r.databaseCpuUsPerRequest)),
     requests: sum((r) => r.requests),
     errors: sum((r) => r.errors),
     non2xx: sum((r) => r.non2xx),

@@ -1,6 +1,6 @@
 // A process's CPU time as Linux reports it in /proc/<pid>/stat.
 import { execFileSync } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 
 /** Clock ticks per second, the unit of /proc/<pid>/stat's times (100 on every common Linux). */
 const TICKS_PER_S = (() => {
@@ -13,13 +13,38 @@ const TICKS_PER_S = (() => {
 
 /** User plus system time of process `pid` (every thread) so far, in ms; undefined when it cannot be read. */
 export function readProcCpuMs(pid: number | undefined): number | undefined {
-  if (pid === undefined) return undefined
+  const fields = pid === undefined ? undefined : statFields(pid)
+  if (fields === undefined) return undefined
+  const ticks = Number(fields[11]) + Number(fields[12])
+  return Number.isFinite(ticks) ? (ticks * 1000) / TICKS_PER_S : undefined
+}
+
+/**
+ * The fields of /proc/<pid>/stat after the command name, which may itself hold spaces (field 3, the state, first);
+ * undefined once the process has ended.
+ */
+function statFields(pid: number | string): string[] | undefined {
   try {
-    // The fields after the command name, which may itself hold spaces, start at the state (field 3).
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ').at(-1)!.split(' ')
-    const ticks = Number(fields[11]) + Number(fields[12])
-    return Number.isFinite(ticks) ? (ticks * 1000) / TICKS_PER_S : undefined
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ').at(-1)!.split(' ')
   } catch {
     return undefined
   }
+}
+
+/**
+ * A process and its children together (a PostgreSQL cluster: its postmaster and backends), in ms: the children alive
+ * now, and those already ended and waited for, as the parent's own figures count them.
+ */
+export function readProcFamilyCpuMs(parentPid: number | undefined): number | undefined {
+  if (parentPid === undefined) return undefined
+  const parent = statFields(parentPid)
+  if (parent === undefined) return undefined
+  // utime, stime, cutime, cstime; a child's parent pid is field 4.
+  let ticks = Number(parent[11]) + Number(parent[12]) + Number(parent[13]) + Number(parent[14])
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue
+    const child = statFields(pid)
+    if (child !== undefined && Number(child[1]) === parentPid) ticks += Number(child[11]) + Number(child[12])
+  }
+  return Number.isFinite(ticks) ? (ticks * 1000) / TICKS_PER_S : undefined
 }

@@ -239,9 +239,14 @@ export function printLedger(answered: number, ledger: { ok: number; other: numbe
 /** Team mode: req/s per series at each connection count, the shared store's overhead and what a second replica adds. */
 export function printTeam(summary: TeamRound, rounds: number, placement: string): void {
   const rps = (s: keyof TeamRound, c: number) => at(summary[s], c)?.requestsPerSec
-  const rows = TEAM_SERIES.map((s) => [TEAM_LABELS[s], ...TEAM_OPTS.connections.flatMap((c) => [(rps(s, c) ?? NaN).toFixed(0), ms(at(summary[s], c)?.p99 ?? NaN)])])
+  const us = (v: number | undefined) => (v !== undefined && Number.isFinite(v) ? v.toFixed(0) : 'n/a')
+  const rows = TEAM_SERIES.map((s) => [TEAM_LABELS[s], ...TEAM_OPTS.connections.flatMap((c) => {
+    const r = at(summary[s], c)
+    return [(rps(s, c) ?? NaN).toFixed(0), ms(r?.p99 ?? NaN), us(r?.cpuUsPerRequest), us(r?.databaseCpuUsPerRequest)]
+  })])
   const of = `median of ${rounds} round${rounds === 1 ? '' : 's'}`
-  console.log(table(`\nTeam mode: chat under load (${of}; ${placement})`, ['store', ...TEAM_OPTS.connections.flatMap((c) => [`req/s @${c}`, `p99 ms @${c}`])], rows))
+  console.log(table(`\nTeam mode: chat under load (${of}; ${placement})`, ['store', ...TEAM_OPTS.connections.flatMap((c) => [`req/s @${c}`, `p99 ms @${c}`, `GH µs/req @${c}`, `PG µs/req @${c}`])], rows))
+  console.log('  µs/req: CPU time per request answered over the measured run, of the Gatehouse process(es) (GH) and of the PostgreSQL cluster (PG)')
   for (const c of TEAM_OPTS.connections) {
     const pgShare = share(rps('pg1', c), rps('sqlite', c))
     console.log(`  @${c}: PostgreSQL with 1 replica does ${percent(pgShare)} of SQLite's throughput (the shared store costs ${percent(100 - pgShare)}); 2 replicas vs 1: ×${multiple(rps('pg2', c), rps('pg1', c)).toFixed(2)}`)

@@ -15,6 +15,7 @@ import { startPgCluster } from '../test/helpers/pg-cluster.js'
 import { answeredAt } from './answered.js'
 import { REPLICA_CORES, unpinRunner, type Placement } from './cores.js'
 import { loadTest, type LoadResult } from './load.js'
+import { readProcCpuMs, readProcFamilyCpuMs } from './proc-cpu.js'
 import { chatBody, CHAT_PATH, medianLoad, probe, rotate } from './measure.js'
 import { BENCH_KEY, gatewayConfig, startReplica, type Child, type FakeOrigins } from './targets.js'
 
@@ -73,22 +74,27 @@ function parentOf(pid: string): string | undefined {
   }
 }
 
-/**
- * Pins the cluster to `core`: its postmaster (found as the parent of a connection's backend) and every process it
- * has started; the backends it starts later inherit the postmaster's core.
- */
-export async function pinDatabase(adminUrl: string, core: string): Promise<void> {
+/** The cluster's postmaster: the parent of a connection's backend. */
+async function postmasterOf(adminUrl: string): Promise<string> {
   const client = new pg.Client({ connectionString: adminUrl })
   await client.connect()
-  let postmaster: string | undefined
   try {
     // Read while the connection is open: its backend exits when it ends.
     const backend = Number((await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0].pid)
-    postmaster = parentOf(String(backend))
+    const postmaster = parentOf(String(backend))
     if (postmaster === undefined) throw new Error(`no parent process found for PostgreSQL backend ${backend}`)
+    return postmaster
   } finally {
     await client.end()
   }
+}
+
+/**
+ * Pins the cluster to `core`: its postmaster and every process it has started; the backends it starts later inherit
+ * the postmaster's core.
+ */
+export async function pinDatabase(adminUrl: string, core: string): Promise<void> {
+  const postmaster = await postmasterOf(adminUrl)
   const children = readdirSync('/proc').filter((pid) => /^\d+$/.test(pid) && parentOf(pid) === postmaster)
   execFileSync('/usr/bin/taskset', ['-a', '-p', '-c', core, postmaster], { stdio: 'ignore' })
   for (const pid of children) {
@@ -109,6 +115,8 @@ function summed(a: LoadResult, b: LoadResult, connections: number): LoadResult {
     p50: Math.max(a.p50, b.p50),
     p99: Math.max(a.p99, b.p99),
     cpuUsPerRequest: (a.cpuUsPerRequest * a.requests + b.cpuUsPerRequest * b.requests) / (a.requests + b.requests),
+    // Read over `a`'s run only (the two run side by side): the database's time for both replicas' requests.
+    databaseCpuUsPerRequest: (a.databaseCpuUsPerRequest * a.requests) / (a.requests + b.requests),
     requests: a.requests + b.requests,
     errors: a.errors + b.errors,
     non2xx: a.non2xx + b.non2xx,
@@ -152,11 +160,15 @@ export async function measureTeam(fakes: FakeOrigins, sqlite: Child, placement: 
     const one = await start('replica (alone)', alone, cores.replicas[0])
     const two = [await start('replica 1 of 2', shared, cores.replicas[0]), await start('replica 2 of 2', shared, cores.replicas[1])]
 
+    // CPU per request: each Gatehouse's own, and the cluster's (its postmaster and backends) behind the replicas.
+    const postmaster = Number(await postmasterOf(cluster.adminUrl))
+    const cpuOf = (child: Child) => () => readProcCpuMs(child.pid)
+    const clusterCpu = () => readProcFamilyCpuMs(postmaster)
     const measure: Record<TeamSeries, (connections: number) => Promise<LoadResult>> = {
-      sqlite: (c) => loadTest(`${sqlite.url}${CHAT_PATH}`, BENCH_KEY, chatBody(), c, TEAM_OPTS),
-      pg1: (c) => loadTest(`${one.url}${CHAT_PATH}`, BENCH_KEY, chatBody(), c, TEAM_OPTS),
+      sqlite: (c) => loadTest(`${sqlite.url}${CHAT_PATH}`, BENCH_KEY, chatBody(), c, TEAM_OPTS, {}, { target: cpuOf(sqlite) }),
+      pg1: (c) => loadTest(`${one.url}${CHAT_PATH}`, BENCH_KEY, chatBody(), c, TEAM_OPTS, {}, { target: cpuOf(one), database: clusterCpu }),
       pg2: async (c) => {
-        const [a, b] = await Promise.all(two.map((r) => loadTest(`${r.url}${CHAT_PATH}`, BENCH_KEY, chatBody(), c / 2, TEAM_OPTS)))
+        const [a, b] = await Promise.all(two.map((r, i) => loadTest(`${r.url}${CHAT_PATH}`, BENCH_KEY, chatBody(), c / 2, TEAM_OPTS, {}, { target: cpuOf(r), ...(i === 0 ? { database: clusterCpu } : {}) })))
         return summed(a, b, c)
       },
     }
@@ -201,6 +213,7 @@ export async function measureTeam(fakes: FakeOrigins, sqlite: Child, placement: 
     }
     const added = oneConnection.pg1.p50 - oneConnection.sqlite.p50
     log(`  @1: p50 ${oneConnection.sqlite.p50.toFixed(3)} ms on SQLite, ${oneConnection.pg1.p50.toFixed(3)} ms on PostgreSQL with 1 replica: the shared store adds ${added.toFixed(3)} ms`)
+    log(`  @1: CPU per request ${oneConnection.sqlite.cpuUsPerRequest.toFixed(0)} µs on SQLite; ${oneConnection.pg1.cpuUsPerRequest.toFixed(0)} µs in the replica and ${oneConnection.pg1.databaseCpuUsPerRequest.toFixed(0)} µs in PostgreSQL`)
     return { rounds: all, summary, oneConnection, failures }
   } finally {
     await Promise.all(replicas.map((r) => r.stop()))

@@ -84,7 +84,7 @@ describe('oneCoreGoals', () => {
 })
 
 describe('summarize', () => {
-  const load = (connections: number, requestsPerSec: number, p50: number, p99: number): LoadResult => ({ connections, requestsPerSec, p50, p99, cpuUsPerRequest: 1e6 / requestsPerSec, requests: 1000, errors: 0, non2xx: 0 })
+  const load = (connections: number, requestsPerSec: number, p50: number, p99: number): LoadResult => ({ connections, requestsPerSec, p50, p99, cpuUsPerRequest: 1e6 / requestsPerSec, databaseCpuUsPerRequest: NaN, requests: 1000, errors: 0, non2xx: 0 })
   const stream = (p50: number, perSec: number): SeqResult => ({ requests: 100, p50, p99: p50 * 2, totalP50: p50 + 1, totalP99: p50 * 3, failures: 0, perSec })
   const memory = (afterLoadMb: number): TargetMemory => ({ idleMb: afterLoadMb / 2, afterLoadMb, peakMb: afterLoadMb + 10 })
   // Each target answers at its own rate, so that a ratio taken against the wrong one shows.

@@ -1,6 +1,11 @@
 // The bench's CPU time per request reads a target's user + system time from /proc/<pid>/stat (bench/proc-cpu.ts).
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
 import { describe, expect, it } from 'vitest'
-import { readProcCpuMs } from '../../bench/proc-cpu.js'
+import { readProcCpuMs, readProcFamilyCpuMs } from '../../bench/proc-cpu.js'
+
+/** A child that spends about 300 ms of CPU, says so on stdout, then waits for its stdin to end. */
+const BURNER = "let x = 0; while (process.cpuUsage().user < 300000) x += Math.sqrt(x + 1); process.stdout.write('burnt\\n'); process.stdin.resume()"
 
 describe('readProcCpuMs', () => {
   it("follows the process's own CPU time, as process.cpuUsage counts it, to within a few clock ticks", () => {
@@ -21,5 +26,27 @@ describe('readProcCpuMs', () => {
   it('is undefined for no process, or one that is not there', () => {
     expect(readProcCpuMs(undefined)).toBeUndefined()
     expect(readProcCpuMs(2 ** 22 + 1)).toBeUndefined()
+  })
+})
+
+describe('readProcFamilyCpuMs', () => {
+  it("counts a parent's children: those alive, then, once ended, the parent's figures for them", async () => {
+    const before = readProcFamilyCpuMs(process.pid)!
+    const child = spawn(process.execPath, ['-e', BURNER], { stdio: ['pipe', 'pipe', 'inherit'] })
+    await once(child.stdout!, 'data')
+    const alive = readProcFamilyCpuMs(process.pid)!
+    const own = readProcCpuMs(child.pid)!
+    expect(own).toBeGreaterThan(250)
+    expect(alive - before).toBeGreaterThanOrEqual(own)
+    child.stdin!.end()
+    await once(child, 'exit')
+    // Ended and waited for: its time moves into the parent's figures for its children, and is still counted.
+    expect(readProcCpuMs(child.pid)).toBeUndefined()
+    expect(readProcFamilyCpuMs(process.pid)! - before).toBeGreaterThanOrEqual(own)
+  })
+
+  it('is undefined for no process, or one that is not there', () => {
+    expect(readProcFamilyCpuMs(undefined)).toBeUndefined()
+    expect(readProcFamilyCpuMs(2 ** 22 + 1)).toBeUndefined()
   })
 })
