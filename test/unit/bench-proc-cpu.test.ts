@@ -34,8 +34,9 @@ describe('readProcFamilyCpuMs', () => {
     const before = readProcFamilyCpuMs(process.pid)!
     const child = spawn(process.execPath, ['-e', BURNER], { stdio: ['pipe', 'pipe', 'inherit'] })
     await once(child.stdout!, 'data')
-    const alive = readProcFamilyCpuMs(process.pid)!
+    // The child's own time first: the family's, read after it, can only have grown since.
     const own = readProcCpuMs(child.pid)!
+    const alive = readProcFamilyCpuMs(process.pid)!
     expect(own).toBeGreaterThan(250)
     expect(alive - before).toBeGreaterThanOrEqual(own)
     child.stdin!.end()
