@@ -44,7 +44,7 @@ export interface LoadResult extends Omit<LoadRun, 'answered2xx'> {
   databaseCpuUsPerRequest: number
 }
 
-/** Reads of CPU time so far, in ms (bench/proc-cpu.ts), taken before and after the measured run. */
+/** Reads of CPU time so far, in ms (bench/proc-tree.ts), taken before and after the measured run. */
 export interface CpuProbes {
   target?: () => number | undefined
   database?: () => number | undefined

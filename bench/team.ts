@@ -6,7 +6,7 @@
 // is alone on the target core, the second replica on the other core, the load generator and PostgreSQL unpinned.
 import { execFileSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
@@ -15,7 +15,7 @@ import { startPgCluster } from '../test/helpers/pg-cluster.js'
 import { answeredAt } from './answered.js'
 import { REPLICA_CORES, unpinRunner, type Placement } from './cores.js'
 import { loadTest, type LoadResult } from './load.js'
-import { readProcCpuMs, readProcFamilyCpuMs } from './proc-cpu.js'
+import { childrenOf, parentOf, readProcCpuMs, readProcFamilyCpuMs } from './proc-tree.js'
 import { chatBody, CHAT_PATH, medianLoad, probe, rotate } from './measure.js'
 import { BENCH_KEY, gatewayConfig, startReplica, type Child, type FakeOrigins } from './targets.js'
 
@@ -65,23 +65,14 @@ export function describeTeamPlacement(placement: Placement): string {
   return `the SQLite Gatehouse and the single replica alone on core ${cores.replicas[0]}, the two replicas on cores ${cores.replicas.join(' and ')} (taskset); the fake upstream on core ${cores.replicas[1]} as before; load generator and PostgreSQL unpinned`
 }
 
-/** A process's parent pid, from its /proc entry; undefined once it has ended. */
-function parentOf(pid: string): string | undefined {
-  try {
-    return /^PPid:\s*(\d+)$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]
-  } catch {
-    return undefined
-  }
-}
-
 /** The cluster's postmaster: the parent of a connection's backend. */
-async function postmasterOf(adminUrl: string): Promise<string> {
+async function postmasterOf(adminUrl: string): Promise<number> {
   const client = new pg.Client({ connectionString: adminUrl })
   await client.connect()
   try {
     // Read while the connection is open: its backend exits when it ends.
     const backend = Number((await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0].pid)
-    const postmaster = parentOf(String(backend))
+    const postmaster = parentOf(backend)
     if (postmaster === undefined) throw new Error(`no parent process found for PostgreSQL backend ${backend}`)
     return postmaster
   } finally {
@@ -95,11 +86,11 @@ async function postmasterOf(adminUrl: string): Promise<string> {
  */
 export async function pinDatabase(adminUrl: string, core: string): Promise<void> {
   const postmaster = await postmasterOf(adminUrl)
-  const children = readdirSync('/proc').filter((pid) => /^\d+$/.test(pid) && parentOf(pid) === postmaster)
-  execFileSync('/usr/bin/taskset', ['-a', '-p', '-c', core, postmaster], { stdio: 'ignore' })
+  const children = childrenOf(postmaster)
+  execFileSync('/usr/bin/taskset', ['-a', '-p', '-c', core, String(postmaster)], { stdio: 'ignore' })
   for (const pid of children) {
     try {
-      execFileSync('/usr/bin/taskset', ['-a', '-p', '-c', core, pid], { stdio: 'ignore' })
+      execFileSync('/usr/bin/taskset', ['-a', '-p', '-c', core, String(pid)], { stdio: 'ignore' })
     } catch (err) {
       // A backend that ended meanwhile (the connection above's) has nothing left to pin.
       if (existsSync(`/proc/${pid}`)) throw err
@@ -161,7 +152,7 @@ export async function measureTeam(fakes: FakeOrigins, sqlite: Child, placement: 
     const two = [await start('replica 1 of 2', shared, cores.replicas[0]), await start('replica 2 of 2', shared, cores.replicas[1])]
 
     // CPU per request: each Gatehouse's own, and the cluster's (its postmaster and backends) behind the replicas.
-    const postmaster = Number(await postmasterOf(cluster.adminUrl))
+    const postmaster = await postmasterOf(cluster.adminUrl)
     const cpuOf = (child: Child) => () => readProcCpuMs(child.pid)
     const clusterCpu = () => readProcFamilyCpuMs(postmaster)
     const measure: Record<TeamSeries, (connections: number) => Promise<LoadResult>> = {

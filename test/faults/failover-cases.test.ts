@@ -104,7 +104,6 @@ function expectWhole(s: Streamed, answer: string, model: string): void {
   expect(s.chunks.every((c) => c.model === model)).toBe(true)
 }
 
-/** The cost of a usage at a price (the chaos models' unless told). */
 /**
  * One call to each account, the second made once `deadlineMs` had passed on the first (within `slackMs`). Not
  * before: counted from `sentAt`, when the client sent the request, which comes before the first call is made (the
@@ -118,6 +117,7 @@ function expectFailedOverAtDeadline(chaos: ChaosProvider, model: string, deadlin
   expect(secondary[0].at - primary[0].at).toBeLessThan(deadlineMs + slackMs)
 }
 
+/** The cost of a usage at a price (the chaos models' unless told). */
 const costOf = (input: number, output: number, price: Price = PRICE) => input * price.input * 1000 + output * price.output * 1000
 
 /** The ledger row of a request. */

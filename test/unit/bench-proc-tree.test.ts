@@ -1,8 +1,9 @@
-// The bench's CPU time per request reads a target's user + system time from /proc/<pid>/stat (bench/proc-cpu.ts).
+// The bench reads processes from /proc/<pid>/stat (bench/proc-tree.ts): a target's user + system time for its CPU per
+// request, and a process's children (a PostgreSQL cluster's backends) to pin them and to count their time.
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { describe, expect, it } from 'vitest'
-import { readProcCpuMs, readProcFamilyCpuMs } from '../../bench/proc-cpu.js'
+import { childrenOf, parentOf, readProcCpuMs, readProcFamilyCpuMs } from '../../bench/proc-tree.js'
 
 /** A child that spends about 300 ms of CPU, says so on stdout, then waits for its stdin to end. */
 const BURNER = "let x = 0; while (process.cpuUsage().user < 300000) x += Math.sqrt(x + 1); process.stdout.write('burnt\\n'); process.stdin.resume()"
@@ -37,12 +38,15 @@ describe('readProcFamilyCpuMs', () => {
     // The child's own time first: the family's, read after it, can only have grown since.
     const own = readProcCpuMs(child.pid)!
     const alive = readProcFamilyCpuMs(process.pid)!
+    expect(parentOf(child.pid!)).toBe(process.pid)
+    expect(childrenOf(process.pid)).toContain(child.pid)
     expect(own).toBeGreaterThan(250)
     expect(alive - before).toBeGreaterThanOrEqual(own)
     child.stdin!.end()
     await once(child, 'exit')
     // Ended and waited for: its time moves into the parent's figures for its children, and is still counted.
     expect(readProcCpuMs(child.pid)).toBeUndefined()
+    expect([parentOf(child.pid!), childrenOf(process.pid).includes(child.pid!)]).toEqual([undefined, false])
     expect(readProcFamilyCpuMs(process.pid)! - before).toBeGreaterThanOrEqual(own)
   })
 

@@ -1,4 +1,4 @@
-// A process's CPU time as Linux reports it in /proc/<pid>/stat.
+// Processes as Linux reports them in /proc/<pid>/stat: a process's parent and children, and its CPU time.
 import { execFileSync } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
 
@@ -31,20 +31,26 @@ function statFields(pid: number | string): string[] | undefined {
   }
 }
 
+/** The parent of process `pid` (field 4); undefined once it has ended. */
+export function parentOf(pid: number): number | undefined {
+  const fields = statFields(pid)
+  return fields === undefined ? undefined : Number(fields[1])
+}
+
+/** The processes whose parent is `pid` now. */
+export function childrenOf(pid: number): number[] {
+  return readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).map(Number).filter((child) => parentOf(child) === pid)
+}
+
 /**
  * A process and its children together (a PostgreSQL cluster: its postmaster and backends), in ms: the children alive
  * now, and those already ended and waited for, as the parent's own figures count them.
  */
 export function readProcFamilyCpuMs(parentPid: number | undefined): number | undefined {
-  if (parentPid === undefined) return undefined
-  const parent = statFields(parentPid)
+  const parent = parentPid === undefined ? undefined : statFields(parentPid)
   if (parent === undefined) return undefined
-  // utime, stime, cutime, cstime; a child's parent pid is field 4.
-  let ticks = Number(parent[11]) + Number(parent[12]) + Number(parent[13]) + Number(parent[14])
-  for (const pid of readdirSync('/proc')) {
-    if (!/^\d+$/.test(pid)) continue
-    const child = statFields(pid)
-    if (child !== undefined && Number(child[1]) === parentPid) ticks += Number(child[11]) + Number(child[12])
-  }
-  return Number.isFinite(ticks) ? (ticks * 1000) / TICKS_PER_S : undefined
+  // utime, stime, cutime, cstime
+  let ms = ((Number(parent[11]) + Number(parent[12]) + Number(parent[13]) + Number(parent[14])) * 1000) / TICKS_PER_S
+  for (const child of childrenOf(parentPid!)) ms += readProcCpuMs(child) ?? 0
+  return Number.isFinite(ms) ? ms : undefined
 }
