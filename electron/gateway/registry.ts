@@ -6,6 +6,7 @@ import { createRedactor, type Redactor } from './secrets/redact.js'
 import type { SecretBox } from './secrets/secrets.js'
 import type { Account, ApiKey, Group, UpstreamAccount } from './contract/accounts.js'
 import type { Store } from './store/index.js'
+import type { UncommittedCharges } from './store/ledger.js'
 
 /**
  * What the request path reads on every call, held in memory and rebuilt from the store
@@ -39,20 +40,13 @@ export class Registry {
     return registry
   }
 
-  /** Charges mirrored in memory so far (billing.ts chargeMirror): a read of balances must not overlap one. */
-  mirroredCharges = 0
-
   /**
-   * Reads balances back from the store with every charge mirrored in memory included: queued charges are committed
-   * first, and the read is taken again (a few times at most) when a charge was mirrored meanwhile.
+   * Reads balances from the store with every charge mirrored in memory counted once: queued charges are committed
+   * first, and `apply` (synchronous) gets the charges queued during the read, which the read does not include
+   * (store/ledger.ts readCommitted).
    */
-  async readBalances<T>(read: () => Promise<T>): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      const before = this.mirroredCharges
-      await this.store.ledger.flush()
-      const result = await read()
-      if (this.mirroredCharges === before || attempt === 3) return result
-    }
+  readBalances<T>(read: () => Promise<T>, apply?: (result: T, queued: UncommittedCharges) => void): Promise<T> {
+    return this.store.ledger.readCommitted(read, apply)
   }
 
   /** The end of the last reload asked for (never rejects). */
@@ -74,9 +68,25 @@ export class Registry {
 
   private async load(): Promise<void> {
     const { store } = this
-    const [overrides, groups, upstreams, keys, account] = await this.readBalances(() =>
-      Promise.all([store.modelOverrides.all(), store.groups.all(), store.upstreams.all(), store.apiKeys.all(), store.account.get()]),
+    await this.readBalances(
+      () => Promise.all([store.modelOverrides.all(), store.groups.all(), store.upstreams.all(), store.apiKeys.all(), store.account.get()]),
+      (rows, queued) => this.install(...rows, queued),
     )
+    this.afterReload()
+  }
+
+  /**
+   * The maps swapped in from what the store holds, with the charges queued since its read counted on top (run in the
+   * ledger's turn: no charge is mirrored on the maps it replaces meanwhile).
+   */
+  private install(
+    overrides: Awaited<ReturnType<Store['modelOverrides']['all']>>,
+    groups: Awaited<ReturnType<Store['groups']['all']>>,
+    upstreams: Awaited<ReturnType<Store['upstreams']['all']>>,
+    keys: Awaited<ReturnType<Store['apiKeys']['all']>>,
+    account: Awaited<ReturnType<Store['account']['get']>>,
+    queued: UncommittedCharges,
+  ): void {
     this.candidateCache = new Map()
     this.catalog = createCatalog(this.builtinModels, overrides)
     this.groups = new Map(groups.map((g) => [g.id, { ...g, modelSet: new Set(g.models) }]))
@@ -91,7 +101,7 @@ export class Registry {
           ...accountModels(u.models),
           priority: u.priority,
           budgetNano: u.budget_nano,
-          spentNano: u.spent_nano,
+          spentNano: u.spent_nano + (queued.upstreams.get(u.id) ?? 0),
         },
       ]),
     )
@@ -107,15 +117,14 @@ export class Registry {
         name: k.name,
         concurrency: k.concurrency,
         quotaNano: k.quota_nano,
-        usedNano: k.used_nano,
+        usedNano: k.used_nano + (queued.keys.get(k.id) ?? 0),
         expiresAt: k.expires_at,
         disabled: k.disabled === 1,
       }
       ;(k.legacy_sha256 === 1 ? this.legacyKeys : this.keysByHash).set(k.hash, key)
       this.keysById.set(k.id, key)
     }
-    this.account = { budgetNano: account.budget_nano, balanceNano: account.balance_nano, reservedNano: account.reserved_nano, concurrency: account.concurrency }
-    this.afterReload()
+    this.account = { budgetNano: account.budget_nano, balanceNano: account.balance_nano - queued.account, reservedNano: account.reserved_nano, concurrency: account.concurrency }
   }
 
   /**
@@ -124,18 +133,23 @@ export class Registry {
    */
   async refreshMoney(): Promise<void> {
     const { store } = this
-    const [account, keys, upstreams] = await this.readBalances(() => Promise.all([store.account.get(), store.apiKeys.spending(), store.upstreams.spending()]))
-    this.account.balanceNano = account.balance_nano
-    this.account.reservedNano = account.reserved_nano
-    for (const k of keys) {
-      const key = this.keysById.get(k.id)
-      if (key) key.usedNano = k.used_nano
-    }
-    for (const u of upstreams) {
-      const upstream = this.upstreams.get(u.id)
-      if (upstream) upstream.spentNano = u.spent_nano
-    }
+    await this.readBalances(
+      () => Promise.all([store.account.get(), store.apiKeys.spending(), store.upstreams.spending()]),
+      ([account, keys, upstreams], queued) => {
+        this.account.balanceNano = account.balance_nano - queued.account
+        this.account.reservedNano = account.reserved_nano
+        for (const k of keys) {
+          const key = this.keysById.get(k.id)
+          if (key) key.usedNano = k.used_nano + (queued.keys.get(k.id) ?? 0)
+        }
+        for (const u of upstreams) {
+          const upstream = this.upstreams.get(u.id)
+          if (upstream) upstream.spentNano = u.spent_nano + (queued.upstreams.get(u.id) ?? 0)
+        }
+      },
+    )
   }
+
 
   /**
    * The key a client presented, if it exists. A key of an older store (plain SHA-256) is found too, and its row gets

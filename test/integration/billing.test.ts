@@ -108,6 +108,48 @@ describe('billing (spec §1)', () => {
   })
 })
 
+describe('the in-memory mirror of balances (what pre-call checks read)', () => {
+  /** Memory against the store, once everything queued is committed: the account's balance, the key's and the upstream account's spend. */
+  async function mirrorAndStore() {
+    const { store, registry } = gw.services
+    await store.ledger.flush()
+    const key = registry.findKey(TEST_KEY)!
+    const [account, keys, upstreams] = await Promise.all([store.account.get(), store.apiKeys.spending(), store.upstreams.spending()])
+    return {
+      memory: [registry.account.balanceNano, registry.keysById.get(key.id)!.usedNano, registry.upstreams.get('a')!.spentNano],
+      store: [account.balance_nano, keys.find((k) => k.id === key.id)!.used_nano, upstreams.find((u) => u.id === 'a')!.spent_nano],
+    }
+  }
+
+  it.each(['refreshMoney', 'reload'] as const)('a %s whose reads requests overlap, each charged before the read returns, counts every charge once', async (method) => {
+    fake.setScenario({ kind: 'ok', usage: { prompt_tokens: 10, completion_tokens: 5 } })
+    const { store, registry } = gw.services
+    const read = store.account.get
+    let overlapped = 0
+    store.account.get = async () => {
+      const row = await read()
+      // A request ends while the read is under way: its charge is mirrored in memory, and is not in the row read.
+      if (overlapped < 3) {
+        overlapped++
+        const mirrored = registry.account.balanceNano
+        const res = await gw.post('/v1/chat/completions', body)
+        expect(res.status).toBe(200)
+        await res.json()
+        await until('the charge mirrored', 5_000, () => registry.account.balanceNano === mirrored - cost(10, 5))
+      }
+      return row
+    }
+    try {
+      await registry[method]()
+    } finally {
+      store.account.get = read
+    }
+    expect(overlapped).toBeGreaterThan(0)
+    const { memory, store: stored } = await mirrorAndStore()
+    expect(memory).toEqual(stored)
+  })
+})
+
 describe('the account balance', () => {
   it('402 when the balance is used up; a restart with the same config neither refills it nor bills twice', async () => {
     const upstream = await startFakeOpenAI()

@@ -69,7 +69,6 @@ export function attemptsJson(attempts: readonly UpstreamAttempt[]): string {
 
 /** The in-memory mirror of a charge the store makes when the ledger row is written: account, key, upstream account. */
 export function chargeMirror(registry: Registry, key: ApiKey | undefined, upstreamId: string | null, cost: number): void {
-  registry.mirroredCharges++
   registry.account.balanceNano -= cost
   if (key) key.usedNano += cost
   const upstream = upstreamId === null ? undefined : registry.upstreams.get(upstreamId)

@@ -92,6 +92,13 @@ const interruptedRow = (p: PendingEntry): LedgerEntry => ({
   usage_source: 'local_count', breakdown: p.breakdown ?? null,
 })
 
+/** Charges queued and not yet committed: to the account, and by key and by upstream account. */
+export interface UncommittedCharges {
+  account: number
+  keys: Map<string, number>
+  upstreams: Map<string, number>
+}
+
 /** Rows wait at most this long for their commit, so a crash can lose only the last few milliseconds. */
 export const GROUP_COMMIT_MS = 10
 const GROUP_COMMIT_ROWS = 256
@@ -216,6 +223,24 @@ export function ledgerRepo(sql: Sql, log: (line: string) => void, replica: strin
     tail = run.catch(() => {})
     return run
   }
+  /** Runs `work` in the commits' turn: no commit is under way or starts until it ends. */
+  const exclusive = <T>(work: () => Promise<T>): Promise<T> => {
+    const run = tail.then(work)
+    tail = run.then(() => {}, () => {})
+    return run
+  }
+  /** The charges of the rows queued and not committed (those of a repeated id count too: memory charged them). */
+  const uncommitted = (): UncommittedCharges => {
+    const charges: UncommittedCharges = { account: 0, keys: new Map(), upstreams: new Map() }
+    for (const entry of pending) {
+      const cost = chargeNano(entry.cost_nano)
+      if (cost === 0) continue
+      charges.account += cost
+      if (entry.key_id !== null) charges.keys.set(entry.key_id, (charges.keys.get(entry.key_id) ?? 0) + cost)
+      if (entry.upstream_id !== null) charges.upstreams.set(entry.upstream_id, (charges.upstreams.get(entry.upstream_id) ?? 0) + cost)
+    }
+    return charges
+  }
   /** The timer's commit: an error is logged and retried, never thrown into the event loop. */
   const flushLater = (): void => {
     flush().catch((err: unknown) => {
@@ -287,6 +312,23 @@ export function ledgerRepo(sql: Sql, log: (line: string) => void, replica: strin
     },
     /** Commits what is queued, after any commit under way; rejects when the commit fails (its rows stay queued). */
     flush,
+    /**
+     * Out-of-queue work that writes charges and mirrors them in memory (an image task's end): run in the commits'
+     * turn, so that `readCommitted` never reads the store between its write and its mirror.
+     */
+    exclusive,
+    /**
+     * `read` of the store once everything queued is committed, with no commit until `apply` has run: `apply` gets
+     * what was read and the charges queued meanwhile (in memory already, not in what was read), synchronously, so
+     * that memory set from the read counts every charge once. Rejects when the commit fails (its rows stay queued).
+     */
+    readCommitted: <T>(read: () => Promise<T>, apply: (result: T, queued: UncommittedCharges) => void = () => {}): Promise<T> =>
+      exclusive(async () => {
+        await commit()
+        const result = await read()
+        apply(result, uncommitted())
+        return result
+      }),
     /** The last commit, then nothing more: rows queued after it stay unwritten (a stream's end after shutdown). */
     async close(): Promise<void> {
       await flush()

@@ -52,11 +52,14 @@ export async function startImageTask(ctx: RequestContext, services: Services, mo
     .then(async ({ outcome, upstreamId }) => {
       const usage = await imageUsage(model, outcome, req)
       const cost = costNano(model, usage)
-      const ended = await services.store.tasks.end(
-        { id: task.id, status: 'succeeded', result: JSON.stringify(imagesBody(outcome)), error: null, cost_nano: cost, progress: 100 },
-        { ...ledgerEntry(task, 200, null, upstreamId, usage.inputTokens, usage.outputTokens, JSON.stringify(usage.raw ?? null), cost), ...usageRecord(model, usage) },
-      )
-      if (ended && cost !== 0) chargeMirror(services.registry, key, upstreamId, cost)
+      // Written and mirrored in the ledger's turn: a read of balances sees neither or both (registry.readBalances).
+      await services.store.ledger.exclusive(async () => {
+        const ended = await services.store.tasks.end(
+          { id: task.id, status: 'succeeded', result: JSON.stringify(imagesBody(outcome)), error: null, cost_nano: cost, progress: 100 },
+          { ...ledgerEntry(task, 200, null, upstreamId, usage.inputTokens, usage.outputTokens, JSON.stringify(usage.raw ?? null), cost), ...usageRecord(model, usage) },
+        )
+        if (ended && cost !== 0) chargeMirror(services.registry, key, upstreamId, cost)
+      })
     })
     .catch((err: unknown) => failTask(services, task, asGatewayError(err, task.id), lastAccount))
     .finally(() => release?.())

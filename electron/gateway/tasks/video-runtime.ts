@@ -86,15 +86,19 @@ export const videoRuntime = (services: Services): VideoRuntime =>
 
 /**
  * The in-memory account mirror (what /v1/usage and ensureFunds read) set from the store after a reservation,
- * settlement or release. Queued ledger charges are committed first, so store and mirror agree.
+ * settlement or release, with the charges still queued counted on top (registry.readBalances).
  */
 export async function syncAccount(store: Store, registry: Registry): Promise<void> {
-  const [row, upstreams] = await registry.readBalances(() => Promise.all([store.account.get(), store.upstreams.all()]))
-  registry.account.budgetNano = row.budget_nano
-  registry.account.balanceNano = row.balance_nano
-  registry.account.reservedNano = row.reserved_nano
-  for (const u of upstreams) {
-    const upstream = registry.upstreams.get(u.id)
-    if (upstream) upstream.spentNano = u.spent_nano
-  }
+  await registry.readBalances(
+    () => Promise.all([store.account.get(), store.upstreams.all()]),
+    ([row, upstreams], queued) => {
+      registry.account.budgetNano = row.budget_nano
+      registry.account.balanceNano = row.balance_nano - queued.account
+      registry.account.reservedNano = row.reserved_nano
+      for (const u of upstreams) {
+        const upstream = registry.upstreams.get(u.id)
+        if (upstream) upstream.spentNano = u.spent_nano + (queued.upstreams.get(u.id) ?? 0)
+      }
+    },
+  )
 }
