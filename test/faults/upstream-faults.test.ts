@@ -7,6 +7,7 @@ import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js'
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js'
 import { readSse } from '../helpers/sse.js'
 import { ANSWER_TEXT, startChaosUpstream, type ChaosMode, type ChaosUpstream } from './chaos-upstream.js'
+import { until } from '../helpers/until.js'
 
 type Protocol = 'chat' | 'messages'
 /** What the client gets when the chaos account fails: the chat code, and the message in both envelopes. */
@@ -148,7 +149,7 @@ async function expectFailure(res: Response, protocol: Protocol, failure: Failure
 
 /** Bounded wait: the slot is released just after the response ends. */
 async function settledInFlight(): Promise<number> {
-  for (let i = 0; i < 100 && gw.services.limiter.inFlight() !== 0; i++) await new Promise((r) => setTimeout(r, 10))
+  await until('the slots given back', 5_000, () => gw.services.limiter.inFlight() === 0).catch(() => {})
   return gw.services.limiter.inFlight()
 }
 

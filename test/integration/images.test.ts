@@ -8,6 +8,7 @@ import { startFakeOpenAIImages } from '../fakes/images/openai-images.js'
 import { startTestGateway, TEST_KEY, withGateway, type TestGateway } from '../helpers/gateway.js'
 import { readSse } from '../helpers/sse.js'
 import { IMG_GPT, IMG_SEEDREAM } from '../helpers/image-models.js'
+import { until } from '../helpers/until.js'
 
 const { gw, fakes: { openaiFake, geminiFake, arkFake } } = withGateway({
   fakes: {
@@ -81,11 +82,10 @@ describe('gpt-image through the openai client', () => {
     expect(res.status).toBe(202)
     const accepted = (await res.json()) as { task_id: string; status_url: string }
     expect(accepted.status_url).toBe(`/v1/images/tasks?task_id=${accepted.task_id}`)
-    let task: { status: string; result?: { data: unknown[] } } = { status: 'running' }
-    for (let i = 0; i < 50 && task.status === 'running'; i++) {
-      await new Promise((r) => setTimeout(r, 20))
-      task = (await (await gw.get(accepted.status_url)).json()) as typeof task
-    }
+    const task = await until('the task ended', 5_000, async () => {
+      const view = (await (await gw.get(accepted.status_url)).json()) as { status: string; result?: { data: unknown[] } }
+      return view.status !== 'running' && view
+    })
     expect(task.status).toBe('succeeded')
     expect(task.result!.data).toHaveLength(1)
     expect((await gw.services.store.ledger.get(accepted.task_id))).toMatchObject({ status: 200, cost_nano: 0.04 * 1e9 })
@@ -124,8 +124,10 @@ describe('seedream', () => {
     const requestId = res.headers.get('x-request-id')!
     const body = (await res.json()) as { data: Array<{ url: string; mime_type: string }> }
     expect(body.data[0].url).toMatch(/^http:\/\/127\.0\.0\.1/)
-    for (let i = 0; i < 50 && (await gw.services.store.media.byRequest(requestId)).length === 0; i++) await new Promise((r) => setTimeout(r, 20))
-    const [saved] = (await gw.services.store.media.byRequest(requestId))
+    const [saved] = await until('the image kept', 5_000, async () => {
+      const kept = await gw.services.store.media.byRequest(requestId)
+      return kept.length > 0 && kept
+    })
     expect(saved).toMatchObject({ kind: 'image', source_url: body.data[0].url })
   })
 })
@@ -158,12 +160,10 @@ describe('kling-image (a task at the vendor, polled within the request)', () => 
 
 describe('async image tasks: failure and restart', () => {
   const pollUntilDone = async (g: TestGateway, url: string) => {
-    let task: { status: string; error?: { code: string } } = { status: 'running' }
-    for (let i = 0; i < 100 && task.status === 'running'; i++) {
-      await new Promise((r) => setTimeout(r, 20))
-      task = (await (await g.get(url)).json()) as typeof task
-    }
-    return task
+    return until('the task ended', 5_000, async () => {
+      const view = (await (await g.get(url)).json()) as { status: string; error?: { code: string } }
+      return view.status !== 'running' && view
+    })
   }
 
   it('a failed task is recorded failed and not billed', async () => {

@@ -11,6 +11,7 @@ import { startFakeOpenAI } from '../fakes/openai.js'
 import { startFakeArk } from '../fakes/video/ark.js'
 import { fetchConforming } from '../helpers/openapi-conformance.js'
 import { TEST_KEY, withGateway } from '../helpers/gateway.js'
+import { until } from '../helpers/until.js'
 
 const SEEDANCE = 'doubao-seedance-2-0-260128' // catalog: 0.1399 USD/s at 720p, 0.063 at 480p; 4–15 s
 const WAN = 'wan2.7-t2v' // catalog: 0.1 USD/s at 720p, 0.15 at 1080p
@@ -311,11 +312,11 @@ describe('a quote costs nothing and holds nothing', () => {
   })
 
   it('a quote takes no concurrency slot: it answers while the key\'s only slot is held', async () => {
-    openai.setScenario({ kind: 'slow', delayMs: 400 })
+    // Slow enough that the slot is still held while the two requests below are answered, even on a busy machine.
+    openai.setScenario({ kind: 'slow', delayMs: 2_000 })
     const body = { model: 'test-gpt', messages: [{ role: 'user', content: 'hi' }] }
     const held = gw.post('/v1/chat/completions', body, as(ONE_SLOT_KEY))
-    // bounded wait until the held request reached the fake
-    for (let i = 0; i < 50 && openai.calls.length === 0; i++) await new Promise((r) => setTimeout(r, 10))
+    await until('the held request at the vendor', 5_000, () => openai.calls.length > 0)
     expect(openai.calls).toHaveLength(1)
     const refused = await gw.post('/v1/chat/completions', body, as(ONE_SLOT_KEY))
     expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('apikey_concurrency_limit')

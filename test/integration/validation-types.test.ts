@@ -5,6 +5,7 @@ import { startFakeOpenAIImages } from '../fakes/images/openai-images.js'
 import { startFakeOpenAI } from '../fakes/openai.js'
 import { chatConfig, withGateway } from '../helpers/gateway.js'
 import { rawRequest } from '../helpers/raw-http.js'
+import { until } from '../helpers/until.js'
 
 const { gw, fakes: { chat, images } } = withGateway({
   fakes: { chat: startFakeOpenAI, images: startFakeOpenAIImages },
@@ -83,7 +84,7 @@ describe('requests cut short or badly encoded', () => {
     const head = `POST /v1/chat/completions HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\nauthorization: Bearer sk-test-0123456789abcdef\r\ncontent-length: ${body.length + 10}\r\n\r\n`
     // Six leavers, one more than the account's five slots: each must have given its slot back.
     for (let i = 0; i < 6; i++) expect(await rawRequest(gw.url, head, Buffer.from(body), 100)).toBeUndefined()
-    for (let i = 0; i < 50 && gw.services.limiter.inFlight() > 0; i++) await new Promise((r) => setTimeout(r, 20))
+    await until('the slots given back', 5_000, () => gw.services.limiter.inFlight() === 0).catch(() => {})
     expect(gw.services.limiter.inFlight()).toBe(0)
     expect((await gw.post('/v1/chat/completions', JSON.parse(body))).status).toBe(200)
   })

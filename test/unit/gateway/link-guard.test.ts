@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { baseUrlProblem, guardedLookup, isRefusedAddress, LinkRefusedError, linkProblem, refuseConnectedAddress } from '../../../electron/gateway/guards/link-guard.js'
 import { listenLocal } from '../../fakes/listen-local.js'
 import { fakeResolver } from '../../helpers/fake-resolver.js'
+import { until } from '../../helpers/until.js'
 
 type Reach = 'public' | 'private' | 'refused'
 
@@ -379,7 +380,7 @@ describe('refuseConnectedAddress: the address the socket connected to', () => {
       })
     })
   const closedCount = async (count: number) => {
-    for (let i = 0; i < 100 && received.length < count; i++) await new Promise((r) => setTimeout(r, 10))
+    await until(`${count} connections closed`, 5_000, () => received.length >= count).catch(() => {})
     return received.length
   }
 

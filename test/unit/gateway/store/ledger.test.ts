@@ -4,6 +4,7 @@ import { ledgerRepo, type LedgerEntry, type PendingEntry } from '../../../../ele
 import type { Sql } from '../../../../electron/gateway/store/sql.js'
 import { sqliteSql } from '../../../../electron/gateway/store/sqlite-sql.js'
 import { tempDataDir } from '../../../helpers/gateway.js'
+import { until } from '../../../helpers/until.js'
 
 const entry = (id: string, cost: number): LedgerEntry => ({
   id, key_id: 'k', group_id: 'g', model: 'm', endpoint: 'chat.completions', status: 200, error_code: null, upstream_id: null,
@@ -102,7 +103,7 @@ describe('the ledger over the asynchronous store', () => {
     const ledger = ledgerRepo(sql, (line) => logs.push(line))
     failNext = true
     ledger.enqueue(entry('a', 10))
-    for (let i = 0; i < 100 && money().used !== 10; i++) await new Promise((resolve) => setTimeout(resolve, 10))
+    await until('the retried commit', 5_000, () => money().used === 10).catch(() => {})
     expect(money()).toEqual({ balance: -10, used: 10 })
     expect(logs).toEqual(['[gatehouse] ledger commit failed, retrying: disk is busy'])
   })
