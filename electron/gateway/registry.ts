@@ -150,7 +150,6 @@ export class Registry {
     )
   }
 
-
   /**
    * The key a client presented, if it exists. A key of an older store (plain SHA-256) is found too, and its row gets
    * the keyed hash then, keeping its id. Hashing costs more than the rest of auth, so the keyed hashes of recently

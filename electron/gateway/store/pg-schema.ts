@@ -78,6 +78,26 @@ const GIVE_BACK = `     IF cardinality(p_replaced) > 0 THEN
        DELETE FROM leases WHERE id = ANY(p_leases);
      END IF;`
 
+/**
+ * take_leases_and_holds (both of its versions): a batch's admissions in the order asked, each by `admit`, after the
+ * account's row is locked.
+ */
+const takeLeasesAndHolds = (create: string, admit: string): string => `${create} FUNCTION take_leases_and_holds(p_requests JSONB)
+     RETURNS TABLE (n INTEGER, lease TEXT, refused TEXT, available_nano BIGINT, unbudgeted TEXT[]) LANGUAGE plpgsql AS $$
+   DECLARE
+     r RECORD;
+   BEGIN
+     PERFORM 1 FROM account WHERE id = 1 FOR UPDATE;
+     FOR r IN SELECT * FROM jsonb_to_recordset(p_requests) AS e(n INTEGER, id TEXT, replica TEXT, key_id TEXT, key_cap INTEGER,
+       account_cap INTEGER, ttl_ms BIGINT, amount BIGINT, upstream_ids TEXT[], created_at BIGINT) ORDER BY e.n
+     LOOP
+       n := r.n;
+       SELECT t.lease, t.refused, t.available_nano, t.unbudgeted INTO lease, refused, available_nano, unbudgeted
+         FROM ${admit}(r.id, r.replica, r.key_id, r.key_cap, r.account_cap, r.ttl_ms, r.amount, r.upstream_ids, r.created_at) t;
+       RETURN NEXT;
+     END LOOP;
+   END $$;`
+
 /** Migrations, applied in order, each once per database; schema_migrations records which ran. */
 export const PG_MIGRATIONS: readonly string[] = [
   `CREATE TABLE account (
@@ -563,21 +583,7 @@ ${CHARGE_KEYS}
   // asked (n); an error takes none of them. The account's row is locked first: a batch that held it only from its
   // first hold on could wait for a slot another replica's batch had taken and not committed, while that batch
   // waited for the row (a deadlock, broken by the server after a second). Locked first, the batches take turns.
-  `CREATE FUNCTION take_leases_and_holds(p_requests JSONB)
-     RETURNS TABLE (n INTEGER, lease TEXT, refused TEXT, available_nano BIGINT, unbudgeted TEXT[]) LANGUAGE plpgsql AS $$
-   DECLARE
-     r RECORD;
-   BEGIN
-     PERFORM 1 FROM account WHERE id = 1 FOR UPDATE;
-     FOR r IN SELECT * FROM jsonb_to_recordset(p_requests) AS e(n INTEGER, id TEXT, replica TEXT, key_id TEXT, key_cap INTEGER,
-       account_cap INTEGER, ttl_ms BIGINT, amount BIGINT, upstream_ids TEXT[], created_at BIGINT) ORDER BY e.n
-     LOOP
-       n := r.n;
-       SELECT t.lease, t.refused, t.available_nano, t.unbudgeted INTO lease, refused, available_nano, unbudgeted
-         FROM take_lease_and_hold(r.id, r.replica, r.key_id, r.key_cap, r.account_cap, r.ttl_ms, r.amount, r.upstream_ids, r.created_at) t;
-       RETURN NEXT;
-     END LOOP;
-   END $$;`,
+  takeLeasesAndHolds('CREATE', 'take_lease_and_hold'),
   // Team mode: a ledger row that costs something still adds to its upstream account's spend whichever path wrote it,
   // but once per statement rather than once per row: a group commit's rows charge each account in one UPDATE (the
   // row trigger ran a function and an UPDATE for every row: 29.5 µs a row in a commit of 50, 24 µs now). The
@@ -622,16 +628,51 @@ ${SETTLE_ACCOUNT}
      END IF;
    END $$;`,
   // Team mode: one request's admission called on its own, without the batch's JSON and loop (a batch of one cost about
-  // 70 µs more in the server): take_lease_and_hold, after the account's row is locked, as a batch locks it, so single
-  // admissions and batches never wait for each other in a circle.
+  // 70 µs more in the server), and each of a batch's admissions in fewer statements. Its usual case raises the
+  // account's reservations first, which also makes the account's row the first it locks, as a batch does, so single
+  // admissions and batches never wait for each other in a circle; then the lease (take_lease), then the hold's row. A
+  // lease refused lowers the reservations again (the 429 takes nothing). Anything else (a key with a quota, a budget
+  // that does not cover the amount, an account that may serve it with a budget) goes the way take_lease_and_hold goes.
   `CREATE FUNCTION admit_request(p_id TEXT, p_replica TEXT, p_key_id TEXT, p_key_cap INTEGER, p_account_cap INTEGER,
+     p_ttl_ms BIGINT, p_amount BIGINT, p_upstream_ids TEXT[], p_created_at BIGINT,
+     OUT lease TEXT, OUT refused TEXT, OUT available_nano BIGINT, OUT unbudgeted TEXT[]) LANGUAGE plpgsql AS $$
+   BEGIN
+     -- take_hold's usual case: the key has no quota; no account may serve it, or one of them is unknown or has no
+     -- budget; the account's budget covers the amount. The accounts without a budget are answered.
+     UPDATE account SET reserved_nano = reserved_nano + p_amount
+       WHERE id = 1 AND (budget_nano IS NULL OR balance_nano - reserved_nano >= p_amount)
+         AND NOT EXISTS (SELECT 1 FROM api_keys WHERE id = p_key_id AND quota_nano IS NOT NULL)
+         AND COALESCE((SELECT bool_or(up.id IS NULL OR up.budget_nano IS NULL) FROM unnest(p_upstream_ids) AS x(id) LEFT JOIN upstreams up ON up.id = x.id), true)
+       RETURNING (SELECT COALESCE(array_agg(DISTINCT up.id), '{}') FROM upstreams up WHERE up.id = ANY(p_upstream_ids) AND up.budget_nano IS NULL)
+       INTO unbudgeted;
+     IF NOT FOUND THEN
+       PERFORM 1 FROM account WHERE id = 1 FOR UPDATE;
+       SELECT t.lease, t.refused, t.available_nano, t.unbudgeted INTO lease, refused, available_nano, unbudgeted
+         FROM take_lease_and_hold(p_id, p_replica, p_key_id, p_key_cap, p_account_cap, p_ttl_ms, p_amount, p_upstream_ids, p_created_at) t;
+       RETURN;
+     END IF;
+     lease := take_lease(p_id, p_replica, p_key_id, p_key_cap, p_account_cap, p_ttl_ms);
+     IF lease <> 'ok' THEN
+       UPDATE account SET reserved_nano = reserved_nano - p_amount WHERE id = 1;
+       unbudgeted := NULL;
+       RETURN;
+     END IF;
+     INSERT INTO holds (id, replica, key_id, upstream_id, amount_nano, created_at) VALUES (p_id, p_replica, p_key_id, NULL, p_amount, p_created_at);
+   END $$;
+   ${takeLeasesAndHolds('CREATE OR REPLACE', 'admit_request')}`,
+  // Team mode: admit_request is take_lease_and_hold after the account's row is locked (as a batch locks it, so single
+  // admissions and batches never wait for each other in a circle). Its own copy of the hold's usual case, above,
+  // measured no faster than the rules it copied (446–498 against 467–501 µs in the same loop), so they live once again;
+  // a batch admits each request through take_lease_and_hold, as it did before admit_request.
+  `CREATE OR REPLACE FUNCTION admit_request(p_id TEXT, p_replica TEXT, p_key_id TEXT, p_key_cap INTEGER, p_account_cap INTEGER,
      p_ttl_ms BIGINT, p_amount BIGINT, p_upstream_ids TEXT[], p_created_at BIGINT,
      OUT lease TEXT, OUT refused TEXT, OUT available_nano BIGINT, OUT unbudgeted TEXT[]) LANGUAGE plpgsql AS $$
    BEGIN
      PERFORM 1 FROM account WHERE id = 1 FOR UPDATE;
      SELECT t.lease, t.refused, t.available_nano, t.unbudgeted INTO lease, refused, available_nano, unbudgeted
        FROM take_lease_and_hold(p_id, p_replica, p_key_id, p_key_cap, p_account_cap, p_ttl_ms, p_amount, p_upstream_ids, p_created_at) t;
-   END $$;`,
+   END $$;
+   ${takeLeasesAndHolds('CREATE OR REPLACE', 'take_lease_and_hold')}`,
 ]
 
 /**
