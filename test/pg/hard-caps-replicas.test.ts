@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
+import pg from 'pg'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { GatewayConfig } from '../../electron/gateway/config/load-config.js'
 import { startGateway, type RunningGateway } from '../../electron/gateway/gateway.js'
@@ -239,5 +240,41 @@ describe('a replica that stops with holds', () => {
     await until('the dead replica\'s hold released', LEASE_SECONDS * 1000 + 6_000, async () => ((await settled()).holds === 0) || undefined)
     expect(await settled()).toEqual({ balance_nano: ROOM_FOR_FIVE, reserved_nano: 0, holds: 0 })
     expect((await admin.get('/admin/v1/account')).json).toMatchObject({ reserved: 0, available: ROOM_FOR_FIVE / 1e9 })
+  }, 60_000)
+})
+
+describe('one client, one call after another on one replica', () => {
+  // Each answer costs far less than its worst case: the next call fits only once the last one's hold is settled by
+  // its ledger row, which this replica writes with its leases after the answer.
+  const COST = PROMPT_TOKENS * 2000 + 8000
+  const CALLS_THAT_FIT = 10
+  const BUDGET = WORST + CALLS_THAT_FIT * COST - 1
+
+  it(`the next call waits for the last one's hold to be settled: ${CALLS_THAT_FIT} answered, the next refused with what is left`, async () => {
+    fake.setScenario({ kind: 'ok', usage: { prompt_tokens: PROMPT_TOKENS, completion_tokens: 1 } })
+    expect((await adminClient(replicas[0] as TestGateway).patch('/admin/v1/account', { budget: BUDGET / 1e9 })).status).toBe(200)
+    await seenByBoth('the budget on both replicas', (gw) => gw.services.registry.account.budgetNano === BUDGET)
+    // The ledger's commits made slow, so that each next call is admitted while the last one's hold still stands.
+    type Query = (this: pg.Client, ...args: unknown[]) => unknown
+    const query = pg.Client.prototype.query as unknown as Query
+    ;(pg.Client.prototype as unknown as { query: Query }).query = function (this: pg.Client, ...args: unknown[]) {
+      const text = typeof args[0] === 'string' ? args[0] : String((args[0] as { text?: unknown }).text ?? '')
+      if (!text.includes('write_ledger(')) return query.apply(this, args)
+      return new Promise((resolve) => setTimeout(resolve, 100)).then(() => query.apply(this, args))
+    }
+    const statuses: unknown[] = []
+    try {
+      for (let i = 0; i <= CALLS_THAT_FIT; i++) {
+        const { ok, refused } = await burst(TEST_KEY, () => replicas[0], 1)
+        statuses.push(ok.length === 1 ? 200 : refused[0])
+      }
+    } finally {
+      ;(pg.Client.prototype as unknown as { query: Query }).query = query
+    }
+    expect(statuses).toEqual([
+      ...Array(CALLS_THAT_FIT).fill(200),
+      refusal(`This request could cost up to ${usd(WORST)} USD, and ${usd(WORST - 1)} USD is left of the account's budget (less what requests under way hold). A lower max_tokens fits: at most ${FIT}.`),
+    ])
+    expect(await settled()).toEqual({ balance_nano: BUDGET - CALLS_THAT_FIT * COST, reserved_nano: 0, holds: 0 })
   }, 60_000)
 })

@@ -2,12 +2,19 @@ import { gatewayError } from '../errors.js'
 import { concurrencyLimitError, type ConcurrencyLimiter, type DeferredSlot, type Release } from '../limits.js'
 import type { ApiKey } from '../contract/accounts.js'
 import type { Registry } from '../registry.js'
-import { takeLeasesAndHolds, type Admitted, type HoldAsked } from '../store/holds.js'
+import { takeLeasesAndHolds, type Admitted, type HoldAsked, type HoldTaken } from '../store/holds.js'
 import { acquireLeaseSeeingLimits, liveLeases, type LeaseOutcome, type LeaseRequest } from '../store/pg-leases.js'
 import type { Sql } from '../store/sql.js'
 
-/** How long a request refused a slot waits for this replica's releases under way before it is answered 429. */
+/** How long a request refused (a slot, or funds) waits for this replica's releases under way before its answer. */
 export const RELEASE_WAIT_MS = 1_000
+
+/**
+ * Releases go out in the ledger's commits at most this often: under load each commit carries the rows and leases of
+ * every request that ended in the last few milliseconds (one round trip for a handful, and far less of the database's
+ * time: a commit's own cost is most of a small one's), and a release after a quiet moment goes at once.
+ */
+export const RELEASE_SPACING_MS = 5
 
 /** The most admissions one round trip takes (the rest go in the next). */
 export const ADMISSION_BATCH = 64
@@ -77,17 +84,21 @@ export function createLeaseLimiter(opts: {
     await Promise.race([settled(), new Promise<void>((resolve) => (timer = setTimeout(resolve, RELEASE_WAIT_MS)))])
     clearTimeout(timer)
   }
-  // The releases of requests that end in the same turn of the event loop go in one round trip, with their ledger rows.
+  // The releases of requests that end before the next batch goes out go in one round trip, with their ledger rows:
+  // at the end of this turn of the event loop, or RELEASE_SPACING_MS after the last batch went out if that is later.
   let queued: string[] = []
   let batch: Promise<void> | undefined
+  let lastSent = -Infinity
   const release = (leaseId: string): void => {
     queued.push(leaseId)
     if (batch !== undefined) return
-    const done: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
+    const wait = lastSent + RELEASE_SPACING_MS - performance.now()
+    const done: Promise<void> = new Promise<void>((resolve) => (wait > 0 ? setTimeout(resolve, wait) : setImmediate(resolve)))
       .then(() => {
         const ids = queued
         queued = []
         batch = undefined
+        lastSent = performance.now()
         // Not awaited by the requests: a release that fails is retried with the ledger's next commit, and a lease
         // never given back lapses at its expiry (no heartbeat renews it).
         return giveBack(ids).catch((err: unknown) => log(`[gatehouse] ${ids.length} concurrency lease(s) not released yet (retried, else they lapse): ${(err as Error).message}`))
@@ -102,12 +113,13 @@ export function createLeaseLimiter(opts: {
     return gatewayError('shared_store_unavailable', 'shared_store_unavailable', {}, { headers: { 'retry-after': '1', 'retry-after-ms': '1000' } })
   }
   /**
-   * `call` (a round trip that takes the lease), once more when the slot refused may be one this replica is giving
-   * back (a release goes out after its answer): a client's next call right after its last answer waits for those
-   * releases, at most RELEASE_WAIT_MS. (One under way on another replica is not seen: there the next call may still
-   * be refused for that moment.) A slot still refused is the cap's 429.
+   * `call` (a round trip that takes the lease, and the hold with it), once more when what refused it may be what this
+   * replica is giving back (a release goes out after its answer, with the ledger rows that settle the holds): a
+   * client's next call right after its last answer waits for those releases, at most RELEASE_WAIT_MS. (One under way
+   * on another replica is not seen: there the next call may still be refused for that moment.) A slot still refused
+   * is the cap's 429; funds still short, the caller's 402.
    */
-  const withRetry = async <T extends { outcome: LeaseOutcome }>(key: ApiKey, leaseId: string, accountCap: number, call: () => Promise<T>): Promise<T> => {
+  const withRetry = async <T extends { outcome: LeaseOutcome; taken?: HoldTaken }>(key: ApiKey, leaseId: string, accountCap: number, call: () => Promise<T>): Promise<T> => {
     const attempt = async () => {
       try {
         return await call()
@@ -116,7 +128,7 @@ export function createLeaseLimiter(opts: {
       }
     }
     let result = await attempt()
-    if (result.outcome !== 'ok' && releasing.size > 0) {
+    if ((result.outcome !== 'ok' || result.taken?.kind === 'insufficient') && releasing.size > 0) {
       await releasesOrDeadline()
       result = await attempt()
     }
