@@ -88,15 +88,17 @@ const takeLeasesAndHolds = (create: string, admit: string): string => `${create}
      r RECORD;
    BEGIN
      PERFORM 1 FROM account WHERE id = 1 FOR UPDATE;
-     FOR r IN SELECT * FROM jsonb_to_recordset(p_requests) AS e(n INTEGER, id TEXT, replica TEXT, key_id TEXT, key_cap INTEGER,
+${admitEachInTurn(admit)}
+   END $$;`
+/** take_leases_and_holds's steps: each of the batch's admissions by `admit`, in the order asked, each answered. */
+const admitEachInTurn = (admit: string): string => `     FOR r IN SELECT * FROM jsonb_to_recordset(p_requests) AS e(n INTEGER, id TEXT, replica TEXT, key_id TEXT, key_cap INTEGER,
        account_cap INTEGER, ttl_ms BIGINT, amount BIGINT, upstream_ids TEXT[], created_at BIGINT) ORDER BY e.n
      LOOP
        n := r.n;
        SELECT t.lease, t.refused, t.available_nano, t.unbudgeted INTO lease, refused, available_nano, unbudgeted
          FROM ${admit}(r.id, r.replica, r.key_id, r.key_cap, r.account_cap, r.ttl_ms, r.amount, r.upstream_ids, r.created_at) t;
        RETURN NEXT;
-     END LOOP;
-   END $$;`
+     END LOOP;`
 
 /** Migrations, applied in order, each once per database; schema_migrations records which ran. */
 export const PG_MIGRATIONS: readonly string[] = [
@@ -673,6 +675,70 @@ ${SETTLE_ACCOUNT}
        FROM take_lease_and_hold(p_id, p_replica, p_key_id, p_key_cap, p_account_cap, p_ttl_ms, p_amount, p_upstream_ids, p_created_at) t;
    END $$;
    ${takeLeasesAndHolds('CREATE OR REPLACE', 'take_lease_and_hold')}`,
+  // Team mode: a batch's usual case in a few statements for the whole batch, not about eight a request (each cost about
+  // 15 µs of the server's time: admission was most of the database's work per request). Usual: one account cap for
+  // all; no key's cap binds; no key has a quota; each request may be served by an account without a budget (or by
+  // none); the account's budget covers all of their amounts; enough free slots. Then the reservations are raised by
+  // the sum, a free slot is taken for each (drawn from a random start, as take_lease draws), and the holds are
+  // written: what taking them one after the other would have done. Anything else, or a slot taken meanwhile by an
+  // acquire that does not lock the account's row, is undone and goes as before, each in turn in the order asked.
+  `CREATE OR REPLACE FUNCTION take_leases_and_holds(p_requests JSONB)
+     RETURNS TABLE (n INTEGER, lease TEXT, refused TEXT, available_nano BIGINT, unbudgeted TEXT[]) LANGUAGE plpgsql AS $$
+   DECLARE
+     r RECORD;
+     asked INTEGER;
+     total BIGINT;
+     cap INTEGER;
+     usual BOOLEAN;
+     now_at TIMESTAMPTZ := clock_timestamp();
+     placed TEXT[];
+   BEGIN
+     PERFORM 1 FROM account WHERE id = 1 FOR UPDATE;
+     SELECT count(*)::INTEGER, COALESCE(sum(e.amount), 0), min(e.account_cap),
+         count(DISTINCT e.account_cap) = 1 AND bool_and((e.key_cap IS NULL OR e.key_cap > e.account_cap)
+           AND NOT EXISTS (SELECT 1 FROM api_keys k WHERE k.id = e.key_id AND k.quota_nano IS NOT NULL)
+           AND COALESCE((SELECT bool_or(up.id IS NULL OR up.budget_nano IS NULL) FROM unnest(e.upstream_ids) AS x(id)
+             LEFT JOIN upstreams up ON up.id = x.id), true))
+       INTO asked, total, cap, usual
+       FROM jsonb_to_recordset(p_requests) AS e(key_id TEXT, key_cap INTEGER, account_cap INTEGER, amount BIGINT, upstream_ids TEXT[]);
+     IF usual THEN
+       UPDATE account SET reserved_nano = reserved_nano + total
+         WHERE id = 1 AND (budget_nano IS NULL OR balance_nano - reserved_nano >= total);
+       usual := FOUND;
+     END IF;
+     IF usual THEN
+       WITH taken AS (
+         INSERT INTO leases (id, replica, key_id, expires_at, slot, key_slot)
+           SELECT e.id, e.replica, e.key_id, now_at + e.ttl_ms * interval '1 millisecond', free.slot, NULL
+           FROM (SELECT e.id, e.replica, e.key_id, e.ttl_ms, row_number() OVER (ORDER BY e.n) AS i
+               FROM jsonb_to_recordset(p_requests) AS e(n INTEGER, id TEXT, replica TEXT, key_id TEXT, ttl_ms BIGINT)) e
+             JOIN (SELECT f.slot, row_number() OVER () AS i
+               FROM (SELECT (s.first + g) % cap AS slot
+                   FROM (SELECT floor(random() * cap)::INTEGER AS first) s, generate_series(0, cap - 1) g
+                   WHERE NOT EXISTS (SELECT 1 FROM leases l WHERE l.slot = (s.first + g) % cap) LIMIT asked) f) free ON free.i = e.i
+           WHERE NOT EXISTS (SELECT 1 FROM leases WHERE slot IS NULL AND expires_at > now_at)
+             AND COALESCE((SELECT max(slot) FROM leases), -1) < cap
+           ON CONFLICT DO NOTHING
+           RETURNING id
+       )
+       SELECT COALESCE(array_agg(taken.id), '{}') INTO placed FROM taken;
+       IF cardinality(placed) < asked THEN
+         DELETE FROM leases WHERE id = ANY(placed);
+         UPDATE account SET reserved_nano = reserved_nano - total WHERE id = 1;
+         usual := false;
+       END IF;
+     END IF;
+     IF usual THEN
+       INSERT INTO holds (id, replica, key_id, upstream_id, amount_nano, created_at)
+         SELECT e.id, e.replica, e.key_id, NULL, e.amount, e.created_at
+         FROM jsonb_to_recordset(p_requests) AS e(id TEXT, replica TEXT, key_id TEXT, amount BIGINT, created_at BIGINT);
+       RETURN QUERY SELECT e.n, 'ok'::TEXT, NULL::TEXT, NULL::BIGINT,
+           ARRAY(SELECT up.id FROM upstreams up WHERE up.id = ANY(e.upstream_ids) AND up.budget_nano IS NULL ORDER BY up.id)
+         FROM jsonb_to_recordset(p_requests) AS e(n INTEGER, upstream_ids TEXT[]) ORDER BY e.n;
+       RETURN;
+     END IF;
+${admitEachInTurn('take_lease_and_hold')}
+   END $$;`,
 ]
 
 /**

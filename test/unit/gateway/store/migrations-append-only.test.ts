@@ -18,7 +18,7 @@ const POSTGRES = [
   '7b56ff98e3a32b48', 'd47e77afaa066db2', '97edfa151c0eea28', '603f6842e1251c0b', 'd6497525a0b5e143', 'a470cc87b2fba5bf',
   '31d9a692cb89ba1e', 'c31e7b69c218787e', 'cb30efda9f35822b', '4519016e6030d9b7', '4c299b7568b33703', 'bc489c59fea522fa',
   '8eef898ce1053b76', '7222d42270542d1b', '2d25448ac7b97e0e', '804adfd596a0ac7c', 'da819e83276cb8ce', 'bcade72d2fcbba14',
-  '2fada92dbb6fc0cb', '60cb23c13cdda2d0', '40009941f73d32fa',
+  '2fada92dbb6fc0cb', '60cb23c13cdda2d0', '40009941f73d32fa', '4af19e0145edd665',
 ]
 
 describe('migrations are only ever appended', () => {
