@@ -20,10 +20,11 @@ export const RELEASE_SPACING_MS = 5
 export const ADMISSION_BATCH = 64
 
 /**
- * Admissions (lease and hold) in round trips of their own: one goes out at once; those asked for while it is under
- * way wait for it and go together in the next, at most ADMISSION_BATCH at a time. Every admission locks the account's
- * row (its budget), so they would queue for it in the database anyway: here they queue in one call instead, with one
- * round trip and one commit for the lot. An error of the call is each one's error.
+ * Admissions (lease and hold) in round trips of their own: those asked for in one turn of the event loop go together
+ * at its end (requests whose bodies arrived together); those asked for while a round trip is under way wait for it
+ * and go together in the next, at most ADMISSION_BATCH at a time. Every admission locks the account's row (its
+ * budget), so they would queue for it in the database anyway: here they queue in one call instead, with one round
+ * trip and one commit for the lot. An error of the call is each one's error.
  */
 export function admissionBatcher(admit: (asked: ReadonlyArray<{ lease: LeaseRequest; hold: HoldAsked }>) => Promise<Admitted[]>) {
   type Waiting = { lease: LeaseRequest; hold: HoldAsked; resolve: (a: Admitted) => void; reject: (err: unknown) => void }
@@ -43,7 +44,10 @@ export function admissionBatcher(admit: (asked: ReadonlyArray<{ lease: LeaseRequ
   return (lease: LeaseRequest, hold: HoldAsked): Promise<Admitted> =>
     new Promise<Admitted>((resolve, reject) => {
       waiting.push({ lease, hold, resolve, reject })
-      if (!underWay) send()
+      if (!underWay) {
+        underWay = true
+        setImmediate(send)
+      }
     })
 }
 

@@ -1,5 +1,6 @@
-// Team mode's admissions in round trips of their own (team/lease-limiter.ts admissionBatcher): one goes out at once,
-// those asked for meanwhile go together next, at most ADMISSION_BATCH at a time, each answered its own outcome.
+// Team mode's admissions in round trips of their own (team/lease-limiter.ts admissionBatcher): those asked for in one
+// turn of the event loop go together at its end, those asked for while one is under way together next, at most
+// ADMISSION_BATCH at a time, each answered its own outcome.
 import { describe, expect, it } from 'vitest'
 import type { Admitted, HoldAsked } from '../../../../electron/gateway/store/holds.js'
 import type { LeaseRequest } from '../../../../electron/gateway/store/pg-leases.js'
@@ -20,18 +21,20 @@ const held: Admitted = { lease: 'ok', taken: { kind: 'held', unbudgeted: [] } }
 const tick = () => new Promise((resolve) => setImmediate(resolve))
 
 describe('admissionBatcher', () => {
-  it('sends the first at once; those asked for meanwhile go together next, each answered its own outcome', async () => {
+  it('sends those asked for in one turn together at its end; those asked for meanwhile go together next, each answered its own outcome', async () => {
     const db = fakeDatabase()
     const take = admissionBatcher(db.admit)
-    const first = take(lease('a'), hold('a'))
-    expect(db.calls.map((c) => c.ids)).toEqual([['a']])
-    const rest = ['b', 'c', 'd'].map((id) => take(lease(id), hold(id)))
+    const first = [take(lease('a'), hold('a')), take(lease('b'), hold('b'))]
+    expect(db.calls).toHaveLength(0)
+    await tick()
+    expect(db.calls.map((c) => c.ids)).toEqual([['a', 'b']])
+    const rest = ['c', 'd', 'e'].map((id) => take(lease(id), hold(id)))
     await tick()
     expect(db.calls).toHaveLength(1)
-    db.calls[0].answer([held])
-    expect(await first).toEqual(held)
+    db.calls[0].answer([held, held])
+    expect(await Promise.all(first)).toEqual([held, held])
     await tick()
-    expect(db.calls.map((c) => c.ids)).toEqual([['a'], ['b', 'c', 'd']])
+    expect(db.calls.map((c) => c.ids)).toEqual([['a', 'b'], ['c', 'd', 'e']])
     const refused: Admitted = { lease: 'account' }
     const short: Admitted = { lease: 'ok', taken: { kind: 'insufficient', limit: 'balance', availableNano: 0 } }
     db.calls[1].answer([held, refused, short])
@@ -42,6 +45,7 @@ describe('admissionBatcher', () => {
     const db = fakeDatabase()
     const take = admissionBatcher(db.admit)
     const first = take(lease('first'), hold('first'))
+    await tick()
     const ids = Array.from({ length: ADMISSION_BATCH + 6 }, (_, i) => `r${i}`)
     const all = ids.map((id) => take(lease(id), hold(id)))
     db.calls[0].answer([held])
@@ -60,6 +64,7 @@ describe('admissionBatcher', () => {
     const db = fakeDatabase()
     const take = admissionBatcher(db.admit)
     const first = take(lease('a'), hold('a'))
+    await tick()
     const second = [take(lease('b'), hold('b')), take(lease('c'), hold('c'))]
     db.calls[0].answer(new Error('connection reset'))
     await expect(first).rejects.toThrow('connection reset')
