@@ -114,13 +114,19 @@ function summed(a: LoadResult, b: LoadResult, connections: number): LoadResult {
   }
 }
 
-/** Ledger rows with a 2xx status in a team's database, read once its replicas have stopped. */
-async function ledgerOk(databaseUrl: string): Promise<number> {
+/**
+ * A team's database, read once its replicas have stopped: its ledger rows with a 2xx status, and the others counted by
+ * status and error code (what a non-2xx answer of the load was).
+ */
+async function ledgerRows(databaseUrl: string): Promise<{ ok: number; others: string[] }> {
   const client = new pg.Client({ connectionString: databaseUrl })
   await client.connect()
   try {
-    const { rows } = await client.query<{ ok: string }>('SELECT COUNT(*) AS ok FROM requests WHERE status BETWEEN 200 AND 299')
-    return Number(rows[0].ok)
+    const ok = await client.query<{ ok: string }>('SELECT COUNT(*) AS ok FROM requests WHERE status BETWEEN 200 AND 299')
+    const others = await client.query<{ status: number; error_code: string | null; n: string }>(
+      'SELECT status, error_code, COUNT(*) AS n FROM requests WHERE status NOT BETWEEN 200 AND 299 GROUP BY status, error_code ORDER BY status, error_code',
+    )
+    return { ok: Number(ok.rows[0].ok), others: others.rows.map((r) => `${r.n} × ${r.status} ${r.error_code ?? ''}`.trim()) }
   } finally {
     await client.end()
   }
@@ -189,8 +195,8 @@ export async function measureTeam(fakes: FakeOrigins, sqlite: Child, placement: 
     const teams: Array<{ label: string; database: string; members: Child[] }> = [{ label: '1 replica', database: alone, members: [one] }, { label: '2 replicas', database: shared, members: two }]
     for (const { label, database, members } of teams) {
       const answered = members.reduce((n, r) => n + answeredAt(r.url), 0)
-      const rows = await ledgerOk(database)
-      log(`  team ledger, ${label}: answered 2xx ${answered}, rows with a 2xx status ${rows}`)
+      const { ok: rows, others } = await ledgerRows(database)
+      log(`  team ledger, ${label}: answered 2xx ${answered}, rows with a 2xx status ${rows}${others.length > 0 ? `; other rows: ${others.join(', ')}` : ''}`)
       if (rows < answered) failures.push(`team mode, ${label}: ${answered - rows} requests answered 2xx have no ledger row`)
     }
     const summary = Object.fromEntries(TEAM_SERIES.map((s) => [s, TEAM_OPTS.connections.map((_, i) => medianLoad(all.map((r) => r[s][i])))])) as TeamRound
