@@ -20,13 +20,17 @@ export const RELEASE_SPACING_MS = 5
 export const ADMISSION_BATCH = 64
 
 /**
- * Admissions (lease and hold) in round trips of their own: those asked for in one turn of the event loop go together
- * at its end (requests whose bodies arrived together); those asked for while a round trip is under way wait for it
- * and go together in the next, at most ADMISSION_BATCH at a time. Every admission locks the account's row (its
- * budget), so they would queue for it in the database anyway: here they queue in one call instead, with one round
- * trip and one commit for the lot. An error of the call is each one's error.
+ * Admissions (lease and hold) in round trips of their own: one asked for while nothing is in flight (`idle`) goes at
+ * once; else those asked for in one turn of the event loop go together at its end (requests whose bodies arrived
+ * together); those asked for while a round trip is under way wait for it and go together in the next, at most
+ * ADMISSION_BATCH at a time. Every admission locks the account's row (its budget), so they would queue for it in the
+ * database anyway: here they queue in one call instead, with one round trip and one commit for the lot. An error of
+ * the call is each one's error.
  */
-export function admissionBatcher(admit: (asked: ReadonlyArray<{ lease: LeaseRequest; hold: HoldAsked }>) => Promise<Admitted[]>) {
+export function admissionBatcher(
+  admit: (asked: ReadonlyArray<{ lease: LeaseRequest; hold: HoldAsked }>) => Promise<Admitted[]>,
+  idle: () => boolean = () => false,
+) {
   type Waiting = { lease: LeaseRequest; hold: HoldAsked; resolve: (a: Admitted) => void; reject: (err: unknown) => void }
   let waiting: Waiting[] = []
   let underWay = false
@@ -46,7 +50,8 @@ export function admissionBatcher(admit: (asked: ReadonlyArray<{ lease: LeaseRequ
       waiting.push({ lease, hold, resolve, reject })
       if (!underWay) {
         underWay = true
-        setImmediate(send)
+        if (idle()) send()
+        else setImmediate(send)
       }
     })
 }
@@ -74,8 +79,8 @@ export function createLeaseLimiter(opts: {
   giveBack: (leaseIds: readonly string[]) => Promise<void>
 }): LeaseLimiter {
   const { sql, replica, registry, ttlMs, log, giveBack } = opts
-  const admit = admissionBatcher((asked) => takeLeasesAndHolds(sql, asked))
   let held = 0
+  const admit = admissionBatcher((asked) => takeLeasesAndHolds(sql, asked), () => held === 0)
   const heldByKey = new Map<string, number>()
   // Whether each live lease's request saw a spending limit in the database when it took its slot.
   const limitsByLease = new Map<string, boolean>()

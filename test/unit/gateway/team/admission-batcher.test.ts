@@ -1,6 +1,6 @@
-// Team mode's admissions in round trips of their own (team/lease-limiter.ts admissionBatcher): those asked for in one
-// turn of the event loop go together at its end, those asked for while one is under way together next, at most
-// ADMISSION_BATCH at a time, each answered its own outcome.
+// Team mode's admissions in round trips of their own (team/lease-limiter.ts admissionBatcher): one asked for while
+// nothing is in flight goes at once, else those asked for in one turn of the event loop go together at its end, and
+// those asked for while one is under way together next, at most ADMISSION_BATCH at a time, each answered its own outcome.
 import { describe, expect, it } from 'vitest'
 import type { Admitted, HoldAsked } from '../../../../electron/gateway/store/holds.js'
 import type { LeaseRequest } from '../../../../electron/gateway/store/pg-leases.js'
@@ -39,6 +39,23 @@ describe('admissionBatcher', () => {
     const short: Admitted = { lease: 'ok', taken: { kind: 'insufficient', limit: 'balance', availableNano: 0 } }
     db.calls[1].answer([held, refused, short])
     expect(await Promise.all(rest)).toEqual([held, refused, short])
+  })
+
+  it('sends one asked for while nothing is in flight at once; with requests in flight, at the end of the turn', async () => {
+    const db = fakeDatabase()
+    let inFlight = 0
+    const take = admissionBatcher(db.admit, () => inFlight === 0)
+    const alone = take(lease('a'), hold('a'))
+    expect(db.calls.map((c) => c.ids)).toEqual([['a']])
+    db.calls[0].answer([held])
+    expect(await alone).toEqual(held)
+    inFlight = 1
+    const together = [take(lease('b'), hold('b')), take(lease('c'), hold('c'))]
+    expect(db.calls).toHaveLength(1)
+    await tick()
+    expect(db.calls.map((c) => c.ids)).toEqual([['a'], ['b', 'c']])
+    db.calls[1].answer([held, held])
+    expect(await Promise.all(together)).toEqual([held, held])
   })
 
   it(`takes at most ${ADMISSION_BATCH} in one call; the rest go in the next`, async () => {
