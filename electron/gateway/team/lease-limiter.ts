@@ -3,6 +3,7 @@ import { concurrencyLimitError, type ConcurrencyLimiter, type DeferredSlot, type
 import type { ApiKey } from '../contract/accounts.js'
 import type { Registry } from '../registry.js'
 import { takeLeasesAndHolds, type Admitted, type HoldAsked, type HoldTaken } from '../store/holds.js'
+import { GROUP_COMMIT_MS } from '../store/ledger.js'
 import { acquireLeaseSeeingLimits, liveLeases, type LeaseOutcome, type LeaseRequest } from '../store/pg-leases.js'
 import type { Sql } from '../store/sql.js'
 
@@ -10,11 +11,12 @@ import type { Sql } from '../store/sql.js'
 export const RELEASE_WAIT_MS = 1_000
 
 /**
- * Releases go out in the ledger's commits at most this often: under load each commit carries the rows and leases of
- * every request that ended in the last few milliseconds (one round trip for a handful, and far less of the database's
- * time: a commit's own cost is most of a small one's), and a release after a quiet moment goes at once.
+ * Releases go out in the ledger's commits at most this often, the cadence its other rows keep: under load each commit
+ * carries the rows and leases of every request that ended in the last few milliseconds (one round trip for a handful,
+ * and far less of the database's time: a commit's own cost is most of a small one's), and a release after a quiet
+ * moment goes at once.
  */
-export const RELEASE_SPACING_MS = 5
+export const RELEASE_SPACING_MS = GROUP_COMMIT_MS
 
 /** The most admissions one round trip takes (the rest go in the next). */
 export const ADMISSION_BATCH = 64
