@@ -135,19 +135,32 @@ export class Registry {
     const { store } = this
     await this.readBalances(
       () => Promise.all([store.account.get(), store.apiKeys.spending(), store.upstreams.spending()]),
-      ([account, keys, upstreams], queued) => {
-        this.account.balanceNano = account.balance_nano - queued.account
-        this.account.reservedNano = account.reserved_nano
-        for (const k of keys) {
-          const key = this.keysById.get(k.id)
-          if (key) key.usedNano = k.used_nano + (queued.keys.get(k.id) ?? 0)
-        }
-        for (const u of upstreams) {
-          const upstream = this.upstreams.get(u.id)
-          if (upstream) upstream.spentNano = u.spent_nano + (queued.upstreams.get(u.id) ?? 0)
-        }
-      },
+      ([account, keys, upstreams], queued) => this.mirrorStored({ account, keys, upstreams }, queued),
     )
+  }
+
+  /**
+   * Money read from the store (`readBalances`' read) set in memory, with the charges still queued counted on top: the
+   * account's balance and reservations, and the spend of the keys and upstream accounts read.
+   */
+  mirrorStored(
+    stored: {
+      account: { balance_nano: number; reserved_nano: number }
+      keys?: ReadonlyArray<{ id: string; used_nano: number }>
+      upstreams: ReadonlyArray<{ id: string; spent_nano: number }>
+    },
+    queued: UncommittedCharges,
+  ): void {
+    this.account.balanceNano = stored.account.balance_nano - queued.account
+    this.account.reservedNano = stored.account.reserved_nano
+    for (const k of stored.keys ?? []) {
+      const key = this.keysById.get(k.id)
+      if (key) key.usedNano = k.used_nano + (queued.keys.get(k.id) ?? 0)
+    }
+    for (const u of stored.upstreams) {
+      const upstream = this.upstreams.get(u.id)
+      if (upstream) upstream.spentNano = u.spent_nano + (queued.upstreams.get(u.id) ?? 0)
+    }
   }
 
   /**

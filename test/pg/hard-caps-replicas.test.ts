@@ -5,7 +5,6 @@
 import { randomBytes } from 'node:crypto'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import pg from 'pg'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { GatewayConfig } from '../../electron/gateway/config/load-config.js'
 import { startGateway, type RunningGateway } from '../../electron/gateway/gateway.js'
@@ -17,6 +16,7 @@ import { adminClient } from '../integration/admin/admin-helpers.js'
 import { configWithoutAccount } from '../integration/budget-config.js'
 import { tempDataDir, TEST_KEY, type TestGateway } from '../helpers/gateway.js'
 import { freshDatabase } from '../helpers/pg-database.js'
+import { aroundPgQueries } from '../helpers/pg-queries.js'
 import { until } from '../helpers/until.js'
 
 const LEASE_SECONDS = 2
@@ -255,13 +255,8 @@ describe('one client, one call after another on one replica', () => {
     expect((await adminClient(replicas[0] as TestGateway).patch('/admin/v1/account', { budget: BUDGET / 1e9 })).status).toBe(200)
     await seenByBoth('the budget on both replicas', (gw) => gw.services.registry.account.budgetNano === BUDGET)
     // The ledger's commits made slow, so that each next call is admitted while the last one's hold still stands.
-    type Query = (this: pg.Client, ...args: unknown[]) => unknown
-    const query = pg.Client.prototype.query as unknown as Query
-    ;(pg.Client.prototype as unknown as { query: Query }).query = function (this: pg.Client, ...args: unknown[]) {
-      const text = typeof args[0] === 'string' ? args[0] : String((args[0] as { text?: unknown }).text ?? '')
-      if (!text.includes('write_ledger(')) return query.apply(this, args)
-      return new Promise((resolve) => setTimeout(resolve, 100)).then(() => query.apply(this, args))
-    }
+    const restoreQueries = aroundPgQueries((text, send) =>
+      text.includes('write_ledger(') ? new Promise((resolve) => setTimeout(resolve, 100)).then(send) : send())
     const statuses: unknown[] = []
     try {
       for (let i = 0; i <= CALLS_THAT_FIT; i++) {
@@ -269,7 +264,7 @@ describe('one client, one call after another on one replica', () => {
         statuses.push(ok.length === 1 ? 200 : refused[0])
       }
     } finally {
-      ;(pg.Client.prototype as unknown as { query: Query }).query = query
+      restoreQueries()
     }
     expect(statuses).toEqual([
       ...Array(CALLS_THAT_FIT).fill(200),

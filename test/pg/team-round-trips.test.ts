@@ -1,11 +1,11 @@
 // Team mode's round trips to the database per request (issue 27): every statement the replica's pool sends is
 // counted by its text, so a request that took a transaction (BEGIN, several statements, COMMIT) would show here.
-import pg from 'pg'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js'
 import { adminClient } from '../integration/admin/admin-helpers.js'
 import { chatConfig, type TestGateway } from '../helpers/gateway.js'
 import { freshDatabase } from '../helpers/pg-database.js'
+import { aroundPgQueries } from '../helpers/pg-queries.js'
 import { newSecretKey, startReplica } from '../helpers/team.js'
 
 const CALLS = 32
@@ -14,22 +14,20 @@ const body = { model: 'test-gpt', messages: [{ role: 'user', content: 'hello' }]
 let fake: FakeOpenAI
 let gw: TestGateway
 const sent: string[] = []
-type Query = (this: pg.Client, ...args: unknown[]) => unknown
-const query = pg.Client.prototype.query as unknown as Query
-const textOf = (first: unknown): string => (typeof first === 'string' ? first : String((first as { text?: unknown }).text ?? ''))
+let restoreQueries = () => {}
 
 beforeAll(async () => {
-  ;(pg.Client.prototype as unknown as { query: Query }).query = function (this: pg.Client, ...args: unknown[]) {
-    sent.push(textOf(args[0]))
-    return query.apply(this, args)
-  }
+  restoreQueries = aroundPgQueries((text, send) => {
+    sent.push(text)
+    return send()
+  })
   fake = await startFakeOpenAI()
   // No budget at first; a long lease, so the heartbeat (every 10 s) stays out of the counts.
   const config = chatConfig([{ id: 'a', baseUrl: fake.url }], { account: { concurrency: 64 }, team: { leaseSeconds: 30 } })
   gw = await startReplica(await freshDatabase(), newSecretKey(), config)
 })
 afterAll(async () => {
-  ;(pg.Client.prototype as unknown as { query: Query }).query = query
+  restoreQueries()
   await gw?.stop()
   await fake?.close()
 })

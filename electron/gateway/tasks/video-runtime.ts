@@ -91,14 +91,9 @@ export const videoRuntime = (services: Services): VideoRuntime =>
 export async function syncAccount(store: Store, registry: Registry): Promise<void> {
   await registry.readBalances(
     () => Promise.all([store.account.get(), store.upstreams.all()]),
-    ([row, upstreams], queued) => {
-      registry.account.budgetNano = row.budget_nano
-      registry.account.balanceNano = row.balance_nano - queued.account
-      registry.account.reservedNano = row.reserved_nano
-      for (const u of upstreams) {
-        const upstream = registry.upstreams.get(u.id)
-        if (upstream) upstream.spentNano = u.spent_nano + (queued.upstreams.get(u.id) ?? 0)
-      }
+    ([account, upstreams], queued) => {
+      registry.account.budgetNano = account.budget_nano
+      registry.mirrorStored({ account, upstreams }, queued)
     },
   )
 }
