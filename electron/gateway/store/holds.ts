@@ -64,11 +64,36 @@ async function readIn<T>(tx: Sql, steps: Steps<T>): Promise<T> {
   return step.value
 }
 
-/** `steps` read at once (inside `Sql.atomic`). */
-function readNow<T>(now: SqlNow, steps: Steps<T>): T {
+/** `steps` read at once (inside `Sql.atomic`), each read from `rows` while it stands. */
+function readNow<T>(now: SqlNow, rows: KeptRows, steps: Steps<T>): T {
   let step = steps.next()
-  while (!step.done) step = steps.next(now.get(step.value.text, step.value.params))
+  while (!step.done) step = steps.next(rows.get(now, step.value))
   return step.value
+}
+
+/**
+ * One process on SQLite: the funds check's rows as last read, kept while the connection has changed nothing since
+ * (`Sql.writeCount`), so the requests admitted between two ledger commits read the account's, the key's and the
+ * upstream account's figures once rather than each.
+ */
+class KeptRows {
+  readonly #rows = new Map<string, unknown>()
+  #mark = -1
+  constructor(private readonly writeCount?: () => number) {}
+
+  get(now: SqlNow, read: Read): unknown {
+    if (this.writeCount === undefined) return now.get(read.text, read.params)
+    const mark = this.writeCount()
+    if (mark !== this.#mark) {
+      this.#rows.clear()
+      this.#mark = mark
+    }
+    const key = `${read.text}\u0000${Array.isArray(read.params) ? read.params.join('\u0000') : JSON.stringify(read.params ?? null)}`
+    if (this.#rows.has(key)) return this.#rows.get(key)
+    const row = now.get(read.text, read.params)
+    this.#rows.set(key, row)
+    return row
+  }
 }
 
 /**
@@ -235,6 +260,7 @@ export function holdsRepo(sql: Sql, replica: string, here?: HeldHere) {
   const oneCall = sql.dialect === 'postgres'
   const elsewhere = here ?? NONE_ELSEWHERE
   const inMemory = (id: string): boolean => here?.has(id) === true && sql.atomic !== undefined
+  const kept = new KeptRows(sql.writeCount)
   return {
     /**
      * Atomically: the funds check (`refusal`), then the hold is placed: in memory (one process on SQLite), else a row
@@ -244,7 +270,7 @@ export function holdsRepo(sql: Sql, replica: string, here?: HeldHere) {
       if (oneCall) return takeInOneCall(sql, replica, hold)
       if (here !== undefined && sql.atomic !== undefined) {
         return sql.atomic((now): HoldTaken => {
-          const refused = readNow(now, refusal(hold, '', here))
+          const refused = readNow(now, kept, refusal(hold, '', here))
           if (refused !== undefined) return refused
           here.add(hold.id, hold.keyId, hold.amountNano)
           return { kind: 'held' }
@@ -262,7 +288,7 @@ export function holdsRepo(sql: Sql, replica: string, here?: HeldHere) {
       if (oneCall) return moveInOneCall(sql, id, upstreamId, amountNano)
       if (inMemory(id)) {
         return sql.atomic!((now) => {
-          const left = upstreamId === null ? null : readNow(now, upstreamLeft(upstreamId, id, '', elsewhere))
+          const left = upstreamId === null ? null : readNow(now, kept, upstreamLeft(upstreamId, id, '', elsewhere))
           if (left !== null && left < amountNano) return left
           here!.move(id, upstreamId)
           return undefined

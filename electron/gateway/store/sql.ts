@@ -44,4 +44,10 @@ export interface Sql {
    * its reads and what it does on their strength: the funds check of a hold kept in memory (store/held-here.ts).
    */
   readonly atomic?: <T>(fn: (now: SqlNow) => T) => Promise<T>
+  /**
+   * SQLite only: how many statements that may have changed the database (any run, a read with RETURNING, a
+   * rollback) the connection has ended. The process is the database's only writer, so a read's answer stands while
+   * this count stays the same.
+   */
+  readonly writeCount?: () => number
 }

@@ -18,12 +18,41 @@ export function sqliteSql(db: Database.Database, gate?: WriteGate): Sql {
     if (statement === undefined) statements.set(text, (statement = db.prepare(text)))
     return statement
   }
-  const executor: SqlNow = {
-    all: <T>(text: string, params?: SqlParams) => prepare(text).all(...args(params)) as T[],
-    get: <T>(text: string, params?: SqlParams) => prepare(text).get(...args(params)) as T | undefined,
-    run: (text: string, params?: SqlParams) => ({ changes: prepare(text).run(...args(params)).changes }),
+  // Statements that may have changed the database (every run, a read with RETURNING, a rollback), counted once ended.
+  let writes = 0
+  const read = <T>(statement: Database.Statement, go: () => T): T => {
+    if (statement.readonly) return go()
+    try {
+      return go()
+    } finally {
+      writes++
+    }
   }
-  return scope(db, executor, 0, () => true, gate)
+  const executor: SqlNow = {
+    all: <T>(text: string, params?: SqlParams) => {
+      const statement = prepare(text)
+      return read(statement, () => statement.all(...args(params)) as T[])
+    },
+    get: <T>(text: string, params?: SqlParams) => {
+      const statement = prepare(text)
+      return read(statement, () => statement.get(...args(params)) as T | undefined)
+    },
+    run: (text: string, params?: SqlParams) => {
+      try {
+        return { changes: prepare(text).run(...args(params)).changes }
+      } finally {
+        writes++
+      }
+    },
+  }
+  const rollback = (text: string): void => {
+    try {
+      db.exec(text)
+    } finally {
+      writes++
+    }
+  }
+  return scope(db, executor, 0, () => true, { gate, rollback, writeCount: () => writes })
 }
 
 const args = (params: SqlParams | undefined): unknown[] => (params === undefined ? [] : Array.isArray(params) ? params : [params])
@@ -32,7 +61,14 @@ const args = (params: SqlParams | undefined): unknown[] => (params === undefined
  * A handle at one nesting depth (0: the connection; 1: inside a transaction; deeper: inside savepoints). Its
  * statements wait for the transactions begun through it; `live` turns false when its own transaction has ended.
  */
-function scope(db: Database.Database, exec: SqlNow, depth: number, live: () => boolean, gate?: WriteGate): Sql {
+interface Connection {
+  gate?: WriteGate
+  rollback(text: string): void
+  writeCount(): number
+}
+
+function scope(db: Database.Database, exec: SqlNow, depth: number, live: () => boolean, connection: Connection): Sql {
+  const { gate } = connection
   // The end of the last transaction begun through this handle (never rejects), and how many are open or queued.
   let tail: Promise<unknown> = Promise.resolve()
   let unfinished = 0
@@ -57,12 +93,12 @@ function scope(db: Database.Database, exec: SqlNow, depth: number, live: () => b
         exec.run(depth === 0 ? 'BEGIN IMMEDIATE' : `SAVEPOINT ${savepoint}`)
         let open = true
         try {
-          const result = await fn(scope(db, exec, depth + 1, () => open))
+          const result = await fn(scope(db, exec, depth + 1, () => open, connection))
           exec.run(depth === 0 ? 'COMMIT' : `RELEASE ${savepoint}`)
           return result
         } catch (err) {
           // SQLite may already have rolled back on its own (a full disk, for one).
-          if (db.inTransaction) db.exec(depth === 0 ? 'ROLLBACK' : `ROLLBACK TO ${savepoint}; RELEASE ${savepoint}`)
+          if (db.inTransaction) connection.rollback(depth === 0 ? 'ROLLBACK' : `ROLLBACK TO ${savepoint}; RELEASE ${savepoint}`)
           throw err
         } finally {
           open = false
@@ -97,5 +133,6 @@ function scope(db: Database.Database, exec: SqlNow, depth: number, live: () => b
     run: (text: string, params?: SqlParams) => statement(() => exec.run(text, params)),
     transaction,
     atomic: (fn) => statement(() => fn(exec)),
+    writeCount: connection.writeCount,
   }
 }

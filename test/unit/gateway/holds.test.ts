@@ -76,3 +76,41 @@ describe('the ledger says when the store lags a charge past its hold', () => {
     }
   })
 })
+
+describe('one process\'s funds check keeps its rows between writes, and reads them again after any', () => {
+  it('sees a change stored since its last read at once: a ledger charge, an admin edit', async () => {
+    const dir = tempDataDir()
+    const store = createStore(dir.dir, () => {})
+    const hold = (id: string, amountNano: number) => ({ id, keyId: 'k_none', amountNano, upstreamIds: [] })
+    try {
+      await store.sql.run('UPDATE account SET budget_nano = 1000, balance_nano = 1000 WHERE id = 1')
+      expect(await store.holds.take(hold('r1', 600))).toEqual({ kind: 'held' })
+      // Held in memory: the second check counts it without a write between (the rows it read still stand).
+      expect(await store.holds.take(hold('r2', 600))).toEqual({ kind: 'insufficient', limit: 'balance', availableNano: 400 })
+      expect(await store.holds.release('r1')).toBe(1)
+      expect(await store.holds.take(hold('r3', 600))).toEqual({ kind: 'held' })
+      await store.holds.release('r3')
+      // A charge committed by the ledger lowers the balance: the next check reads it.
+      store.ledger.enqueue({
+        id: 'req_charged', key_id: null, group_id: null, model: 'm', endpoint: 'chat.completions', status: 200, error_code: null,
+        upstream_id: null, input_tokens: 1, output_tokens: 1, usage: null, cost_nano: 500, latency_ms: 1, created_at: 0,
+      })
+      await store.ledger.flush()
+      expect(await store.holds.take(hold('r4', 600))).toEqual({ kind: 'insufficient', limit: 'balance', availableNano: 500 })
+      // So does an edit of the budget.
+      await store.sql.run('UPDATE account SET balance_nano = 700 WHERE id = 1')
+      expect(await store.holds.take(hold('r5', 600))).toEqual({ kind: 'held' })
+      await store.holds.release('r5')
+      // And a write that was rolled back: the rows read inside it are not kept.
+      await expect(store.sql.transaction(async (tx) => {
+        await tx.run('UPDATE account SET balance_nano = 10000 WHERE id = 1')
+        await tx.get('SELECT balance_nano FROM account WHERE id = 1')
+        throw new Error('undone')
+      })).rejects.toThrow('undone')
+      expect(await store.holds.take(hold('r6', 800))).toEqual({ kind: 'insufficient', limit: 'balance', availableNano: 700 })
+    } finally {
+      await store.close()
+      dir.remove()
+    }
+  })
+})
