@@ -3,8 +3,9 @@
  * for the billing checkpoints of streams under way and for quotes. A short text (INLINE_COUNT_CHARS) is counted on
  * the event loop, with tables built there in slices on the first such count; a longer one in a worker thread
  * (token-worker.ts, in bounded pieces: token-slices.ts documents the error bound), started on the first long count.
- * Each is let go after TOKEN_WORKER_IDLE_MS without a count of its kind: the event loop never waits for the
- * tokenizer, and its tables are held only while counts are asked for.
+ * The thread is let go after TOKEN_WORKER_IDLE_MS without a long count, the event loop's tables after
+ * INLINE_TABLES_IDLE_MS to twice that without a short one: the event loop never waits for the tokenizer, and its
+ * tables are held only while counts are asked for.
  */
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
@@ -18,6 +19,13 @@ import type { TokenAnswer, TokenJob } from './token-worker.js'
 
 /** A counter thread with nothing to count ends after this long (its ~25 MB, thread and o200k ranks, go with it). */
 export const TOKEN_WORKER_IDLE_MS = 30_000
+
+/**
+ * The event loop's tables (~10 MB) are let go after this long to twice as long without a short count. Every held
+ * request counts its prompt (billing/holds.ts), and the first one after the tables were let go waits ~0.1 s for their
+ * build: kept through a conversation's pauses, so that only the first message of a session pays it.
+ */
+export const INLINE_TABLES_IDLE_MS = 5 * 60_000
 
 /** Texts up to this many characters are counted on the event loop (at most ~35 µs), once it has the tables. */
 export const INLINE_COUNT_CHARS = 1024
@@ -124,9 +132,9 @@ function keepInline(counter: O200kCounter): void {
     if (inline !== counter) return
     if (inlineCounts === 0) return void (inline = undefined)
     inlineCounts = 0
-    setTimeout(look, TOKEN_WORKER_IDLE_MS).unref()
+    setTimeout(look, INLINE_TABLES_IDLE_MS).unref()
   }
-  setTimeout(look, TOKEN_WORKER_IDLE_MS).unref()
+  setTimeout(look, INLINE_TABLES_IDLE_MS).unref()
 }
 
 /** Whether the counter thread is alive. */
