@@ -120,6 +120,28 @@ describe('sqliteSql', () => {
     await expect(leaked.run("INSERT INTO t (id, n) VALUES ('late', 1)")).rejects.toThrow('statement on a transaction that has ended')
     expect(await ids()).toEqual([])
   })
+
+  it('writeCount grows with every run, a read that writes (RETURNING) and a rollback; a plain read leaves it', async () => {
+    const count = sql.writeCount!
+    const start = count()
+    await sql.get('SELECT COUNT(*) AS n FROM t')
+    await sql.all('SELECT id FROM t')
+    expect(count()).toBe(start)
+    await sql.run("INSERT INTO t (id, n) VALUES ('a', 1)")
+    expect(count()).toBe(start + 1)
+    await sql.all("DELETE FROM t WHERE id = 'a' RETURNING n")
+    expect(count()).toBe(start + 2)
+    // A failed write counts too: it may have changed something before it failed.
+    await expect(sql.run("INSERT INTO t (id, n) VALUES ('b', NULL)")).rejects.toThrow('NOT NULL')
+    expect(count()).toBe(start + 3)
+    const before = count()
+    await expect(sql.transaction(async (tx) => {
+      await tx.run("INSERT INTO t (id, n) VALUES ('c', 1)")
+      throw new Error('undone')
+    })).rejects.toThrow('undone')
+    // BEGIN, the insert and the rollback.
+    expect(count()).toBe(before + 3)
+  })
 })
 
 describe('sqliteSql atomic work', () => {
@@ -179,38 +201,5 @@ describe('sqliteSql atomic work', () => {
       now.run("INSERT INTO t (id, n) VALUES ('a', 2)")
     })).rejects.toThrow('UNIQUE constraint failed')
     expect(await sql.all('SELECT id, n FROM t')).toEqual([{ id: 'a', n: 1 }])
-  })
-})
-
-describe('sqliteSql writeCount: the statements that may have changed the database', () => {
-  let db: Database.Database
-  let sql: Sql
-  beforeEach(() => {
-    db = new Database(':memory:')
-    db.exec('CREATE TABLE t (id TEXT PRIMARY KEY, n INTEGER NOT NULL)')
-    sql = sqliteSql(db)
-  })
-  afterEach(() => db.close())
-
-  it('grows with every run, a read that writes (RETURNING) and a rollback; a plain read leaves it', async () => {
-    const count = sql.writeCount!
-    const start = count()
-    await sql.get('SELECT COUNT(*) AS n FROM t')
-    await sql.all('SELECT id FROM t')
-    expect(count()).toBe(start)
-    await sql.run("INSERT INTO t (id, n) VALUES ('a', 1)")
-    expect(count()).toBe(start + 1)
-    await sql.all("DELETE FROM t WHERE id = 'a' RETURNING n")
-    expect(count()).toBe(start + 2)
-    // A failed write counts too: it may have changed something before it failed.
-    await expect(sql.run("INSERT INTO t (id, n) VALUES ('b', NULL)")).rejects.toThrow('NOT NULL')
-    expect(count()).toBe(start + 3)
-    const before = count()
-    await expect(sql.transaction(async (tx) => {
-      await tx.run("INSERT INTO t (id, n) VALUES ('c', 1)")
-      throw new Error('undone')
-    })).rejects.toThrow('undone')
-    // BEGIN, the insert and the rollback.
-    expect(count()).toBe(before + 3)
   })
 })
