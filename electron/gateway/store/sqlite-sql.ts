@@ -57,16 +57,17 @@ export function sqliteSql(db: Database.Database, gate?: WriteGate): Sql {
 
 const args = (params: SqlParams | undefined): unknown[] => (params === undefined ? [] : Array.isArray(params) ? params : [params])
 
-/**
- * A handle at one nesting depth (0: the connection; 1: inside a transaction; deeper: inside savepoints). Its
- * statements wait for the transactions begun through it; `live` turns false when its own transaction has ended.
- */
+/** What a connection's handles share: the WAL restart's gate, the rollback, the count of writes. */
 interface Connection {
   gate?: WriteGate
   rollback(text: string): void
   writeCount(): number
 }
 
+/**
+ * A handle at one nesting depth (0: the connection; 1: inside a transaction; deeper: inside savepoints). Its
+ * statements wait for the transactions begun through it; `live` turns false when its own transaction has ended.
+ */
 function scope(db: Database.Database, exec: SqlNow, depth: number, live: () => boolean, connection: Connection): Sql {
   const { gate } = connection
   // The end of the last transaction begun through this handle (never rejects), and how many are open or queued.
