@@ -3,9 +3,9 @@
  * for the billing checkpoints of streams under way and for quotes. A short text (INLINE_COUNT_CHARS) is counted on
  * the event loop, with tables built there in slices on the first such count; a longer one in a worker thread
  * (token-worker.ts, in bounded pieces: token-slices.ts documents the error bound), started on the first long count.
- * The thread is let go after TOKEN_WORKER_IDLE_MS without a long count, the event loop's tables after
- * INLINE_TABLES_IDLE_MS to twice that without a short one: the event loop never waits for the tokenizer, and its
- * tables are held only while counts are asked for.
+ * The thread is let go after TOKEN_WORKER_IDLE_MS without a long count, the event loop's tables after that to twice
+ * that without a short one: the event loop never waits for the tokenizer, and its tables are held only while counts
+ * are asked for.
  */
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
@@ -17,15 +17,13 @@ import { loadO200kCounterInSlices, type O200kCounter } from './o200k.js'
 import { textPieces } from './token-slices.js'
 import type { TokenAnswer, TokenJob } from './token-worker.js'
 
-/** A counter thread with nothing to count ends after this long (its ~25 MB, thread and o200k ranks, go with it). */
-export const TOKEN_WORKER_IDLE_MS = 30_000
-
 /**
- * The event loop's tables (~10 MB) are let go after this long to twice as long without a short count. Every held
- * request counts its prompt (billing/holds.ts), and the first one after the tables were let go waits ~0.1 s for their
- * build: kept through a conversation's pauses, so that only the first message of a session pays it.
+ * A counter thread with nothing to count ends after this long (its ~25 MB, thread and o200k ranks, go with it); the
+ * event loop's tables (~10 MB) after this long to twice as long without a short count. Every held request counts its
+ * prompt (billing/holds.ts), and the first one after its counter was let go waits ~0.1–0.2 s for the tables' build
+ * or the thread's start: both are kept through a conversation's pauses, so that only a session's first message pays.
  */
-export const INLINE_TABLES_IDLE_MS = 5 * 60_000
+export const TOKEN_WORKER_IDLE_MS = 5 * 60_000
 
 /** Texts up to this many characters are counted on the event loop (at most ~35 µs), once it has the tables. */
 export const INLINE_COUNT_CHARS = 1024
@@ -132,9 +130,9 @@ function keepInline(counter: O200kCounter): void {
     if (inline !== counter) return
     if (inlineCounts === 0) return void (inline = undefined)
     inlineCounts = 0
-    setTimeout(look, INLINE_TABLES_IDLE_MS).unref()
+    setTimeout(look, TOKEN_WORKER_IDLE_MS).unref()
   }
-  setTimeout(look, INLINE_TABLES_IDLE_MS).unref()
+  setTimeout(look, TOKEN_WORKER_IDLE_MS).unref()
 }
 
 /** Whether the counter thread is alive. */

@@ -5,7 +5,7 @@ import { GatewayError } from '../../../electron/gateway/errors.js'
 import { ClientAbort } from '../../../electron/gateway/client/client-abort.js'
 import { countQwenTokens, loadQwenTokenizer } from '../../../electron/gateway/families/qwen-tokens.js'
 import { PIECE_CHARS, textPieces } from '../../../electron/gateway/tokens/token-slices.js'
-import { countingInline, countTextTokens, INLINE_COUNT_CHARS, INLINE_TABLES_IDLE_MS, TOKEN_WORKER_IDLE_MS, tokenCounterRunning, tokenThreadRunning } from '../../../electron/gateway/tokens/tokens.js'
+import { countingInline, countTextTokens, INLINE_COUNT_CHARS, TOKEN_WORKER_IDLE_MS, tokenCounterRunning, tokenThreadRunning } from '../../../electron/gateway/tokens/tokens.js'
 import { longestBlock } from '../../helpers/event-loop-probe.js'
 import { until } from '../../helpers/until.js'
 
@@ -30,6 +30,10 @@ const LONG = 'The first count of a fresh thread. '.repeat(40)
 
 describe('the counter thread', () => {
   afterEach(() => vi.useRealTimers())
+
+  it('is kept through a conversation\'s pauses: every held request counts its prompt, and a new counter makes it wait', () => {
+    expect(TOKEN_WORKER_IDLE_MS).toBeGreaterThanOrEqual(5 * 60_000)
+  })
 
   it('starts on the first long count, loading the tokenizer without holding the event loop, and ends once idle', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
@@ -61,12 +65,10 @@ describe('short texts on the event loop', () => {
     expect([first, second]).toEqual([countTokens('The first short count.'), countTokens('And one asked meanwhile.')])
     expect(blockedMs).toBeLessThan(40)
     expect([tokenThreadRunning(), countingInline()]).toEqual([false, true])
-    // Kept while short counts come (those since the last look), let go at the first look that finds none: kept
-    // through a conversation's pauses, well past the thread's idle time.
-    expect(INLINE_TABLES_IDLE_MS).toBeGreaterThanOrEqual(10 * TOKEN_WORKER_IDLE_MS)
-    vi.advanceTimersByTime(INLINE_TABLES_IDLE_MS)
+    // Kept while short counts come (those since the last look), let go at the first look that finds none.
+    vi.advanceTimersByTime(TOKEN_WORKER_IDLE_MS)
     expect(countingInline()).toBe(true)
-    vi.advanceTimersByTime(INLINE_TABLES_IDLE_MS - 1)
+    vi.advanceTimersByTime(TOKEN_WORKER_IDLE_MS - 1)
     expect(countingInline()).toBe(true)
     vi.advanceTimersByTime(1)
     expect(countingInline()).toBe(false)
