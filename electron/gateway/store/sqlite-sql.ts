@@ -20,8 +20,7 @@ export function sqliteSql(db: Database.Database, gate?: WriteGate): Sql {
   }
   // Statements that may have changed the database (every run, a read with RETURNING, a rollback), counted once ended.
   let writes = 0
-  const read = <T>(statement: Database.Statement, go: () => T): T => {
-    if (statement.readonly) return go()
+  const counted = <T>(go: () => T): T => {
     try {
       return go()
     } finally {
@@ -31,27 +30,17 @@ export function sqliteSql(db: Database.Database, gate?: WriteGate): Sql {
   const executor: SqlNow = {
     all: <T>(text: string, params?: SqlParams) => {
       const statement = prepare(text)
-      return read(statement, () => statement.all(...args(params)) as T[])
+      const go = () => statement.all(...args(params)) as T[]
+      return statement.readonly ? go() : counted(go)
     },
     get: <T>(text: string, params?: SqlParams) => {
       const statement = prepare(text)
-      return read(statement, () => statement.get(...args(params)) as T | undefined)
+      const go = () => statement.get(...args(params)) as T | undefined
+      return statement.readonly ? go() : counted(go)
     },
-    run: (text: string, params?: SqlParams) => {
-      try {
-        return { changes: prepare(text).run(...args(params)).changes }
-      } finally {
-        writes++
-      }
-    },
+    run: (text: string, params?: SqlParams) => counted(() => ({ changes: prepare(text).run(...args(params)).changes })),
   }
-  const rollback = (text: string): void => {
-    try {
-      db.exec(text)
-    } finally {
-      writes++
-    }
-  }
+  const rollback = (text: string): void => counted(() => void db.exec(text))
   return scope(db, executor, 0, () => true, { gate, rollback, writeCount: () => writes })
 }
 
