@@ -16,7 +16,8 @@ export interface AnthropicUsage {
   cache_read_input_tokens?: number;
 }
 export type AnthropicScenario =
-  | { kind: 'ok'; text?: string; usage?: AnthropicUsage }
+  /** `delayMs`: a pause before each frame after the first (a stream's pace). */
+  | { kind: 'ok'; text?: string; usage?: AnthropicUsage; delayMs?: number }
   /** A thinking block (with signature), then a text block. */
   | { kind: 'thinking'; thinking: string; text?: string }
   /** stop_reason tool_use; streamed as an empty then three input_json_delta fragments. */
@@ -25,8 +26,11 @@ export type AnthropicScenario =
   | { kind: 'status'; status: number; errorType?: string; message?: string; headers?: Record<string, string> }
   /** Stream: message_start, text block start, ping, N text deltas, then `event: error` and end. Non-stream: the matching HTTP error. */
   | { kind: 'stream_error'; afterDeltas: number; errorType?: string }
-  /** Stream: cut the socket after N text deltas (no message_delta / message_stop). Non-stream: cut mid-body. */
-  | { kind: 'break_after'; deltas: number }
+  /**
+   * Stream: cut the socket after N text deltas (no message_delta / message_stop); `usage`: message_start's counts
+   * (default: the input as counted, no cache). Non-stream: cut mid-body.
+   */
+  | { kind: 'break_after'; deltas: number; usage?: AnthropicUsage }
   | { kind: 'stall' }
   | { kind: 'reset' };
 export interface FakeAnthropic {
@@ -79,9 +83,9 @@ function sendError(res: Res, status: number, type: string, message: string, head
 const sse = (type: string, data: object = {}) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
 
 /** The stream's 200 and headers unless sent, then the frames. */
-async function writeFrames(res: Res, frames: string[]): Promise<void> {
+async function writeFrames(res: Res, frames: string[], delayMs = 0, signal?: AbortSignal): Promise<void> {
   if (!res.headersSent) openSse(res);
-  await write(res, frames);
+  await write(res, frames, delayMs, signal);
 }
 
 function fullUsage(u: AnthropicUsage) {
@@ -124,7 +128,7 @@ function blockFrames(block: Block, index: number): string[] {
   return [sse('content_block_start', { index, content_block: start }), ...deltas, sse('content_block_stop', { index })];
 }
 
-async function answer(ctx: Ctx, blocks: Block[], stopReason: string, usage: AnthropicUsage): Promise<void> {
+async function answer(ctx: Ctx, blocks: Block[], stopReason: string, usage: AnthropicUsage, delayMs = 0): Promise<void> {
   const id = newId('msg_01');
   if (!ctx.stream) {
     const message = { id, type: 'message', role: 'assistant', model: ctx.model, content: blocks, stop_reason: stopReason, stop_sequence: null, usage: fullUsage(usage) };
@@ -136,15 +140,15 @@ async function answer(ctx: Ctx, blocks: Block[], stopReason: string, usage: Anth
     sse('message_delta', { delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: usage.output_tokens } }),
     sse('message_stop'),
   );
-  await writeFrames(ctx.res, frames);
+  await writeFrames(ctx.res, frames, delayMs, ctx.signal);
   if (!gone(ctx.res)) ctx.res.end();
 }
 
 /** Stream prefix shared by stream_error and break_after: message_start, text block start, ping, exactly n text deltas. */
-function partialFrames(ctx: Ctx, n: number): string[] {
+function partialFrames(ctx: Ctx, n: number, usage: AnthropicUsage = { input_tokens: ctx.inputTokens, output_tokens: 1 }): string[] {
   const words = splitText(DEFAULT_TEXT);
   return [
-    messageStart(ctx, newId('msg_01'), { input_tokens: ctx.inputTokens, output_tokens: 1 }),
+    messageStart(ctx, newId('msg_01'), usage),
     sse('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }),
     sse('ping'),
     ...Array.from({ length: n }, (_, i) => sse('content_block_delta', { index: 0, delta: { type: 'text_delta', text: words[i % words.length] } })),
@@ -156,7 +160,7 @@ async function handleMessages(ctx: Ctx, s: AnthropicScenario): Promise<void> {
   switch (s.kind) {
     case 'ok': {
       const text = s.text ?? DEFAULT_TEXT;
-      return answer(ctx, [{ type: 'text', text }], 'end_turn', s.usage ?? { input_tokens: ctx.inputTokens, output_tokens: wordCount(text) });
+      return answer(ctx, [{ type: 'text', text }], 'end_turn', s.usage ?? { input_tokens: ctx.inputTokens, output_tokens: wordCount(text) }, s.delayMs);
     }
     case 'thinking': {
       const text = s.text ?? DEFAULT_TEXT;
@@ -184,7 +188,7 @@ async function handleMessages(ctx: Ctx, s: AnthropicScenario): Promise<void> {
     case 'break_after':
       return playFault({ kind: 'break_after', chunks: s.deltas }, {
         res, stream: ctx.stream, signal: ctx.signal, jsonType: JSON_TYPE,
-        partialStream: (n) => partialFrames(ctx, n),
+        partialStream: (n) => partialFrames(ctx, n, s.usage),
         fullBody: () => JSON.stringify({ id: newId('msg_01'), type: 'message', role: 'assistant', model: ctx.model, content: [{ type: 'text', text: DEFAULT_TEXT }] }),
       });
     case 'stall': case 'reset': return playFault(s, { res, stream: ctx.stream, signal: ctx.signal, jsonType: JSON_TYPE });

@@ -164,7 +164,10 @@ async function writeAll(res: Res, frames: string[]): Promise<void> {
   }
 }
 
-const usageOf = (mode: ChaosMode): [unknown, unknown] => BAD_USAGE[mode] ?? [12, words.length]
+/** The prompt tokens every answer with plausible usage reports (a messages stream in its message_start). */
+export const CHAOS_PROMPT_TOKENS = 12
+
+const usageOf = (mode: ChaosMode): [unknown, unknown] => BAD_USAGE[mode] ?? [CHAOS_PROMPT_TOKENS, words.length]
 
 async function answerStream(res: Res, d: Dialect, model: string, mode: ChaosMode, signal: AbortSignal): Promise<void> {
   const usage = usageOf(mode)

@@ -5,7 +5,6 @@
 // caller gets the cut's own error event, never the 400. Played by the chaos provider's messages protocol.
 import { describe, expect, it } from 'vitest'
 import type { GatewayConfig } from '../../electron/gateway/config/load-config.js'
-import { messagesPromptText } from '../../electron/gateway/routes/messages.js'
 import { countTextTokens } from '../../electron/gateway/tokens/tokens.js'
 import { approxTokens, textChars } from '../fakes/scenarios.js'
 import { withGateway, type TestGateway } from '../helpers/gateway.js'
@@ -54,10 +53,12 @@ const rowOf = async (g: TestGateway, id: string) => (await g.services.store.ledg
 /** The first `n` tokens of a model's answer, as the chaos provider streamed them. */
 const firstTokens = (chaos: ChaosProvider, model: string, n: number) => chaos.answer(model).split(/(?= )/).slice(0, n).join('')
 
-/** The cut attempt's bill: the prompt and the text it sent, counted by the gateway. */
+/**
+ * The cut attempt's bill: the input its upstream reported at message_start (the chaos provider's count of the
+ * conversation), and the text it sent, counted by the gateway.
+ */
 async function cutBill(sent: string) {
-  const [input, output] = await Promise.all([countTextTokens(messagesPromptText({ messages: MESSAGES })), countTextTokens(sent)])
-  return { input, output }
+  return { input: approxTokens(textChars(MESSAGES)), output: await countTextTokens(sent) }
 }
 
 describe('continuation on the messages protocol', () => {

@@ -61,6 +61,8 @@ const PROTOCOLS: Record<Protocol, {
   group: string
   body: Record<string, unknown>
   prompt: string
+  /** the input the upstream reports before its end (message_start), billed for a cut stream instead of a count */
+  reportedInput?: number
   prices: { input: number; output: number }
   content(e: EventSourceMessage): string | undefined
   /** the error event the protocol ends a stream with (spec §6 rule 1) */
@@ -87,7 +89,7 @@ const PROTOCOLS: Record<Protocol, {
   },
   messages: {
     path: '/v1/messages', group: 'messages', body: { model: 'test-claude', max_tokens: 1024, messages, stream: true },
-    prompt: messagesPromptText({ model: 'test-claude', max_tokens: 1024, messages }), prices: { input: 3000, output: 15000 },
+    prompt: messagesPromptText({ model: 'test-claude', max_tokens: 1024, messages }), reportedInput: 12, prices: { input: 3000, output: 15000 },
     content: (e) => (e.event === 'content_block_delta' ? (JSON.parse(e.data) as { delta: { text: string } }).delta.text : undefined),
     expectError(e, _code, message) {
       expect([e.event, JSON.parse(e.data)]).toEqual(['error', { type: 'error', error: { type: 'authentication_error', message } }])
@@ -175,14 +177,15 @@ async function expectEndedMidStream(protocol: Protocol, ending: Ending, expiresA
   expect(cutAt - endsAt).toBeLessThan(1_000)
   expect(call.deltas).toBeLessThan(DELTAS)
 
-  // The ledger: status and code of the end, billed for the prompt and the words delivered (counted locally).
+  // The ledger: status and code of the end, billed for the prompt (as the upstream reported it, else counted) and the
+  // words delivered (counted locally).
   const requestId = res.headers.get('x-request-id')!
   const row = await until('the ledger row is final', 3_000, async () => {
     await gw.services.store.ledger.flush()
     const r = await gw.services.store.ledger.get(requestId)
     return r?.status === 401 ? r : undefined
   })
-  const [input, output] = await Promise.all([countTextTokens(p.prompt), countTextTokens(delivered.join(''))])
+  const [input, output] = await Promise.all([p.reportedInput ?? countTextTokens(p.prompt), countTextTokens(delivered.join(''))])
   expect({ status: row.status, code: row.error_code, input: row.input_tokens, output: row.output_tokens, cost: row.cost_nano })
     .toEqual({ status: 401, code: ending.code, input, output, cost: input * p.prices.input + output * p.prices.output })
 

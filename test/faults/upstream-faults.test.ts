@@ -6,7 +6,7 @@ import { startFakeAnthropic, type FakeAnthropic } from '../fakes/anthropic.js'
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js'
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js'
 import { readSse } from '../helpers/sse.js'
-import { ANSWER_TEXT, startChaosUpstream, type ChaosMode, type ChaosUpstream } from './chaos-upstream.js'
+import { ANSWER_TEXT, CHAOS_PROMPT_TOKENS, startChaosUpstream, type ChaosMode, type ChaosUpstream } from './chaos-upstream.js'
 import { until } from '../helpers/until.js'
 
 type Protocol = 'chat' | 'messages'
@@ -131,9 +131,9 @@ const ledgerRow = async (id: string | null) => (await gw.services.store.ledger.g
 const healthyCalls = (protocol: Protocol) => (protocol === 'chat' ? openai.calls : anthropic.calls).length
 
 /** The cost of the local count of this request's prompt and `output`, and the counts. */
-async function localBill(protocol: Protocol, output: string) {
+async function localBill(protocol: Protocol, output: string, reportedInput?: number) {
   const prompt = protocol === 'chat' ? promptText(messages) : messagesPromptText(bodyFor(protocol, false))
-  const [input, completion] = await Promise.all([countTextTokens(prompt), countTextTokens(output)])
+  const [input, completion] = await Promise.all([reportedInput ?? countTextTokens(prompt), countTextTokens(output)])
   return { input, completion, cost: input * PRICES[protocol].input + completion * PRICES[protocol].output }
 }
 
@@ -234,8 +234,12 @@ async function expectChaosAnswer(res: Response, protocol: Protocol, stream: bool
     await res.json()
   }
   const row = await ledgerRow(id)
-  const local = await localBill(protocol, output)
-  expect(JSON.parse(row.usage!)).toMatchObject({ counted_locally: true, prompt_tokens: local.input, completion_tokens: local.completion })
+  // A cut messages stream is billed the input its message_start reported; the rest is counted by the gateway.
+  const reported = expectation.kind === 'interrupted' && protocol === 'messages' ? CHAOS_PROMPT_TOKENS : undefined
+  const local = await localBill(protocol, output, reported)
+  expect(JSON.parse(row.usage!)).toMatchObject(reported === undefined
+    ? { counted_locally: true, prompt_tokens: local.input, completion_tokens: local.completion }
+    : { counted_locally: true, reported: { input_tokens: reported }, completion_tokens: local.completion })
   expect([row.input_tokens, row.output_tokens, row.cost_nano]).toEqual([local.input, local.completion, local.cost])
 }
 

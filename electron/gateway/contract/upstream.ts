@@ -61,6 +61,12 @@ export interface ChatStreamTranslator {
   push(event: SseEvent): string[]
   /** Usage reported by the upstream, if it reported any. */
   usage(): TokenUsage | undefined
+  /**
+   * What the upstream reported before its end, where its protocol reports the input first (Anthropic's message_start,
+   * Gemini's every chunk): every input class, the output as far as it had counted. A checkpoint and a cut stream take
+   * their input from it rather than counting the prompt (money/billed-usage.ts streamUsage).
+   */
+  usageSoFar?(): TokenUsage | undefined
   /** The output text produced so far, to count tokens when no usage arrives. */
   producedText(): string
   /**

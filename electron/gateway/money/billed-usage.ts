@@ -1,6 +1,6 @@
 import type { CatalogModel } from '../../../shared/types.js'
 import { countTextTokens } from '../tokens/tokens.js'
-import type { TokenUsage } from '../contract/upstream.js'
+import type { ChatStreamTranslator, TokenUsage } from '../contract/upstream.js'
 
 /**
  * The most tokens one answer may report, in and out, when the catalog names no limit for the model: more than a
@@ -71,6 +71,25 @@ export async function billableTokens(model: CatalogModel, reported: TokenUsage |
   if (problem === undefined) return reported!
   const [inputTokens, outputTokens] = await Promise.all([countTextTokens(text.prompt()), countTextTokens(text.output())])
   return { inputTokens, outputTokens, source: 'local_count', raw: { counted_locally: true, reason: problem, prompt_tokens: inputTokens, completion_tokens: outputTokens } }
+}
+
+/**
+ * A stream's usage as reported, for billing: its usage at the end; a stream cut before it (an upstream break, a client
+ * that left), the input as its upstream reported it before the end, every class (usageSoFar), with the output counted
+ * by the gateway, at least as much as reported; undefined when nothing was reported, and billing counts it all.
+ */
+export async function streamUsage(translator: Pick<ChatStreamTranslator, 'usage' | 'usageSoFar' | 'producedText'>): Promise<TokenUsage | undefined> {
+  const reported = translator.usage()
+  if (reported !== undefined) return reported
+  const soFar = translator.usageSoFar?.()
+  if (soFar === undefined) return undefined
+  const outputTokens = Math.max(await countTextTokens(translator.producedText()), soFar.outputTokens)
+  return {
+    ...soFar,
+    outputTokens,
+    source: 'local_count',
+    raw: { counted_locally: true, reason: 'stream cut: input as reported, output counted', reported: soFar.raw, completion_tokens: outputTokens },
+  }
 }
 
 /**

@@ -12,8 +12,9 @@ import type { RelayPlan } from './relay-plan.js'
  * (spec §1: an interrupted stream is billed for the prompt and the output already produced).
  *
  * At the first byte the stream gets a pending ledger row (billed for nothing yet). Every CHECKPOINT_MS, and
- * after every CHECKPOINT_BYTES sent, the row is rewritten with the usage so far: the prompt counted once, at
- * the first checkpoint, and the output counted incrementally (only the text produced since the last
+ * after every CHECKPOINT_BYTES sent, the row is rewritten with the usage so far: the input as the upstream
+ * reported it (Anthropic and Gemini report it first), else the prompt counted once, at the first checkpoint; and
+ * the output counted incrementally (only the text produced since the last
  * checkpoint, in bounded slices that yield to the event loop), unless the upstream already reported more.
  * A count rather than an estimate because a checkpoint may become the bill; an incremental one because it
  * then costs about one second of output per second, whatever the stream's length. A stream that ends within
@@ -47,15 +48,15 @@ export function startCheckpoints(ctx: RequestContext, services: Services, plan: 
   let outputTokens = 0
 
   const take = async (): Promise<void> => {
-    promptTokens ??= await countTextTokens(plan.promptText())
     const text = translator.producedText()
     outputTokens += await countTextTokens(text.slice(countedChars))
     countedChars = text.length
-    const reported = translator.usage()
-    // The upstream's counts (cache reads and writes, reasoning) where it sent them, the output at least as counted.
+    const reported = translator.usage() ?? translator.usageSoFar?.()
+    // The upstream's counts (cache reads and writes, reasoning) where it sent them, the output at least as counted; the
+    // prompt is counted only when its input was not reported (an agent's prompt can be hundreds of kilobytes).
     const usage: TokenUsage = {
       ...reported,
-      inputTokens: reported?.inputTokens ?? promptTokens,
+      inputTokens: reported?.inputTokens ?? (promptTokens ??= await countTextTokens(plan.promptText())),
       outputTokens: Math.max(outputTokens, reported?.outputTokens ?? 0),
     }
     const inputTokens = allInputTokens(usage)

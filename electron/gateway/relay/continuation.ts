@@ -25,7 +25,7 @@ import type { RequestContext } from '../context.js'
 import type { UpstreamAccount } from '../contract/accounts.js'
 import type { ChatStreamTranslator, RelayCapability, TokenUsage, UpstreamCtx } from '../contract/upstream.js'
 import type { GatewayError } from '../errors.js'
-import { addUsage, billableUsage } from '../money/billed-usage.js'
+import { addUsage, billableUsage, streamUsage } from '../money/billed-usage.js'
 import { drained } from '../respond.js'
 import type { Services } from '../services.js'
 import type { UpstreamResponse } from '../upstreams/http.js'
@@ -250,7 +250,7 @@ async function billed(plan: RelayPlan, parts: Part[]): Promise<TokenUsage> {
   let sum: TokenUsage = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 }
   const raws: unknown[] = []
   for (const part of parts) {
-    const usage = await billableUsage(plan.model, part.translator.usage(), { text: { prompt: () => part.prompt, output: () => part.translator.producedText() } })
+    const usage = await billableUsage(plan.model, await streamUsage(part.translator), { text: { prompt: () => part.prompt, output: () => part.translator.producedText() } })
     sum = addUsage(sum, usage)
     raws.push(usage.raw ?? null)
   }

@@ -1,6 +1,6 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser'
 import type { CatalogModel } from '../../../shared/types.js'
-import { billableUsage } from '../money/billed-usage.js'
+import { billableUsage, streamUsage } from '../money/billed-usage.js'
 import { costNano } from '../billing/billing.js'
 import type { RequestContext } from '../context.js'
 import { GatewayError } from '../errors.js'
@@ -251,5 +251,5 @@ async function bill(ctx: RequestContext, plan: RelayPlan, reported: TokenUsage |
 }
 
 /** Spec §1: a stream is billed for the output produced, whether it ended or was interrupted. */
-const billStream = (ctx: RequestContext, plan: RelayPlan, translator: ChatStreamTranslator): Promise<void> =>
-  bill(ctx, plan, translator.usage(), () => translator.producedText())
+const billStream = async (ctx: RequestContext, plan: RelayPlan, translator: ChatStreamTranslator): Promise<void> =>
+  bill(ctx, plan, await streamUsage(translator), () => translator.producedText())

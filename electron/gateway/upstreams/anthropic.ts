@@ -137,6 +137,8 @@ export const anthropicMessages: RelayAdapter = {
       },
       // The counts arrive in two events (input at the start, output at the end): joined when asked.
       usage: () => (outputTokens === undefined && !stream.done ? undefined : fromAnthropicUsage(start, outputTokens)),
+      // message_start's counts before the end: the input in every class, the output it had counted then.
+      usageSoFar: () => fromAnthropicUsage(start, outputTokens ?? start?.output_tokens),
     })
   },
   fromError: fromAnthropicError,

@@ -81,7 +81,9 @@ export function geminiStreamTranslator({ includeUsage }: { includeUsage: boolean
       if (parsed === undefined) return []
       return (Array.isArray(parsed) ? parsed : [parsed]).flatMap((res) => translate(res as GeminiResponse))
     },
-    // intermediate chunks carry a partial usageMetadata (prompt only): a cut stream is counted locally instead
+    // intermediate chunks carry a partial usageMetadata (the prompt's counts, the output's so far): a cut stream
+    // takes its input from it and counts its output (usageSoFar)
     usage: () => (stream.done ? fromGeminiUsage(usage) : undefined),
+    usageSoFar: () => fromGeminiUsage(usage),
   })
 }

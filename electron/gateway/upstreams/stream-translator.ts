@@ -2,7 +2,7 @@ import type { GatewayError } from '../errors.js'
 import type { ChatStreamTranslator, TokenUsage } from '../contract/upstream.js'
 
 /** A vendor's own part of a translator: its push, and the hooks its protocol answers in its own way. */
-export type VendorStream = Pick<ChatStreamTranslator, 'push'> & Partial<Pick<ChatStreamTranslator, 'usage' | 'errorFrame' | 'endOfAnswer'>>
+export type VendorStream = Pick<ChatStreamTranslator, 'push'> & Partial<Pick<ChatStreamTranslator, 'usage' | 'usageSoFar' | 'errorFrame' | 'endOfAnswer'>>
 
 /**
  * What every stream translator tracks for the relay and billing, whatever the vendor: the usage reported, whether

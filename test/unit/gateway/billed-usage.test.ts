@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { CatalogModel } from '../../../shared/types.js'
-import { addUsage, billableQuantity, billableUsage, TOKEN_CEILING, tokenLimits, usageProblem } from '../../../electron/gateway/money/billed-usage.js'
+import { addUsage, billableQuantity, billableUsage, streamUsage, TOKEN_CEILING, tokenLimits, usageProblem } from '../../../electron/gateway/money/billed-usage.js'
 import { effectiveModel } from '../../../electron/gateway/families/index.js'
 import { costNano } from '../../../electron/gateway/billing/billing.js'
 import { openDb, type Db } from '../../../electron/gateway/store/db.js'
@@ -50,6 +50,36 @@ describe('usage is checked before it is billed', () => {
     expect(costNano(m, { inputTokens: Number.NaN, outputTokens: Infinity })).toBe(0)
     expect(costNano(m, { inputTokens: 1e300, outputTokens: 0 })).toBe(0)
     expect(costNano(m, { inputTokens: 10, outputTokens: 5 })).toBe(10 * 2000 + 5 * 8000)
+  })
+})
+
+describe("a stream's usage for billing", () => {
+  const stream = (usage: object | undefined, soFar: object | undefined, produced: string) =>
+    ({ usage: () => usage as never, usageSoFar: soFar === undefined ? undefined : () => soFar as never, producedText: () => produced })
+
+  it('a stream that reported its usage at the end is billed by it, whatever came before', async () => {
+    const reported = { inputTokens: 12, outputTokens: 30, cachedInputTokens: 0 }
+    expect(await streamUsage(stream(reported, { inputTokens: 12, outputTokens: 1 }, 'Hello there'))).toBe(reported)
+  })
+
+  it('a stream cut before its usage keeps the input the upstream reported first (each class), with its output counted', async () => {
+    const soFar = { inputTokens: 12, cachedInputTokens: 90_000, cacheWrite5mTokens: 400, outputTokens: 1, raw: { input_tokens: 12, cache_read_input_tokens: 90_000 } }
+    const counted = await countTextTokens('Hello there, this was cut')
+    expect(counted).toBeGreaterThan(1)
+    expect(await streamUsage(stream(undefined, soFar, 'Hello there, this was cut'))).toEqual({
+      inputTokens: 12, cachedInputTokens: 90_000, cacheWrite5mTokens: 400, outputTokens: counted, source: 'local_count',
+      raw: { counted_locally: true, reason: 'stream cut: input as reported, output counted', reported: soFar.raw, completion_tokens: counted },
+    })
+  })
+
+  it('the output billed is never below what the upstream had counted', async () => {
+    const usage = await streamUsage(stream(undefined, { inputTokens: 9, outputTokens: 190, reasoningTokens: 185 }, 'There are'))
+    expect(usage).toMatchObject({ inputTokens: 9, outputTokens: 190, reasoningTokens: 185, source: 'local_count' })
+  })
+
+  it('nothing reported at all: undefined, so billing counts the prompt and the output', async () => {
+    expect(await streamUsage(stream(undefined, undefined, 'Hello'))).toBeUndefined()
+    expect(await streamUsage({ usage: () => undefined, producedText: () => 'Hello' })).toBeUndefined()
   })
 })
 

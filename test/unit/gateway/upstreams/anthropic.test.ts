@@ -81,6 +81,25 @@ describe('streams (recorded events)', () => {
     expect(translator.usage()).toMatchObject({ inputTokens: 12, outputTokens: 30 })
   })
 
+  it("before its end, usageSoFar is message_start's counts: every input class, the output as counted then", () => {
+    const events = recordedEvents('anthropic/anthropic-text.chunks.txt', true)
+    const translator = anthropicMessages.streamTranslator({ includeUsage: false }, ctx)
+    expect(translator.usageSoFar!()).toBeUndefined()
+    translate(translator, events.slice(0, 5))
+    expect(translator.usage()).toBeUndefined()
+    const start = (JSON.parse(events[0]!.data) as { message: { usage: { input_tokens: number; output_tokens: number } } }).message.usage
+    expect(translator.usageSoFar!()).toMatchObject({ inputTokens: start.input_tokens, cachedInputTokens: 0, outputTokens: start.output_tokens })
+    translate(translator, events.slice(5))
+    expect(translator.usageSoFar!()).toEqual(translator.usage())
+  })
+
+  it('a message_start with cache reads and writes gives each class apart before the end', () => {
+    const translator = anthropicMessages.streamTranslator({ includeUsage: false }, ctx)
+    translator.push({ event: 'message_start', data: JSON.stringify({ type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', content: [], usage: { input_tokens: 12, output_tokens: 1, cache_read_input_tokens: 90_000, cache_creation_input_tokens: 400 } } }) })
+    expect(translator.usage()).toBeUndefined()
+    expect(translator.usageSoFar!()).toMatchObject({ inputTokens: 12, cachedInputTokens: 90_000, cacheWrite5mTokens: 400, outputTokens: 1 })
+  })
+
   it("an error event ends the stream and is kept as the upstream's error with its status", () => {
     const translator = anthropicMessages.streamTranslator({ includeUsage: false }, ctx)
     const data = '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}'

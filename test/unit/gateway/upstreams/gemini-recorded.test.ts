@@ -45,6 +45,16 @@ describe('recorded streams as chat completion chunks', () => {
     expect(translator.usage()).toMatchObject({ inputTokens: 9, outputTokens: 208, reasoningTokens: 185 })
   })
 
+  it("before its end, usageSoFar is the last chunk's usageMetadata: the prompt's counts, the output's so far", () => {
+    const events = recordedEvents('gemini/google-text.chunks.txt')
+    const translator = geminiChat.streamTranslator({ includeUsage: false }, ctx)
+    expect(translator.usageSoFar!()).toBeUndefined()
+    translate(translator, events.slice(0, 1))
+    expect(translator.usage()).toBeUndefined()
+    // The first recorded chunk: promptTokenCount 9, candidatesTokenCount 5, thoughtsTokenCount 185.
+    expect(translator.usageSoFar!()).toMatchObject({ inputTokens: 9, cachedInputTokens: 0, outputTokens: 190, reasoningTokens: 185 })
+  })
+
   it('a function call: one tool call delta with index 0, finish tool_calls; without include_usage no usage chunk', () => {
     const frames = translate(geminiChat.streamTranslator({ includeUsage: false }, ctx), recordedEvents('gemini/google-tool-call.chunks.txt'))
     const chunks = frames.slice(0, -1).map((f) => payloadOf(f) as Chunk)
