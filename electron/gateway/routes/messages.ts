@@ -37,11 +37,13 @@ export const MESSAGES_QUOTE: Quotable<Record<string, unknown>> = {
 
 /** POST /v1/messages: Anthropic's wire format, relayed event by event (spec §4.3, §6). */
 export async function messages(ctx: RequestContext, services: Services): Promise<void> {
-  await serveWithFallbacks(ctx, services, MESSAGES, await admit(ctx, services, MESSAGES), ({ request: body, model, candidates }) =>
+  await serveWithFallbacks(ctx, services, MESSAGES, await admit(ctx, services, MESSAGES), ({ input, request: body, model, candidates, asSent }) =>
     relay(ctx, services, {
       capability: 'messages',
       model,
       body,
+      // The client's bytes go on when the body is theirs, for the model they named.
+      rawBody: asSent && body === input ? ctx.body : undefined,
       candidates,
       stream: body.stream === true,
       billable: true,

@@ -47,7 +47,10 @@ function header(ctx: UpstreamCtx, name: string): string | undefined {
   return Array.isArray(value) ? value.join(',') : value
 }
 
-/** `x-api-key` + `anthropic-version` (the client's, or the SDK's default), `anthropic-beta` passed through. */
+/**
+ * `x-api-key` + `anthropic-version` (the client's, or the SDK's default), `anthropic-beta` passed through; the client's
+ * own bytes when the body is as it sent them (an agent's conversation is not encoded again).
+ */
 function messagesPost(path: string, body: unknown, ctx: UpstreamCtx): HttpSpec {
   const beta = header(ctx, 'anthropic-beta')
   return {
@@ -60,7 +63,7 @@ function messagesPost(path: string, body: unknown, ctx: UpstreamCtx): HttpSpec {
       'content-type': 'application/json',
       accept: 'application/json, text/event-stream',
     },
-    body: JSON.stringify(body),
+    body: ctx.rawBody ?? JSON.stringify(body),
   }
 }
 
