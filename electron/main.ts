@@ -44,7 +44,7 @@ async function startWithPortChoice(dataDir: string, vault: Vault): Promise<Runni
   let remember = false
   for (;;) {
     try {
-      const running = await startGateway({ dataDir, port, host: HOST, secrets: vault.box, mode: 'desktop' })
+      const running = await startGateway({ dataDir, port, host: HOST, secrets: vault.box, mode: 'desktop', prepareCounting: true })
       // Saved only once the port really worked, so settings never name a port that failed.
       if (remember) writeSettings(dataDir, { ...readSettings(dataDir), port: running.port })
       return running

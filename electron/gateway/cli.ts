@@ -104,7 +104,7 @@ async function main(): Promise<void> {
   const port = values.port === undefined ? readSettings(dataDir).port : Number(values.port)
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError('--port', `"${values.port}" is not a port number`)
   const config = values.config ? loadConfig(values.config) : undefined
-  const start = { dataDir, config, host: values.host, port, databaseUrl, secretKeyFile: values['secret-key-file'] }
+  const start = { dataDir, config, host: values.host, port, databaseUrl, secretKeyFile: values['secret-key-file'], prepareCounting: true }
   const gateway = await startGateway(start).catch((err: NodeJS.ErrnoException) => {
     if (err.code === 'EADDRINUSE') throw new Error(`port ${port} is already in use; pick another with --port N (or --port 0 for any free port)`)
     throw err

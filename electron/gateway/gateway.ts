@@ -42,6 +42,7 @@ import { checkSecretKey, SECRET_KEY_ENV, teamSecretBox } from './team/secret-key
 import { DEFAULT_LEASE_SECONDS, startTeamMode, type TeamMode } from './team/team-mode.js'
 import { startVideoPoller } from './tasks/video-poller.js'
 import { videoPollOptions, type VideoPollOptions } from './tasks/video-runtime.js'
+import { prepareCounting } from './tokens/tokens.js'
 import { GATEHOUSE_VERSION } from './version.js'
 
 export interface GatewayOptions {
@@ -72,6 +73,11 @@ export interface GatewayOptions {
   secretKeyFile?: string
   /** the token that opens GET /metrics besides the admin API's proofs; default GATEHOUSE_METRICS_TOKEN, else none */
   metricsToken?: string
+  /**
+   * Once listening, builds the token counter's tables in the background (tokens.ts prepareCounting), so that the
+   * first message after a start does not wait for them: the headless run and the app do; off by default.
+   */
+  prepareCounting?: boolean
 }
 
 export interface RunningGateway {
@@ -169,6 +175,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       gateway.server.listen(options.port ?? 0, host, () => resolve())
     })
     const { port } = gateway.server.address() as AddressInfo
+    if (options.prepareCounting) void prepareCounting().catch((err: Error) => log(`[gatehouse] token counter: ${err.message}`))
     // Unfinished video tasks are resumed, not failed: their vendor jobs run on without us.
     // In team mode a claimed poll may be a live replica's: a dead one's claims come back with the sweep, not at start.
     const videoPoller = await startVideoPoller(services, videoPollOptions({ ...(team ? { resumeOnStart: false } : {}), ...options.videoPoll }), log)
