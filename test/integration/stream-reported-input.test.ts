@@ -1,29 +1,36 @@
-// A stream whose upstream reports its input first (Anthropic's message_start) is checkpointed and, when cut, billed
+// A stream whose upstream reports its input first (Anthropic's message_start, Gemini's chunks) is checkpointed and, when cut, billed
 // with that input, every class at its own rate, rather than with a local count of the prompt: an agent's cached
 // prompt of 90,000 tokens is billed as the cache reads it was (that the prompt is then never counted:
 // test/unit/gateway/relay/checkpoint.test.ts).
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base'
 import { describe, expect, it } from 'vitest'
 import { startFakeAnthropic } from '../fakes/anthropic.js'
+import { startFakeGemini } from '../fakes/gemini.js'
+import { approxTokens } from '../fakes/scenarios.js'
 import { chatConfig, TEST_KEY, withGateway } from '../helpers/gateway.js'
 import { readSse } from '../helpers/sse.js'
 import { until } from '../helpers/until.js'
 
 const MESSAGES_KEY = 'sk-reported-input-0123456789'
+const GEMINI_KEY = 'sk-reported-input-gemini-0123456789'
 // 3 USD per 1M input tokens, 0.30 per 1M cache reads, 3.75 per 1M 5-minute cache writes, 15 per 1M output.
 const PRICING = { unit: 'token' as const, input: 3, cachedInput: 0.3, cacheWrite5m: 3.75, output: 15 }
 const START = { input_tokens: 12, output_tokens: 1, cache_read_input_tokens: 90_000, cache_creation_input_tokens: 400 }
 const ALL_INPUT = 12 + 90_000 + 400
 const inputCost = 12 * 3000 + 90_000 * 300 + 400 * 3750
 
-const { gw, fakes: { claude } } = withGateway({
-  fakes: { claude: () => startFakeAnthropic({ apiKey: 'claude-key' }) },
-  config() {
+const { gw, fakes: { claude, gemini } } = withGateway({
+  fakes: { claude: () => startFakeAnthropic({ apiKey: 'claude-key' }), gemini: startFakeGemini },
+  config({ gemini }) {
     const config = chatConfig([])
     config.keys!.push({ key: MESSAGES_KEY, group: 'claude' })
     config.models!.push({ id: 'test-claude', family: 'claude', vendor: 'anthropic', pricing: PRICING })
     config.upstreams!.push({ id: 'claude', vendor: 'anthropic', baseUrl: claude.url, apiKey: 'claude-key' })
     config.groups!.push({ id: 'claude', protocol: 'messages', models: ['test-claude'], upstreams: ['claude'] })
+    config.models!.push({ id: 'test-gemini', family: 'gemini', vendor: 'gemini', pricing: { unit: 'token', input: 1, output: 4 } })
+    config.upstreams!.push({ id: 'gemini', vendor: 'gemini', baseUrl: gemini.url, apiKey: 'gemini-key' })
+    config.groups!.push({ id: 'gemini', protocol: 'chat', models: ['test-gemini'], upstreams: ['gemini'] })
+    config.keys!.push({ key: GEMINI_KEY, group: 'gemini' })
     return config
   },
   resetFakes: true,
@@ -77,5 +84,19 @@ describe('a stream whose upstream reported its input first', () => {
     const billed = await until('the final row', 5_000, () => row(id))
     expect(billed).toMatchObject({ status: 200, input_tokens: ALL_INPUT, output_tokens: 40, usage_source: 'upstream' })
     expect(billed.cost_nano).toBe(inputCost + 40 * 15_000)
+  })
+
+  it("a Gemini stream cut after three chunks: billed the prompt's count its chunks carried, the output counted", async () => {
+    gemini.setScenario({ kind: 'break_after', chunks: 3 })
+    const res = await gw.post('/v1/chat/completions', { model: 'test-gemini', max_tokens: 64, stream: true, messages: [{ role: 'user', content: 'Hi' }] }, { authorization: `Bearer ${GEMINI_KEY}` })
+    const events = await readSse(res)
+    expect(events.at(-1)?.event).toBe('error')
+    // The fake's promptTokenCount for "Hi" (1), where the gateway's own count of "user\nHi" would be 3.
+    const input = approxTokens('Hi'.length)
+    expect([input, countTokens('user\nHi')]).toEqual([1, 3])
+    const output = countTokens('Hello from the')
+    const billed = await row(res.headers.get('x-request-id')!)
+    expect(billed).toMatchObject({ status: 502, error_code: 'stream_interrupted', input_tokens: input, output_tokens: output, usage_source: 'local_count' })
+    expect(billed.cost_nano).toBe(input * 1000 + output * 4000)
   })
 })
