@@ -1,6 +1,6 @@
-// A stream whose upstream reports its input first (Anthropic's message_start, Gemini's chunks) is checkpointed and, when cut, billed
-// with that input, every class at its own rate, rather than with a local count of the prompt: an agent's cached
-// prompt of 90,000 tokens is billed as the cache reads it was (that the prompt is then never counted:
+// A stream whose upstream reports its input first (Anthropic's message_start, Gemini's chunks) is checkpointed and,
+// when cut, billed with that input, every class at its own rate, rather than with a local count of the prompt: an
+// agent's cached prompt of 90,000 tokens is billed as the cache reads it was (that the prompt is then never counted:
 // test/unit/gateway/relay/checkpoint.test.ts).
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base'
 import { describe, expect, it } from 'vitest'
