@@ -74,6 +74,15 @@ export async function billableTokens(model: CatalogModel, reported: TokenUsage |
 }
 
 /**
+ * What a stream's upstream reported before its end (the translator's usageSoFar), when it reported an input: a count
+ * of 0 is none (every prompt has a token; an API that copies Anthropic's may send 0 there and the count at the end).
+ */
+export function usageSoFar(translator: Pick<ChatStreamTranslator, 'usageSoFar'>): TokenUsage | undefined {
+  const soFar = translator.usageSoFar?.()
+  return soFar !== undefined && allInputTokens(soFar) > 0 ? soFar : undefined
+}
+
+/**
  * A stream's usage as reported, for billing: its usage at the end; a stream cut before it (an upstream break, a client
  * that left), the input as its upstream reported it before the end, every class (usageSoFar), with the output counted
  * by the gateway, at least as much as reported; undefined when nothing was reported, and billing counts it all.
@@ -81,7 +90,7 @@ export async function billableTokens(model: CatalogModel, reported: TokenUsage |
 export async function streamUsage(translator: Pick<ChatStreamTranslator, 'usage' | 'usageSoFar' | 'producedText'>): Promise<TokenUsage | undefined> {
   const reported = translator.usage()
   if (reported !== undefined) return reported
-  const soFar = translator.usageSoFar?.()
+  const soFar = usageSoFar(translator)
   if (soFar === undefined) return undefined
   const outputTokens = Math.max(await countTextTokens(translator.producedText()), soFar.outputTokens)
   return {

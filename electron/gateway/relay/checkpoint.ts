@@ -1,7 +1,7 @@
 import { costNano } from '../billing/billing.js'
 import type { RequestContext } from '../context.js'
 import type { Services } from '../services.js'
-import { allInputTokens } from '../money/billed-usage.js'
+import { allInputTokens, usageSoFar } from '../money/billed-usage.js'
 import { priceBreakdown } from '../money/price-usage.js'
 import { countTextTokens } from '../tokens/tokens.js'
 import type { ChatStreamTranslator, TokenUsage } from '../contract/upstream.js'
@@ -51,7 +51,7 @@ export function startCheckpoints(ctx: RequestContext, services: Services, plan: 
     const text = translator.producedText()
     outputTokens += await countTextTokens(text.slice(countedChars))
     countedChars = text.length
-    const reported = translator.usage() ?? translator.usageSoFar?.()
+    const reported = translator.usage() ?? usageSoFar(translator)
     // The upstream's counts (cache reads and writes, reasoning) where it sent them, the output at least as counted; the
     // prompt is counted only when its input was not reported (an agent's prompt can be hundreds of kilobytes).
     const usage: TokenUsage = {

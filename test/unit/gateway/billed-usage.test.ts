@@ -77,6 +77,10 @@ describe("a stream's usage for billing", () => {
     expect(usage).toMatchObject({ inputTokens: 9, outputTokens: 190, reasoningTokens: 185, source: 'local_count' })
   })
 
+  it('an input reported as 0 (an API that copies the protocol and counts at the end) is none: billing counts it all', async () => {
+    expect(await streamUsage(stream(undefined, { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 }, 'Hello'))).toBeUndefined()
+  })
+
   it('nothing reported at all: undefined, so billing counts the prompt and the output', async () => {
     expect(await streamUsage(stream(undefined, undefined, 'Hello'))).toBeUndefined()
     expect(await streamUsage({ usage: () => undefined, producedText: () => 'Hello' })).toBeUndefined()

@@ -72,6 +72,13 @@ describe('a stream checkpoint', () => {
     stream.close()
   })
 
+  it('an input reported as 0 is none: the prompt is counted', async () => {
+    const stream = streamWith({ usage: () => undefined, usageSoFar: () => ({ inputTokens: 0, outputTokens: 0 }), producedText: () => 'Hello' })
+    expect(await stream.take()).toMatchObject({ input_tokens: countTokens(PROMPT), output_tokens: countTokens('Hello') })
+    expect(stream.promptAsked()).toBe(1)
+    stream.close()
+  })
+
   it('never bills less output than the upstream had reported', async () => {
     const stream = streamWith({ usage: () => undefined, usageSoFar: () => ({ inputTokens: 9, outputTokens: 190, reasoningTokens: 185 }), producedText: () => 'There are' })
     expect(await stream.take()).toMatchObject({ input_tokens: 9, output_tokens: 190 })
