@@ -64,7 +64,7 @@ export interface ChatStreamTranslator {
   /**
    * What the upstream reported before its end, where its protocol reports the input first (Anthropic's message_start,
    * Gemini's every chunk): every input class, the output as far as it had counted. A checkpoint and a cut stream take
-   * their input from it rather than counting the prompt, unless it is 0 (money/billed-usage.ts usageSoFar).
+   * their input from it rather than counting the prompt, unless it is 0 or out of range (money/billed-usage.ts usageSoFar).
    */
   usageSoFar?(): TokenUsage | undefined
   /** The output text produced so far, to count tokens when no usage arrives. */

@@ -74,12 +74,13 @@ export async function billableTokens(model: CatalogModel, reported: TokenUsage |
 }
 
 /**
- * What a stream's upstream reported before its end (the translator's usageSoFar), when it reported an input: a count
- * of 0 is none (every prompt has a token; an API that copies Anthropic's may send 0 there and the count at the end).
+ * What a stream's upstream reported before its end (the translator's usageSoFar), when it reported a plausible input
+ * (usageProblem): a count of 0 is none (every prompt has a token; an API that copies Anthropic's may send 0 there and
+ * the count at the end), and figures out of range are not taken either: the prompt is counted instead.
  */
-export function usageSoFar(translator: Pick<ChatStreamTranslator, 'usageSoFar'>): TokenUsage | undefined {
+export function usageSoFar(translator: Pick<ChatStreamTranslator, 'usageSoFar'>, model: CatalogModel): TokenUsage | undefined {
   const soFar = translator.usageSoFar?.()
-  return soFar !== undefined && allInputTokens(soFar) > 0 ? soFar : undefined
+  return soFar !== undefined && allInputTokens(soFar) > 0 && usageProblem(model, soFar) === undefined ? soFar : undefined
 }
 
 /**
@@ -87,10 +88,10 @@ export function usageSoFar(translator: Pick<ChatStreamTranslator, 'usageSoFar'>)
  * that left), the input as its upstream reported it before the end, every class (usageSoFar), with the output counted
  * by the gateway, at least as much as reported; undefined when nothing was reported, and billing counts it all.
  */
-export async function streamUsage(translator: Pick<ChatStreamTranslator, 'usage' | 'usageSoFar' | 'producedText'>): Promise<TokenUsage | undefined> {
+export async function streamUsage(translator: Pick<ChatStreamTranslator, 'usage' | 'usageSoFar' | 'producedText'>, model: CatalogModel): Promise<TokenUsage | undefined> {
   const reported = translator.usage()
   if (reported !== undefined) return reported
-  const soFar = usageSoFar(translator)
+  const soFar = usageSoFar(translator, model)
   if (soFar === undefined) return undefined
   const outputTokens = Math.max(await countTextTokens(translator.producedText()), soFar.outputTokens)
   return {

@@ -51,7 +51,7 @@ export function startCheckpoints(ctx: RequestContext, services: Services, plan: 
     const text = translator.producedText()
     outputTokens += await countTextTokens(text.slice(countedChars))
     countedChars = text.length
-    const reported = translator.usage() ?? usageSoFar(translator)
+    const reported = translator.usage() ?? usageSoFar(translator, plan.model)
     // The upstream's counts (cache reads and writes, reasoning) where it sent them, the output at least as counted; the
     // prompt is counted only when its input was not reported (an agent's prompt can be hundreds of kilobytes).
     const usage: TokenUsage = {

@@ -250,7 +250,7 @@ async function billed(plan: RelayPlan, parts: Part[]): Promise<TokenUsage> {
   let sum: TokenUsage = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 }
   const raws: unknown[] = []
   for (const part of parts) {
-    const usage = await billableUsage(plan.model, await streamUsage(part.translator), { text: { prompt: () => part.prompt, output: () => part.translator.producedText() } })
+    const usage = await billableUsage(plan.model, await streamUsage(part.translator, plan.model), { text: { prompt: () => part.prompt, output: () => part.translator.producedText() } })
     sum = addUsage(sum, usage)
     raws.push(usage.raw ?? null)
   }

@@ -252,4 +252,4 @@ async function bill(ctx: RequestContext, plan: RelayPlan, reported: TokenUsage |
 
 /** Spec §1: a stream is billed for the output produced, whether it ended or was interrupted. */
 const billStream = async (ctx: RequestContext, plan: RelayPlan, translator: ChatStreamTranslator): Promise<void> =>
-  bill(ctx, plan, await streamUsage(translator), () => translator.producedText())
+  bill(ctx, plan, await streamUsage(translator, plan.model), () => translator.producedText())

@@ -59,31 +59,38 @@ describe("a stream's usage for billing", () => {
 
   it('a stream that reported its usage at the end is billed by it, whatever came before', async () => {
     const reported = { inputTokens: 12, outputTokens: 30, cachedInputTokens: 0 }
-    expect(await streamUsage(stream(reported, { inputTokens: 12, outputTokens: 1 }, 'Hello there'))).toBe(reported)
+    expect(await streamUsage(stream(reported, { inputTokens: 12, outputTokens: 1 }, 'Hello there'), model())).toBe(reported)
   })
 
   it('a stream cut before its usage keeps the input the upstream reported first (each class), with its output counted', async () => {
     const soFar = { inputTokens: 12, cachedInputTokens: 90_000, cacheWrite5mTokens: 400, outputTokens: 1, raw: { input_tokens: 12, cache_read_input_tokens: 90_000 } }
     const counted = await countTextTokens('Hello there, this was cut')
     expect(counted).toBeGreaterThan(1)
-    expect(await streamUsage(stream(undefined, soFar, 'Hello there, this was cut'))).toEqual({
+    expect(await streamUsage(stream(undefined, soFar, 'Hello there, this was cut'), model())).toEqual({
       inputTokens: 12, cachedInputTokens: 90_000, cacheWrite5mTokens: 400, outputTokens: counted, source: 'local_count',
       raw: { counted_locally: true, reason: 'stream cut: input as reported, output counted', reported: soFar.raw, completion_tokens: counted },
     })
   })
 
   it('the output billed is never below what the upstream had counted', async () => {
-    const usage = await streamUsage(stream(undefined, { inputTokens: 9, outputTokens: 190, reasoningTokens: 185 }, 'There are'))
+    const usage = await streamUsage(stream(undefined, { inputTokens: 9, outputTokens: 190, reasoningTokens: 185 }, 'There are'), model())
     expect(usage).toMatchObject({ inputTokens: 9, outputTokens: 190, reasoningTokens: 185, source: 'local_count' })
   })
 
   it('an input reported as 0 (an API that copies the protocol and counts at the end) is none: billing counts it all', async () => {
-    expect(await streamUsage(stream(undefined, { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 }, 'Hello'))).toBeUndefined()
+    expect(await streamUsage(stream(undefined, { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 }, 'Hello'), model())).toBeUndefined()
+  })
+
+  it('an input out of range (above the model\'s limit, negative, not a count) is not taken: billing counts it all', async () => {
+    for (const inputTokens of [TOKEN_CEILING + 1, -5, Number.NaN]) {
+      expect(await streamUsage(stream(undefined, { inputTokens, outputTokens: 1 }, 'Hello'), model())).toBeUndefined()
+    }
+    expect(await streamUsage(stream(undefined, { inputTokens: 500, outputTokens: 1 }, 'Hello'), model({ maxInputTokens: 100 }))).toBeUndefined()
   })
 
   it('nothing reported at all: undefined, so billing counts the prompt and the output', async () => {
-    expect(await streamUsage(stream(undefined, undefined, 'Hello'))).toBeUndefined()
-    expect(await streamUsage({ usage: () => undefined, producedText: () => 'Hello' })).toBeUndefined()
+    expect(await streamUsage(stream(undefined, undefined, 'Hello'), model())).toBeUndefined()
+    expect(await streamUsage({ usage: () => undefined, producedText: () => 'Hello' }, model())).toBeUndefined()
   })
 })
 

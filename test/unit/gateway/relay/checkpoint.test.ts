@@ -72,8 +72,8 @@ describe('a stream checkpoint', () => {
     stream.close()
   })
 
-  it('an input reported as 0 is none: the prompt is counted', async () => {
-    const stream = streamWith({ usage: () => undefined, usageSoFar: () => ({ inputTokens: 0, outputTokens: 0 }), producedText: () => 'Hello' })
+  it.each([0, 1e15])('an input reported as %d (none, or out of range) is not taken: the prompt is counted', async (inputTokens) => {
+    const stream = streamWith({ usage: () => undefined, usageSoFar: () => ({ inputTokens, outputTokens: 0 }), producedText: () => 'Hello' })
     expect(await stream.take()).toMatchObject({ input_tokens: countTokens(PROMPT), output_tokens: countTokens('Hello') })
     expect(stream.promptAsked()).toBe(1)
     stream.close()
