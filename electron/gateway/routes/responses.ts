@@ -45,11 +45,13 @@ export const RESPONSES_QUOTE: Quotable<Record<string, unknown>> = {
 
 /** POST /v1/responses: relayed to OpenAI-compatible accounts (spec §4.3). */
 export async function responses(ctx: RequestContext, services: Services): Promise<void> {
-  await serveWithFallbacks(ctx, services, ADMISSION, await admit(ctx, services, ADMISSION), ({ request: body, model, candidates }) =>
+  await serveWithFallbacks(ctx, services, ADMISSION, await admit(ctx, services, ADMISSION), ({ input, request: body, model, candidates, asSent }) =>
     relay(ctx, services, {
       capability: 'responses',
       model,
       body,
+      // The client's bytes go on when the body is theirs, for the model they named.
+      rawBody: asSent && body === input ? ctx.body : undefined,
       candidates,
       stream: body.stream === true,
       billable: true,

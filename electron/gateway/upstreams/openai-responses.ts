@@ -56,7 +56,7 @@ function responsesError(data: ResponsesEvent): GatewayError {
  */
 export function openAIResponses(path: string): RelayAdapter {
   return {
-    toRequest: (body, { upstream }) => jsonPost(`${upstream.baseUrl}${path}`, upstream, body),
+    toRequest: (body, { upstream, rawBody }) => jsonPost(`${upstream.baseUrl}${path}`, upstream, rawBody ?? body),
     fromResponse(text) {
       const parsed = parseJson(text) as { usage?: ResponsesUsage } | undefined
       if (parsed === undefined || typeof parsed !== 'object') throw new SyntaxError('invalid JSON from the upstream')
