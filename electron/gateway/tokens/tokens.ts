@@ -1,11 +1,11 @@
 /**
  * Local token counting (o200k_base), used when an upstream never reported usage (an interrupted stream),
  * for the billing checkpoints of streams under way and for quotes. A short text (INLINE_COUNT_CHARS) is counted on
- * the event loop, with tables built there in slices on the first such count; a longer one in a worker thread
- * (token-worker.ts, in bounded pieces: token-slices.ts documents the error bound), started on the first long count.
- * The thread is let go after TOKEN_WORKER_IDLE_MS without a long count, the event loop's tables after that to twice
- * that without a short one: the event loop never waits for the tokenizer, and its tables are held only while counts
- * are asked for.
+ * the event loop, with tables built there in slices once the gateway listens (prepareCounting), else on the first
+ * such count; a longer one in a worker thread (token-worker.ts, in bounded pieces: token-slices.ts documents the
+ * error bound), started on the first long count. The thread is let go after TOKEN_WORKER_IDLE_MS without a long
+ * count, the event loop's tables after that to twice that without a short one: the event loop never waits for the
+ * tokenizer, and its tables are held only from a start or while counts are asked for.
  */
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
@@ -101,8 +101,8 @@ function settle(): void {
 /** Whether the tokenizer's tables are held: by the counter thread, or on the event loop. */
 export const tokenCounterRunning = (): boolean => worker !== undefined || inline !== undefined
 
-// The event loop's tables, built on the first short count (`loading` meanwhile, which the short counts asked for then
-// wait for), and let go after an idle period with no short count: counts since the last look at the idle timer.
+// The event loop's tables, built on the first short count or by prepareCounting (`loading` meanwhile, which the short
+// counts asked for then wait for), and let go after an idle period with no short count: counts since the last look at the idle timer.
 let inline: O200kCounter | undefined
 let loading: Promise<O200kCounter> | undefined
 let inlineCounts = 0
