@@ -21,12 +21,6 @@ const ASSET_URL = /new URL\(\s*['"]([^'"]+)['"]\s*,\s*import\.meta\.url\s*\)/g
 /** Worker threads' own entries, bundled beside the gateway's bundle (tokens.ts starts token-worker.js). */
 export const GATEWAY_WORKERS = ['electron/gateway/tokens/token-worker.ts']
 
-/**
- * Node flags the headless gateway runs with (`npm run gateway` spells them out; a test keeps the two equal). A request's
- * garbage dies young, so 4 MB semispaces instead of 16 are scavenged as cheaply and keep ~20 MB less resident under load.
- */
-export const GATEWAY_NODE_FLAGS = ['--max-semi-space-size=4']
-
 /** Options every ESM bundle for Node shares. */
 export const NODE_ESM = { bundle: true, platform: 'node', format: 'esm', external: EXTERNAL, banner: { js: REQUIRE_BANNER }, logLevel: 'warning', metafile: true }
 

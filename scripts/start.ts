@@ -2,10 +2,11 @@ import { spawn, spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
+import { GATEWAY_NODE_FLAGS } from '../electron/gateway/node-flags.js'
 
 /**
  * `npm start`: the desktop app where Electron's binary and the built shell exist; otherwise the
- * gateway headless, saying so. Extra arguments go to the headless gateway (`npm start -- --port 9000`).
+ * gateway headless as `npm run gateway` runs it (its Node flags), saying so. Extra arguments go to the headless gateway (`npm start -- --port 9000`).
  */
 const root = fileURLToPath(new URL('..', import.meta.url))
 
@@ -37,5 +38,5 @@ if (binary && existsSync(shell)) {
 } else {
   const why = binary ? 'the desktop shell could not be built' : "Electron's binary is not installed"
   process.stderr.write(`Gatehouse: ${why}, so the gateway runs headless and serves the app at its own address (below).\n`)
-  run(process.execPath, [fileURLToPath(new URL('./gateway.mjs', import.meta.url)), ...process.argv.slice(2)])
+  run(process.execPath, [...GATEWAY_NODE_FLAGS, fileURLToPath(new URL('./gateway.mjs', import.meta.url)), ...process.argv.slice(2)])
 }

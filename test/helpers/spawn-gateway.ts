@@ -1,5 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
-import { GATEWAY_NODE_FLAGS } from '../../scripts/bundle.mjs'
+import { GATEWAY_NODE_FLAGS } from '../../electron/gateway/node-flags.js'
 
 const ROOT = new URL('../../', import.meta.url).pathname
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { GATEWAY_NODE_FLAGS } from '../../scripts/bundle.mjs'
+import { GATEWAY_NODE_FLAGS } from '../../electron/gateway/node-flags.js'
 
 describe('the headless gateway\'s Node flags', () => {
   it('`npm run gateway` runs scripts/gateway.mjs with exactly GATEWAY_NODE_FLAGS (the bench and the spawned tests use the constant)', () => {
