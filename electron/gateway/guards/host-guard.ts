@@ -10,6 +10,8 @@ const REG_NAME = /^(?:[A-Za-z0-9\-._~!$&'()*+,;=]|%[0-9A-Fa-f]{2})*$/
 const PORT = /^\d*$/
 const MAX_PORT = 65535
 const HTTP_PORT = 80
+/** Host values whose parse is remembered: a few names and ports in practice; past this many, all are forgotten. */
+const RECENT_HOSTS = 64
 
 /** A Host header value split by RFC 9112 §3.2 (`Host = uri-host [ ":" port ]`), host name lowercased. */
 export interface ParsedHost {
@@ -57,12 +59,21 @@ export function parseHost(value: string): ParsedHost | HostProblem {
   return { name, ip, port, origin: port === HTTP_PORT ? name : `${name}:${port}` }
 }
 
-/** The request's one Host value; 400 `invalid_host_header` when there is none or more than one. */
+/**
+ * The request's one Host value; 400 `invalid_host_header` when there is none or more than one. Counted in the raw
+ * header lines: `headersDistinct` would build every header's list on every request for this one name.
+ */
 function soleHost(req: IncomingMessage): string {
-  const values = req.headersDistinct.host ?? []
-  if (values.length === 0) throw gatewayError('invalid_host_header', 'host_header_missing')
-  if (values.length > 1) throw gatewayError('invalid_host_header', 'host_header_repeated', { count: values.length })
-  return values[0]
+  const raw = req.rawHeaders
+  let first: string | undefined
+  let count = 0
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]
+    if (name.length === 4 && name.toLowerCase() === 'host' && count++ === 0) first = raw[i + 1]
+  }
+  if (first === undefined) throw gatewayError('invalid_host_header', 'host_header_missing')
+  if (count > 1) throw gatewayError('invalid_host_header', 'host_header_repeated', { count })
+  return first
 }
 
 /**
@@ -73,9 +84,20 @@ function soleHost(req: IncomingMessage): string {
  */
 export function createHostGuard(allowedHosts: readonly string[]) {
   const allowed = new Set([...LOCAL_NAMES, ...allowedHosts.map((h) => h.toLowerCase())])
+  // A client sends the same Host on every request: each value is parsed once (a bounded memo of recent ones).
+  const recent = new Map<string, ParsedHost | HostProblem>()
+  const parsedOnce = (host: string): ParsedHost | HostProblem => {
+    let parsed = recent.get(host)
+    if (parsed === undefined) {
+      if (recent.size >= RECENT_HOSTS) recent.clear()
+      parsed = parseHost(host)
+      recent.set(host, parsed)
+    }
+    return parsed
+  }
   return (req: IncomingMessage): void => {
     const host = soleHost(req)
-    const parsed = parseHost(host)
+    const parsed = parsedOnce(host)
     if ('problem' in parsed) {
       if (parsed.problem === 'port') throw gatewayError('invalid_host_header', 'host_header_port', { host, port: parsed.port })
       throw gatewayError('invalid_host_header', 'host_header_malformed', { host })

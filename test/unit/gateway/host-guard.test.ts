@@ -61,7 +61,11 @@ describe('parseHost (RFC 9112 §3.2: uri-host [":" port])', () => {
 
 /** What the guard reads of a request: every Host value, and the Origin. */
 const requestWith = (hosts: string[], origin?: string) =>
-  ({ headersDistinct: hosts.length === 0 ? {} : { host: hosts }, headers: { host: hosts[0], ...(origin === undefined ? {} : { origin }) } }) as unknown as IncomingMessage
+  ({
+    // As Node's parser gives them: every header line, names as sent.
+    rawHeaders: [...hosts.flatMap((host) => ['Host', host]), ...(origin === undefined ? [] : ['Origin', origin])],
+    headers: { host: hosts[0], ...(origin === undefined ? {} : { origin }) },
+  }) as unknown as IncomingMessage
 
 /** The guard's verdict: 'ok', or the error's status, code and English message. */
 function verdict(guard: (req: IncomingMessage) => void, req: IncomingMessage): string | { status: number; code: string; message: string } {
@@ -108,5 +112,22 @@ describe('the host guard', () => {
     expect(verdict(guard, requestWith([]))).toEqual({ status: 400, code: 'invalid_host_header', message: 'The request has no Host header; send exactly one, such as "Host: localhost".' })
     expect(verdict(guard, requestWith(['localhost', 'evil.example']))).toEqual({ status: 400, code: 'invalid_host_header', message: 'The request has 2 Host headers; send exactly one.' })
     expect(verdict(guard, requestWith(['localhost', 'localhost']))).toEqual({ status: 400, code: 'invalid_host_header', message: 'The request has 2 Host headers; send exactly one.' })
+  })
+
+  it('counts Host lines whatever their case, among the other headers', () => {
+    const req = (rawHeaders: string[]) => ({ rawHeaders, headers: { host: rawHeaders[1] } }) as unknown as IncomingMessage
+    expect(verdict(guard, req(['Content-Type', 'application/json', 'hOsT', 'localhost', 'Accept', '*/*']))).toBe('ok')
+    expect(verdict(guard, req(['host', 'localhost', 'Hosts', 'x', 'HOST', 'evil.example']))).toEqual({ status: 400, code: 'invalid_host_header', message: 'The request has 2 Host headers; send exactly one.' })
+    expect(verdict(guard, req(['X-Host', 'localhost', 'Hostname', 'localhost']))).toEqual({ status: 400, code: 'invalid_host_header', message: 'The request has no Host header; send exactly one, such as "Host: localhost".' })
+  })
+
+  it('judges a Host it has seen as it did the first time, past the values it remembers too', () => {
+    const fresh = createHostGuard([])
+    for (let round = 0; round < 2; round++) {
+      for (let port = 8001; port <= 8200; port++) expect(verdict(fresh, requestWith([`localhost:${port}`], `http://localhost:${port}`))).toBe('ok')
+      expect(verdict(fresh, requestWith(['evil.example']))).toEqual({ status: 403, code: 'host_not_allowed', message: 'Host "evil.example" is not allowed' })
+      expect(verdict(fresh, requestWith(['localhost:7'], 'http://localhost:8'))).toEqual({ status: 403, code: 'origin_not_allowed', message: 'Requests from browser origin "http://localhost:8" are not allowed' })
+      expect(verdict(fresh, requestWith(['[::1']))).toEqual(malformed('[::1'))
+    }
   })
 })
