@@ -61,11 +61,10 @@ export function authenticate(req: IncomingMessage, registry: Registry, opts: { b
     if (opts.bearerOnly && req.headers['x-api-key'] !== undefined) throw gatewayError('missing_api_key', 'usage_bearer_only')
     throw gatewayError('missing_api_key', 'missing_api_key')
   }
-  const hint = maskPresented(presented)
   const key = registry.findKey(presented)
-  if (key === undefined) throw gatewayError('invalid_api_key', 'invalid_api_key', { hint })
-  if (key.disabled) throw gatewayError('invalid_api_key', 'api_key_disabled', { hint })
-  if (key.expiresAt !== null && key.expiresAt * 1000 <= Date.now()) throw gatewayError('api_key_expired', 'api_key_expired', { hint })
+  if (key === undefined) throw gatewayError('invalid_api_key', 'invalid_api_key', { hint: maskPresented(presented) })
+  if (key.disabled) throw gatewayError('invalid_api_key', 'api_key_disabled', { hint: maskPresented(presented) })
+  if (key.expiresAt !== null && key.expiresAt * 1000 <= Date.now()) throw gatewayError('api_key_expired', 'api_key_expired', { hint: maskPresented(presented) })
   return key
 }
 
