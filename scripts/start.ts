@@ -5,8 +5,9 @@ import { fileURLToPath } from 'node:url'
 import { GATEWAY_NODE_FLAGS } from '../electron/gateway/node-flags.js'
 
 /**
- * `npm start`: the desktop app where Electron's binary and the built shell exist; otherwise the
- * gateway headless as `npm run gateway` runs it (its Node flags), saying so. Extra arguments go to the headless gateway (`npm start -- --port 9000`).
+ * `npm start`: the desktop app where Electron's binary and the built shell exist; otherwise the gateway headless, as
+ * `npm run gateway` runs it (its Node flags), saying so. Extra arguments go to the headless gateway (`npm start --
+ * --port 9000`).
  */
 const root = fileURLToPath(new URL('..', import.meta.url))
 

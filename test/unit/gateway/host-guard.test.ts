@@ -115,7 +115,8 @@ describe('the host guard', () => {
   })
 
   it('counts Host lines whatever their case, among the other headers', () => {
-    const req = (rawHeaders: string[]) => ({ rawHeaders, headers: { host: rawHeaders[1] } }) as unknown as IncomingMessage
+    // The guard reads Host from the raw lines only (and the Origin, absent here, from the parsed headers).
+    const req = (rawHeaders: string[]) => ({ rawHeaders, headers: {} }) as unknown as IncomingMessage
     expect(verdict(guard, req(['Content-Type', 'application/json', 'hOsT', 'localhost', 'Accept', '*/*']))).toBe('ok')
     expect(verdict(guard, req(['host', 'localhost', 'Hosts', 'x', 'HOST', 'evil.example']))).toEqual({ status: 400, code: 'invalid_host_header', message: 'The request has 2 Host headers; send exactly one.' })
     expect(verdict(guard, req(['X-Host', 'localhost', 'Hostname', 'localhost']))).toEqual({ status: 400, code: 'invalid_host_header', message: 'The request has no Host header; send exactly one, such as "Host: localhost".' })
