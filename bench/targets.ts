@@ -228,9 +228,10 @@ export const OWN_KEYS = 2
 
 /**
  * Gatehouse through its headless CLI contract, with a throw-away config and data dir; `keys` keys and as many groups
- * in its config (at least OWN_KEYS: the extra ones each have a group of their own).
+ * in its config (at least OWN_KEYS: the extra ones each have a group of their own); `moreNodeFlags` after its own
+ * (a profiler's).
  */
-export async function startGatehouse(fakes: FakeOrigins, placement: Placement, keys = OWN_KEYS): Promise<GatehouseChild> {
+export async function startGatehouse(fakes: FakeOrigins, placement: Placement, keys = OWN_KEYS, moreNodeFlags: string[] = []): Promise<GatehouseChild> {
   const dir = mkdtempSync(join(tmpdir(), 'gatehouse-bench-'))
   const configFile = join(dir, 'config.json')
   const dataDir = join(dir, 'data')
@@ -240,7 +241,7 @@ export async function startGatehouse(fakes: FakeOrigins, placement: Placement, k
   const child = await startChild(keys === OWN_KEYS ? 'gatehouse' : `gatehouse (${keys} keys)`, 'scripts/gateway.mjs', args, placement, () => {
     ledger = countLedger(dataDir)
     rmSync(dir, { recursive: true, force: true })
-  })
+  }, { nodeFlags: [...GATEWAY_NODE_FLAGS, ...moreNodeFlags] })
   return Object.assign(child, { ledger: () => ledger })
 }
 
