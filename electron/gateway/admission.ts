@@ -46,6 +46,14 @@ export interface Admitted<In, Req, Funds> {
 }
 
 /**
+ * The client's own bytes, to go upstream instead of `body` encoded again, when `body` is the input as admitted (the
+ * rules changed nothing, nothing was added) for the model the client named; else undefined.
+ */
+export function clientBytes(ctx: RequestContext, admitted: Pick<Admitted<unknown, unknown, unknown>, 'input' | 'asSent'>, body: unknown): Buffer | undefined {
+  return admitted.asSent && body === admitted.input ? ctx.body : undefined
+}
+
+/**
  * The one admission path of every model endpoint, in the order clients see errors: the body and its schema (400),
  * the model in the key's group and on this endpoint (400/404), the family's rules (400), an account that serves
  * it (404) and what its vendor refuses (400), then funds (402) — all before any upstream call.

@@ -1,5 +1,5 @@
 import { chatCompletionRequest } from '../../../shared/schemas/chat.js'
-import { admit, jsonAdmission, serveWithFallbacks, type Admitted } from '../admission.js'
+import { admit, clientBytes, jsonAdmission, serveWithFallbacks, type Admitted } from '../admission.js'
 import type { RequestContext } from '../context.js'
 import { applyChatRules } from '../families/chat-rules.js'
 import { holdWorstCase } from '../billing/holds.js'
@@ -30,13 +30,12 @@ export const CHAT_QUOTE: Quotable<Record<string, unknown>> = {
 
 /** POST /v1/chat/completions (spec §4.1). */
 export async function chatCompletions(ctx: RequestContext, services: Services): Promise<void> {
-  const admitted = await admit(ctx, services, ADMISSION)
-  // A fallback's body names another model: the client's bytes go out only for the model they name.
-  await serveWithFallbacks(ctx, services, ADMISSION, admitted, (served) => relayChat(ctx, services, served, served.asSent ? ctx.body : undefined))
+  await serveWithFallbacks(ctx, services, ADMISSION, await admit(ctx, services, ADMISSION), (served) => relayChat(ctx, services, served))
 }
 
 /** One model's try: the admitted body (usage always asked of streams) through the model's accounts. */
-async function relayChat(ctx: RequestContext, services: Services, { input: parsed, request: body, model, candidates }: Admitted<Record<string, unknown>, Record<string, unknown>, void>, raw: Buffer | undefined): Promise<void> {
+async function relayChat(ctx: RequestContext, services: Services, admitted: Admitted<Record<string, unknown>, Record<string, unknown>, void>): Promise<void> {
+  const { request: body, model, candidates } = admitted
   const stream = body.stream === true
   const streamOptions = (body.stream_options ?? {}) as Record<string, unknown>
   const includeUsage = streamOptions.include_usage === true
@@ -46,7 +45,7 @@ async function relayChat(ctx: RequestContext, services: Services, { input: parse
     capability: 'chat',
     model,
     body: upstreamBody,
-    rawBody: upstreamBody === parsed ? raw : undefined,
+    rawBody: clientBytes(ctx, admitted, upstreamBody),
     candidates,
     stream,
     includeUsage,

@@ -1,5 +1,5 @@
 import { countTokensRequest, messagesRequest } from '../../../shared/schemas/messages.js'
-import { admit, free, jsonAdmission, serveWithFallbacks } from '../admission.js'
+import { admit, clientBytes, free, jsonAdmission, serveWithFallbacks } from '../admission.js'
 import { withInputLimit } from '../families/chat-rules.js'
 import type { RequestContext } from '../context.js'
 import { holdWorstCase } from '../billing/holds.js'
@@ -42,8 +42,7 @@ export async function messages(ctx: RequestContext, services: Services): Promise
       capability: 'messages',
       model,
       body,
-      // The client's bytes go on when the body is theirs, for the model they named.
-      rawBody: asSent && body === input ? ctx.body : undefined,
+      rawBody: clientBytes(ctx, { input, asSent }, body),
       candidates,
       stream: body.stream === true,
       billable: true,

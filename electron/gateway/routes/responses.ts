@@ -1,5 +1,5 @@
 import { responsesRequest } from '../../../shared/schemas/responses.js'
-import { admit, jsonAdmission, serveWithFallbacks } from '../admission.js'
+import { admit, clientBytes, jsonAdmission, serveWithFallbacks } from '../admission.js'
 import type { RequestContext } from '../context.js'
 import { dropUnknownServiceTier, withInputLimit } from '../families/chat-rules.js'
 import { holdWorstCase } from '../billing/holds.js'
@@ -50,8 +50,7 @@ export async function responses(ctx: RequestContext, services: Services): Promis
       capability: 'responses',
       model,
       body,
-      // The client's bytes go on when the body is theirs, for the model they named.
-      rawBody: asSent && body === input ? ctx.body : undefined,
+      rawBody: clientBytes(ctx, { input, asSent }, body),
       candidates,
       stream: body.stream === true,
       billable: true,

@@ -102,7 +102,8 @@ function settle(): void {
 export const tokenCounterRunning = (): boolean => worker !== undefined || inline !== undefined
 
 // The event loop's tables, built on the first short count or by prepareCounting (`loading` meanwhile, which the short
-// counts asked for then wait for), and let go after an idle period with no short count: counts since the last look at the idle timer.
+// counts asked for then wait for), and let go after an idle period with no short count: counts since the last look at
+// the idle timer.
 let inline: O200kCounter | undefined
 let loading: Promise<O200kCounter> | undefined
 let inlineCounts = 0
