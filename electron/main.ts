@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs'
 import { setFlagsFromString } from 'node:v8'
 import { startGateway, type RunningGateway } from './gateway/gateway.js'
 import { HEAP_GROWING_FLAG } from './gateway/node-flags.js'
+import { outliveLogPipes } from './gateway/log-pipes.js'
 import { defaultDataDir } from './gateway/data-dir/paths.js'
 import { PRIVATE_DIR_MODE } from './gateway/data-dir/private-files.js'
 import { readSettings, writeSettings } from './gateway/data-dir/settings.js'
@@ -18,6 +19,8 @@ const SHUTDOWN_GRACE_MS = 10_000
 
 // The gateway's heap grows as the headless one's does (node-flags.ts); the process's other Node flags are fixed at launch.
 setFlagsFromString(HEAP_GROWING_FLAG)
+// Started from a terminal that is then closed, the app goes on without its log (log-pipes.ts).
+outliveLogPipes()
 
 // The headless gateway's default folder, so both share one store; GATEHOUSE_DATA_DIR moves both (tests use a temp dir).
 // Set before anything reads it: the single-instance lock below is per user-data folder.

@@ -9,6 +9,7 @@ import { DATABASE_URL_ENV, teamDatabase } from './team/database-source.js'
 import { SECRET_KEY_ENV, TeamStartError, teamSecretBox } from './team/secret-key.js'
 import { ImportError, importSqlite } from './team/import-sqlite.js'
 import { defaultDataDir } from './data-dir/paths.js'
+import { outliveLogPipes } from './log-pipes.js'
 import { readSettings } from './data-dir/settings.js'
 import { CONNECT_COMMANDS, ConnectCommandError, describeResult, runConnectCommand, type ConnectCommand } from './admin/connect-command.js'
 
@@ -173,6 +174,7 @@ function keepServing(kind: string) {
     process.stderr.write(`[gatehouse] ${kind} (kept serving): ${message.split('\n', 1)[0]}\n`)
   }
 }
+outliveLogPipes()
 process.on('uncaughtException', keepServing('uncaught exception'))
 process.on('unhandledRejection', keepServing('unhandled rejection'))
 

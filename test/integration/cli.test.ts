@@ -63,6 +63,25 @@ describe('headless run contract', () => {
     dir.remove()
   })
 
+  it('keeps serving, and stops on SIGTERM, once the program reading its output has gone', async () => {
+    const dir = tempDataDir()
+    const configPath = join(dir.dir, 'config.json')
+    writeFileSync(configPath, JSON.stringify(chatConfig([{ id: 'a', baseUrl: fake.url }])))
+    const run = runGateway(['--config', configPath, '--port', '0', '--data-dir', join(dir.dir, 'data')])
+    const url = await run.url
+    // The reader's ends of both pipes close: every write to stdout or stderr fails with EPIPE from now on.
+    run.child.stdout.destroy()
+    run.child.stderr.destroy()
+    expect((await fetch(`${url}/v1/models`, { headers: { authorization: `Bearer ${TEST_KEY}` } })).status).toBe(200)
+    // Stopping writes a line to stderr before it drains; the failed write must not keep the process from exiting.
+    run.child.kill('SIGTERM')
+    const deadline = new Promise<string>((resolve) => setTimeout(() => resolve('still running 10 s after SIGTERM'), 10_000).unref())
+    const outcome = await Promise.race([run.exited, deadline])
+    if (outcome !== 0) run.child.kill('SIGKILL')
+    expect(outcome).toBe(0)
+    dir.remove()
+  })
+
   it('without --config, a new data dir gets default groups and one key, shown once on stderr', async () => {
     const dir = tempDataDir()
     const run = runGateway(['--port', '0', '--data-dir', dir.dir])

@@ -14,7 +14,7 @@ const FLOORS: ReadonlyArray<readonly string[]> = [
   /* 3 store    */ ['store'],
   /* 4 state    */ ['registry.ts', 'context.ts', 'client', 'respond.ts', 'limits.ts', 'config', 'media'],
   /* 5 work     */ ['access', 'admission.ts', 'billing', 'upstreams', 'relay', 'images', 'tasks', 'metrics', 'telemetry', 'services.ts'],
-  /* 6 spine    */ ['router.ts', 'routes', 'admin', 'team', 'server.ts', 'gateway.ts', 'cli.ts', 'node-flags.ts'],
+  /* 6 spine    */ ['router.ts', 'routes', 'admin', 'team', 'server.ts', 'gateway.ts', 'cli.ts', 'node-flags.ts', 'log-pipes.ts'],
 ]
 /** Arrows that run up a floor, each with its reason. At most two may stand. */
 const ALLOWED_UPWARD: readonly string[] = []
