@@ -135,6 +135,9 @@ async function main(): Promise<void> {
   }
   process.on('SIGTERM', () => stop('SIGTERM'))
   process.on('SIGINT', () => stop('SIGINT'))
+  // The terminal it ran in has closed: Node's default would end the process at once, cutting what is in flight and
+  // losing the ledger rows not yet committed.
+  process.on('SIGHUP', () => stop('SIGHUP'))
 }
 
 /**

@@ -39,6 +39,31 @@ describe('headless run contract', () => {
     dir.remove()
   })
 
+  it('SIGHUP (its terminal closed) stops it the same graceful way: the request in flight is answered and billed', async () => {
+    const dir = tempDataDir()
+    const configPath = join(dir.dir, 'config.json')
+    writeFileSync(configPath, JSON.stringify(chatConfig([{ id: 'a', baseUrl: fake.url }])))
+    const run = runGateway(['--config', configPath, '--port', '0', '--data-dir', join(dir.dir, 'data')])
+    const url = await run.url
+    fake.setScenario({ kind: 'slow', delayMs: 400 })
+    const inFlight = fetch(`${url}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${TEST_KEY}` }, body: JSON.stringify({ model: 'test-gpt', messages: [{ role: 'user', content: 'hi' }] }) })
+    await until('the request reached the vendor', 5_000, () => fake.calls.length === 1)
+    run.child.kill('SIGHUP')
+    const res = await inFlight
+    expect(res.status).toBe(200)
+    const { id } = (await res.json()) as { id: string }
+    expect(id).toBeTruthy()
+    expect(await run.exited).toBe(0)
+    expect(run.stderr()).toContain('SIGHUP: finishing in-flight requests…')
+    const db = new Database(join(dir.dir, 'data', 'gatehouse.sqlite'), { readonly: true })
+    const rows = db.prepare('SELECT status, cost_nano FROM requests WHERE endpoint = ?').all('chat.completions') as Array<{ status: number; cost_nano: number }>
+    db.close()
+    expect(rows.map((r) => r.status)).toEqual([200])
+    expect(rows[0].cost_nano).toBeGreaterThan(0)
+    fake.reset()
+    dir.remove()
+  })
+
   it("keeps serving when its worker threads start under the process's own preloads (one that ends the process with stdin)", async () => {
     const dir = tempDataDir()
     const configPath = join(dir.dir, 'config.json')
