@@ -3,6 +3,7 @@ import { gatewayConfig } from '../../../shared/schemas/config.js'
 import type { Family, GroupProtocol, ModelFallback, Pricing, Vendor } from '../../../shared/types.js'
 import type { ClientTimeouts } from '../client/client-timeouts.js'
 import { compileValidator } from '../validate.js'
+import { NotText, textOfFile } from './text-file.js'
 
 export interface GatewayConfig {
   account?: { balance?: number; concurrency?: number }
@@ -41,11 +42,18 @@ const validateShape = compileValidator(gatewayConfig)
 
 /** Reads and checks the shape of a config file; references are checked when it is applied. */
 export function loadConfig(path: string): GatewayConfig {
-  let text: string
+  let bytes: Buffer
   try {
-    text = readFileSync(path, 'utf8')
+    bytes = readFileSync(path)
   } catch (err) {
     throw new ConfigError(path, `cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`)
+  }
+  let text: string
+  try {
+    text = textOfFile(bytes)
+  } catch (err) {
+    if (err instanceof NotText) throw new ConfigError(path, err.message)
+    throw err
   }
   let value: unknown
   try {

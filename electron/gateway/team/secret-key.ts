@@ -1,4 +1,5 @@
 import { readFileStart } from '../data-dir/file-start.js'
+import { NotText, textOfFile } from '../config/text-file.js'
 import { aesSecretBox, type SecretBox } from '../secrets/secrets.js'
 import type { Repos } from '../store/index.js'
 
@@ -6,7 +7,7 @@ import type { Repos } from '../store/index.js'
 const KEY_FILE_MAX_BYTES = 256
 
 /** The start of the file, at most KEY_FILE_MAX_BYTES + 1 bytes: one too many says it is no key file. */
-const readKeyFile = (path: string): string => readFileStart(path, KEY_FILE_MAX_BYTES).toString('utf8')
+const readKeyFile = (path: string): string => textOfFile(readFileStart(path, KEY_FILE_MAX_BYTES))
 
 /** The environment variable that carries team mode's secret key (base64 of 32 bytes). */
 export const SECRET_KEY_ENV = 'GATEHOUSE_SECRET_KEY'
@@ -26,6 +27,7 @@ export function teamSecretBox(source: { file?: string; env?: string }): SecretBo
     try {
       text = readKeyFile(source.file)
     } catch (err) {
+      if (err instanceof NotText) throw new TeamStartError(`team mode: ${where} ${err.message}`)
       throw new TeamStartError(`team mode: ${where} cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`)
     }
   } else if (source.env !== undefined && source.env.trim() !== '') {

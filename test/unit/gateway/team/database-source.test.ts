@@ -68,6 +68,14 @@ describe('team database: where its password comes from', () => {
     expect(decodeURIComponent(new URL(teamDatabase({ flagPasswordFile: passwordFile('from-flag'), env })!.url).password)).toBe('from-flag')
   })
 
+  it.each([
+    ['UTF-8 with a byte order mark (Notepad)', Buffer.from('\ufeffs3cret\r\n', 'utf8')],
+    ['UTF-16 LE with its mark (Windows PowerShell `>`)', Buffer.from('\ufeffs3cret\r\n', 'utf16le')],
+  ])('a password file saved as %s: the password alone, without the mark', (_name, bytes) => {
+    const password = decodeURIComponent(new URL(teamDatabase({ flagUrl: URL_ONLY, flagPasswordFile: passwordFile(bytes), env: {} })!.url).password)
+    expect(password).toBe('s3cret')
+  })
+
   it('a password in the URL and a password file too: refused, one way only', () => {
     const file = passwordFile('other\n')
     expect(() => teamDatabase({ env: { GATEHOUSE_DATABASE_URL: 'postgres://gate:hunter2@db/gatehouse', GATEHOUSE_DATABASE_PASSWORD_FILE: file } })).toThrow(
@@ -101,6 +109,11 @@ describe('team database: a password file that is not one is refused, with the re
     const fifo = join(dir, 'fifo')
     execFileSync('mkfifo', ['-m', '600', fifo])
     expect(refused(fifo)).toBe(`team mode: --database-password-file ${fifo} is not a regular file`)
+  })
+
+  it('bytes that are not text: refused rather than read with replacement characters', () => {
+    const latin1 = passwordFile(Buffer.from('caf\xe9\n', 'latin1'))
+    expect(refused(latin1)).toBe(`team mode: --database-password-file ${latin1} is not text (UTF-8, or UTF-16 with a byte order mark)`)
   })
 
   it('empty, several lines, or longer than 1024 bytes (read no further)', () => {
