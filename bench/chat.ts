@@ -4,7 +4,7 @@
 // buffering), Portkey's gateway (the peer; measured when it runs here, else the report says why) and Gatehouse.
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { Placement } from './cores.js'
-import { LOAD_GENERATOR, loadTest, type LoadResult } from './load.js'
+import { LOAD_GENERATOR, loadTest, WARMUP_S, type LoadResult } from './load.js'
 import { chatBody, CHAT_PATH, medianLoad, medianSeq, probe, rotate, streams, type SeqResult } from './measure.js'
 import { readProcCpuMs } from './proc-tree.js'
 import { readProcMemory } from './proc-memory.js'
@@ -14,10 +14,10 @@ import { BENCH_KEY, startBareProxy, startFakeUpstream, startGatehouse, startPort
 // Five targets in rounds of BENCH_ROUNDS=3: the phases are short enough for the whole run to stay near ten minutes.
 export const CHAT_OPTS = {
   connections: [1, 16, 64],
-  load: { durationS: 3, warmupS: 1 },
+  load: { durationS: 3, warmupS: WARMUP_S },
   streams: { maxRequests: 2_000, maxMs: 2_000, warmup: 20 },
   /** Streams on N > 1 connections: wrk keeps N streaming for the warm-up and `durationS`; one more connection reads TTFB. */
-  streamLoad: { durationS: 2, warmupS: 1 },
+  streamLoad: { durationS: 2, warmupS: WARMUP_S },
 }
 // Lets the previous run's sockets close and its garbage be collected before the next one starts.
 const SETTLE_MS = 250

@@ -3,12 +3,12 @@
 // 10,000, each a gateway of its own on the target core, started for this phase and stopped after it). Load at 1 and
 // 16 connections, in rounds.
 import { readProcMemory } from './proc-memory.js'
-import { loadTest, type LoadResult } from './load.js'
+import { loadTest, WARMUP_S, type LoadResult } from './load.js'
 import { chatBody, CHAT_PATH, medianLoad, rotate } from './measure.js'
 import type { Placement } from './cores.js'
 import { BENCH_KEY, startGatehouse, type Child, type FakeOrigins, type GatehouseChild } from './targets.js'
 
-export const GROWTH_OPTS = { connections: [1, 16], durationS: 2, warmupS: 1, promptBytes: [1_000, 100_000, 1_000_000], keys: [10, 10_000] }
+export const GROWTH_OPTS = { connections: [1, 16], durationS: 2, warmupS: WARMUP_S, promptBytes: [1_000, 100_000, 1_000_000], keys: [10, 10_000] }
 const WORDS = 'the quick brown fox jumps over a lazy dog while seven wizards quietly judge boxing matches '
 
 /** English-like text of exactly `bytes` bytes, so that the gateway's token counting sees words, not one long run. */

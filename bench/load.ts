@@ -90,6 +90,14 @@ async function autocannon(job: LoadJob): Promise<LoadRun> {
 const generate = LOAD_GENERATOR.name === 'wrk' ? wrk : autocannon
 
 /**
+ * Seconds of load before a measured run. Each target waits idle while the others are measured, and V8's memory reducer
+ * shrinks an idle heap (from 8 s on); the heap takes 2-3 s of load to grow back. After 25 s idle, Gatehouse's p99 at 64
+ * connections was 165-260 ms with a 1 s warm-up, 50-77 ms with 3 s (41-51 ms under continuous load). The warm-up keeps
+ * that recovery out of the steady state measured; README "After an idle spell" reports the recovery itself.
+ */
+export const WARMUP_S = 3
+
+/**
  * The chat body (or any JSON body) POSTed to `url` on `connections` connections: warm-up, then the measured run.
  * `headers`: more request headers, beside the content type and the key (a peer's routing headers); `cpu`: the CPU
  * times read over the measured run, per request.

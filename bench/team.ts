@@ -14,12 +14,12 @@ import pg from 'pg'
 import { startPgCluster } from '../test/helpers/pg-cluster.js'
 import { answeredAt } from './answered.js'
 import { REPLICA_CORES, unpinRunner, type Placement } from './cores.js'
-import { loadTest, type LoadResult } from './load.js'
+import { loadTest, WARMUP_S, type LoadResult } from './load.js'
 import { childrenOf, parentOf, readProcCpuMs, readProcFamilyCpuMs } from './proc-tree.js'
 import { chatBody, CHAT_PATH, medianLoad, probe, rotate } from './measure.js'
 import { BENCH_KEY, gatewayConfig, startReplica, type Child, type FakeOrigins } from './targets.js'
 
-export const TEAM_OPTS = { connections: [16, 64], durationS: 4, warmupS: 1 }
+export const TEAM_OPTS = { connections: [16, 64], durationS: 4, warmupS: WARMUP_S }
 const SETTLE_MS = 250
 
 export const TEAM_SERIES = ['sqlite', 'pg1', 'pg2'] as const
