@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs'
 import { gatewayConfig } from '../../../shared/schemas/config.js'
 import type { Family, GroupProtocol, ModelFallback, Pricing, Vendor } from '../../../shared/types.js'
 import type { ClientTimeouts } from '../client/client-timeouts.js'
+import { readFileStart } from '../data-dir/file-start.js'
 import { compileValidator } from '../validate.js'
-import { NotText, textOfFile } from './text-file.js'
+import { NOT_TEXT, textOfFile } from './text-file.js'
 
 export interface GatewayConfig {
   account?: { balance?: number; concurrency?: number }
@@ -40,21 +40,21 @@ export class ConfigError extends Error {
 
 const validateShape = compileValidator(gatewayConfig)
 
+const MIB = 1024 * 1024
+/** A config file's size at most (10,000 keys and groups take ~3 MB): a wrong path may name a large file or a device. */
+export const CONFIG_MAX_BYTES = 64 * MIB
+
 /** Reads and checks the shape of a config file; references are checked when it is applied. */
 export function loadConfig(path: string): GatewayConfig {
   let bytes: Buffer
   try {
-    bytes = readFileSync(path)
+    bytes = readFileStart(path, CONFIG_MAX_BYTES)
   } catch (err) {
     throw new ConfigError(path, `cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`)
   }
-  let text: string
-  try {
-    text = textOfFile(bytes)
-  } catch (err) {
-    if (err instanceof NotText) throw new ConfigError(path, err.message)
-    throw err
-  }
+  if (bytes.length > CONFIG_MAX_BYTES) throw new ConfigError(path, `is longer than ${CONFIG_MAX_BYTES / MIB} MiB: not a config file`)
+  const text = textOfFile(bytes)
+  if (text === undefined) throw new ConfigError(path, NOT_TEXT)
   let value: unknown
   try {
     value = JSON.parse(text)

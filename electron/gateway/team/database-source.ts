@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs'
 import { readFileStart } from '../data-dir/file-start.js'
-import { NotText, textOfFile } from '../config/text-file.js'
+import { NOT_TEXT, textOfFile } from '../config/text-file.js'
 import { databaseUrlSecrets, withPassword } from '../store/database-url.js'
 import { TeamStartError } from './secret-key.js'
 
@@ -79,13 +79,8 @@ function readPasswordFile(path: string, where: string): string {
     throw new TeamStartError(`team mode: ${where} cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`)
   }
   if (bytes.length > PASSWORD_FILE_MAX_BYTES) throw new TeamStartError(`team mode: ${where} is longer than ${PASSWORD_FILE_MAX_BYTES} bytes: not a password file`)
-  let text: string
-  try {
-    text = textOfFile(bytes)
-  } catch (err) {
-    if (err instanceof NotText) throw new TeamStartError(`team mode: ${where} ${err.message}`)
-    throw err
-  }
+  const text = textOfFile(bytes)
+  if (text === undefined) throw new TeamStartError(`team mode: ${where} ${NOT_TEXT}`)
   const password = text.replace(/\r?\n$/, '')
   if (password === '') throw new TeamStartError(`team mode: ${where} is empty`)
   if (/[\r\n]/.test(password)) throw new TeamStartError(`team mode: ${where} has more than one line; it must hold the password alone`)

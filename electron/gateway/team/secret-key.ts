@@ -1,5 +1,5 @@
 import { readFileStart } from '../data-dir/file-start.js'
-import { NotText, textOfFile } from '../config/text-file.js'
+import { NOT_TEXT, textOfFile } from '../config/text-file.js'
 import { aesSecretBox, type SecretBox } from '../secrets/secrets.js'
 import type { Repos } from '../store/index.js'
 
@@ -7,7 +7,7 @@ import type { Repos } from '../store/index.js'
 const KEY_FILE_MAX_BYTES = 256
 
 /** The start of the file, at most KEY_FILE_MAX_BYTES + 1 bytes: one too many says it is no key file. */
-const readKeyFile = (path: string): string => textOfFile(readFileStart(path, KEY_FILE_MAX_BYTES))
+const readKeyFile = (path: string): Buffer => readFileStart(path, KEY_FILE_MAX_BYTES)
 
 /** The environment variable that carries team mode's secret key (base64 of 32 bytes). */
 export const SECRET_KEY_ENV = 'GATEHOUSE_SECRET_KEY'
@@ -20,16 +20,16 @@ export class TeamStartError extends Error {}
  * (`--secret-key-file`, which wins) or in GATEHOUSE_SECRET_KEY, base64 of 32 random bytes (`openssl rand -base64 32`).
  */
 export function teamSecretBox(source: { file?: string; env?: string }): SecretBox {
-  let text: string
+  let text: string | undefined
   let where: string
   if (source.file !== undefined) {
     where = `--secret-key-file ${source.file}`
     try {
-      text = readKeyFile(source.file)
+      text = textOfFile(readKeyFile(source.file))
     } catch (err) {
-      if (err instanceof NotText) throw new TeamStartError(`team mode: ${where} ${err.message}`)
       throw new TeamStartError(`team mode: ${where} cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`)
     }
+    if (text === undefined) throw new TeamStartError(`team mode: ${where} ${NOT_TEXT}`)
   } else if (source.env !== undefined && source.env.trim() !== '') {
     where = SECRET_KEY_ENV
     text = source.env

@@ -28,4 +28,8 @@ describe('a config file as a Windows editor or shell saves it', () => {
     const path = configFile(Buffer.from(TEXT, 'latin1'))
     expect(() => loadConfig(path)).toThrow(`invalid config: ${path}: is not text (UTF-8, or UTF-16 with a byte order mark)`)
   })
+
+  it('a path that names a device or a huge file is read no further than 64 MiB and refused', () => {
+    expect(() => loadConfig('/dev/zero')).toThrow('invalid config: /dev/zero: is longer than 64 MiB: not a config file')
+  })
 })

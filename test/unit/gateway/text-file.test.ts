@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { NotText, textOfFile } from '../../../electron/gateway/config/text-file.js'
+import { NOT_TEXT, textOfFile } from '../../../electron/gateway/config/text-file.js'
 
 describe('textOfFile: a file as its editor saved it', () => {
   const json = '{"name":"caf\u00e9 \u{1f600}"}'
@@ -20,8 +20,11 @@ describe('textOfFile: a file as its editor saved it', () => {
     ['Latin-1', Buffer.from('caf\xe9', 'latin1')],
     ['UTF-16 without a mark', Buffer.from('{}', 'utf16le').subarray(0, 3)],
     ['a lone continuation byte', Buffer.from([0x7b, 0x80, 0x7d])],
-  ])('%s: refused, never read with replacement characters', (_name, bytes) => {
-    expect(() => textOfFile(bytes)).toThrow(NotText)
-    expect(() => textOfFile(bytes)).toThrow('is not text (UTF-8, or UTF-16 with a byte order mark)')
+  ])('%s: no text, never one read with replacement characters', (_name, bytes) => {
+    expect(textOfFile(bytes)).toBeUndefined()
+  })
+
+  it('the refusal follows the file name', () => {
+    expect(NOT_TEXT).toBe('is not text (UTF-8, or UTF-16 with a byte order mark)')
   })
 })
